@@ -1,0 +1,33 @@
+//! The `sagani` command: thin argument parsing over the crates that do the work.
+
+mod bench;
+mod replay;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "sagani",
+    version,
+    about = "Sagani, the tile-laying game by Uwe Rosenberg: rules engine and tools",
+    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Replay(replay::Args),
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Replay(args) => replay::run(args),
+        Command::Bench(args) => bench::run(args),
+    }
+}

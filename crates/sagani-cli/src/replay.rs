@@ -1,0 +1,49 @@
+//! `sagani replay`: check a game record and print the state it reaches (RECORD.md).
+
+use sagani_core::record::{replay_json, Summary};
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Replay a game record and print the state it reaches as JSON.
+///
+/// On success: the state as one JSON object on standard output, exit status 0. On an illegal or
+/// malformed record: nothing on standard output, one line on standard error
+/// (`move N: reason` or `record: reason`), exit status 1.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  cat game.json | sagani replay -"
+)]
+pub struct Args {
+    /// The record file, or `-` for standard input.
+    file: PathBuf,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let text = if args.file.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(&args.file)
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("record: cannot read {}: {e}", args.file.display());
+            return ExitCode::from(1);
+        }
+    };
+    match replay_json(&text) {
+        Ok((_, game)) => {
+            let json = serde_json::to_string_pretty(&Summary::of(&game))
+                .expect("a summary always serialises");
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            // One line, whatever the reason says.
+            eprintln!("{}", e.to_string().replace('\n', " "));
+            ExitCode::from(1)
+        }
+    }
+}
