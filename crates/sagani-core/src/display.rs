@@ -1,8 +1,8 @@
 //! A player's display: the placed tiles, their uncovered arrows, and the cells where a tile may go.
 //!
-//! Stored as small fixed arrays (structure of arrays) so that a game clones with one memcpy and a
-//! placement is two linear passes without allocation: one over the tiles (rays, covering,
-//! completion) and one over the open cells (adjacency).
+//! Stored as small fixed arrays (structure of arrays) so that a game clones with one memcpy, and
+//! a placement is one branch-free, read-only pass over the tiles (legality, rays, adjacency)
+//! followed by applying what it found, without allocation.
 
 use crate::geometry::{direction_to, Cell, Direction};
 use crate::tiles::{TileId, ARROWS_OF, ARROW_MASKS, ELEMENT_OF, TILE_COUNT, VALUE_OF};
@@ -22,13 +22,16 @@ pub struct Display {
     ids: [u8; MAX_TILES],
     xs: [i8; MAX_TILES],
     ys: [i8; MAX_TILES],
+    /// `x * SIDE + y` per tile: the tile's part of its index into `RAYS`.
+    keys: [i16; MAX_TILES],
     rots: [u8; MAX_TILES],
-    elems: [u8; MAX_TILES],
+    /// Base element of each tile times 8: the shift to its lane of an arrow mask.
+    elem8s: [u8; MAX_TILES],
     /// Uncovered arrows per tile as bits `element * 8 + direction`; 0 once the tile is flipped.
     pending: [u32; MAX_TILES],
-    /// Empty cells orthogonally next to a tile (or (0,0) while the display is empty).
-    open_xs: [i8; MAX_OPEN],
-    open_ys: [i8; MAX_OPEN],
+    /// Empty cells orthogonally next to a tile (or (0,0) while the display is empty), packed
+    /// by `pack`.
+    open: [u16; MAX_OPEN + 4],
 }
 
 /// One placed tile as seen from outside.
@@ -54,14 +57,22 @@ impl PlacedTile {
     }
 }
 
-/// Where the placement of a tile was checked to be legal: the open cell's index and which of its
-/// four neighbours are already open cells (bit per N, E, S, W).
+/// A cell checked to be open, with what one read-only pass over the tiles found out about it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Spot {
-    open_index: u8,
-    open_neighbours: u8,
     x: i8,
     y: i8,
+    /// Where the cell is in the list of open cells.
+    open_index: u8,
+    /// Element-direction pairs seen from the cell: bit `element * 8 + direction` is set when a
+    /// tile of that element lies on the ray from the cell in that direction.
+    seen: u32,
+    /// Earlier tiles (bit per display index) with an uncovered arrow that the new tile's
+    /// element satisfies.
+    hits: u128,
+    /// Which of the cell's neighbours (N, E, S, W in bits 0-3) hold a tile, and which were
+    /// already open (bits 4-7).
+    around: u8,
 }
 
 /// What a placement did to the display (scoring and discs are the game's business).
@@ -79,19 +90,81 @@ pub(crate) struct Placed {
 
 /// Told about each arrow covered and tile completed, for `preview`. `()` ignores everything.
 pub(crate) trait Observer {
+    /// False for `()`: lets the placement skip loops that only tell the observer.
+    const LISTENS: bool = true;
     fn covered(&mut self, tile: TileId, bit: u32);
     fn completed(&mut self, tile: TileId);
 }
 
 impl Observer for () {
+    const LISTENS: bool = false;
     #[inline(always)]
     fn covered(&mut self, _: TileId, _: u32) {}
     #[inline(always)]
     fn completed(&mut self, _: TileId) {}
 }
 
-/// Bit for an orthogonal neighbour by `(dx+1)*3 + (dy+1)`: N 1, E 2, S 4, W 8, else 0.
-const ORTHO_BIT: [u8; 9] = [0, 8, 0, 1, 0, 4, 0, 2, 0];
+#[inline(always)]
+fn pack(x: i8, y: i8) -> u16 {
+    x as u8 as u16 | (y as u8 as u16) << 8
+}
+
+#[inline(always)]
+fn unpack(c: u16) -> (i8, i8) {
+    (c as u8 as i8, (c >> 8) as u8 as i8)
+}
+
+/// Offsets between a cell and a tile of the same display lie within ±`REACH` (tiles within
+/// ±71, open cells one step further).
+const REACH: i32 = 143;
+const SIDE: i32 = 2 * REACH + 1;
+const CENTRE: i32 = REACH * SIDE + REACH;
+
+/// What a tile at offset (dx, dy) from a cell means for a placement there, indexed by
+/// `dx * SIDE + dy + CENTRE`. Low byte: the bit `1 << direction` of the ray from the cell that
+/// the tile lies on, 0 if none. High byte: bits 0-3 when the tile is the cell's N/E/S/W
+/// neighbour; bits 4-7 when it touches the cell's N/E/S/W neighbour (so that neighbour is
+/// already an open cell). One lookup replaces a branchy ray test: whether a tile lies on a ray
+/// is a coin toss for the branch predictor.
+static RAYS: [u16; (SIDE * SIDE) as usize] = build_rays();
+
+const fn build_rays() -> [u16; (SIDE * SIDE) as usize] {
+    let mut t = [0u16; (SIDE * SIDE) as usize];
+    let nbs: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+    let mut dx = -REACH;
+    while dx <= REACH {
+        let mut dy = -REACH;
+        while dy <= REACH {
+            let mut v = 0u16;
+            let aligned = dx == 0 || dy == 0 || dx == dy || dx == -dy;
+            if aligned && !(dx == 0 && dy == 0) {
+                let s = (dx.signum() + 1) * 3 + (dy.signum() + 1);
+                let dir = [7u16, 6, 5, 0, 0, 4, 1, 2, 3][s as usize];
+                v |= 1 << dir;
+            }
+            let mut k = 0;
+            while k < 4 {
+                let (nx, ny) = nbs[k];
+                if dx == nx && dy == ny {
+                    v |= 1 << (8 + k);
+                }
+                let (ox, oy) = (dx - nx, dy - ny);
+                let touches =
+                    (ox == 0 && (oy == 1 || oy == -1)) || (oy == 0 && (ox == 1 || ox == -1));
+                // The cell itself touches every neighbour but is empty: it does not count.
+                if touches && !(dx == 0 && dy == 0) {
+                    v |= 1 << (12 + k);
+                }
+                k += 1;
+            }
+            t[(dx * SIDE + dy + CENTRE) as usize] = v;
+            dy += 1;
+        }
+        dx += 1;
+    }
+    t
+}
+
 const ORTHO_STEPS: [(i8, i8); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 
 impl Default for Display {
@@ -108,11 +181,11 @@ impl Display {
             ids: [0; MAX_TILES],
             xs: [0; MAX_TILES],
             ys: [0; MAX_TILES],
+            keys: [0; MAX_TILES],
             rots: [0; MAX_TILES],
-            elems: [0; MAX_TILES],
+            elem8s: [0; MAX_TILES],
             pending: [0; MAX_TILES],
-            open_xs: [0; MAX_OPEN],
-            open_ys: [0; MAX_OPEN],
+            open: [0; MAX_OPEN + 4],
         }
     }
 
@@ -131,8 +204,10 @@ impl Display {
     }
 
     /// The `i`-th cell where the next tile may go (order is stable only between placements).
+    #[inline]
     pub fn open_cell(&self, i: usize) -> Cell {
-        Cell::new(self.open_xs[i] as i32, self.open_ys[i] as i32)
+        let (x, y) = unpack(self.open[i]);
+        Cell::new(x as i32, y as i32)
     }
 
     /// Every cell where the next tile may go; (0,0) alone while the display is empty.
@@ -167,44 +242,63 @@ impl Display {
             .sum()
     }
 
-    /// Checks that a tile may go on `cell`; the error says why not.
-    pub(crate) fn spot(&self, cell: Cell) -> Result<Spot, SpotError> {
+    /// Checks that a tile of element `elem` may go on `cell`, and finds out in one read-only
+    /// pass over the tiles everything its placement needs; the error says why not.
+    #[inline]
+    pub(crate) fn spot(&self, cell: Cell, elem: u8) -> Result<Spot, SpotError> {
         if self.len == 0 {
             return if cell == Cell::ORIGIN {
                 Ok(Spot {
-                    open_index: 0,
-                    open_neighbours: 0,
                     x: 0,
                     y: 0,
+                    open_index: 0,
+                    seen: 0,
+                    hits: 0,
+                    around: 0,
                 })
             } else {
                 Err(SpotError::FirstNotAtOrigin)
             };
         }
-        // Cells beyond ±127 are far from every tile; compare in i32 so nothing wraps.
-        let (x, y) = (cell.x, cell.y);
-        let mut index = usize::MAX;
-        let mut open_neighbours = 0u8;
-        for j in 0..self.open_len() {
-            let dx = self.open_xs[j] as i32 - x;
-            let dy = self.open_ys[j] as i32 - y;
-            if dx == 0 && dy == 0 {
-                index = j;
-            } else if dx.unsigned_abs() <= 1 && dy.unsigned_abs() <= 1 {
-                open_neighbours |= ORTHO_BIT[((dx + 1) * 3 + (dy + 1)) as usize];
-            }
+        // Tiles lie within ±71; anything further is next to nothing (and must not overflow).
+        if cell.x.unsigned_abs() > 72 || cell.y.unsigned_abs() > 72 {
+            return Err(SpotError::NotAdjacent);
         }
-        if index == usize::MAX {
+        let key = pack(cell.x as i8, cell.y as i8);
+        let Some(open_index) = self.open[..self.open_len()].iter().position(|&c| c == key) else {
             return Err(match self.tile_at(cell) {
                 Some(t) => SpotError::Taken(t.tile),
                 None => SpotError::NotAdjacent,
             });
+        };
+        let here = CENTRE - (cell.x * SIDE + cell.y);
+        let elem8 = elem as u32 * 8;
+        let mut seen = 0u32;
+        let mut hits = 0u128;
+        let mut around = 0u16;
+        let n = self.len();
+        let tiles = self.keys[..n]
+            .iter()
+            .zip(&self.elem8s[..n])
+            .zip(&self.pending[..n]);
+        for (i, ((&key, &e8), &pending)) in tiles.enumerate() {
+            let r = RAYS[(key as i32 + here) as usize];
+            around |= r;
+            let to_tile = (r & 0xFF) as u8;
+            seen |= (to_tile as u32) << e8;
+            // The tile's arrow pointing back at the cell, if it is of the new tile's element.
+            let back = (to_tile.rotate_left(4) as u32) << elem8;
+            if pending & back != 0 {
+                mark(&mut hits, i);
+            }
         }
         Ok(Spot {
-            open_index: index as u8,
-            open_neighbours,
-            x: x as i8,
-            y: y as i8,
+            x: cell.x as i8,
+            y: cell.y as i8,
+            open_index: open_index as u8,
+            seen,
+            hits,
+            around: (around >> 8) as u8,
         })
     }
 
@@ -220,44 +314,33 @@ impl Display {
     ) -> Placed {
         let (x, y) = (spot.x as i32, spot.y as i32);
         let elem = ELEMENT_OF[tile as usize] as u32;
-        let mut seen = 0u32;
-        let mut occupied = 0u8;
         let mut out = Placed::default();
-        for i in 0..self.len() {
-            // From the earlier tile to the new one.
-            let ux = x - self.xs[i] as i32;
-            let uy = y - self.ys[i] as i32;
-            let Some(d) = direction_to(ux, uy) else {
-                continue;
-            };
-            let back = (d + 4) & 7;
-            seen |= 1 << (self.elems[i] as u32 * 8 + back as u32);
-            if ux.unsigned_abs() + uy.unsigned_abs() == 1 {
-                occupied |= ORTHO_BIT[((1 - ux) * 3 + (1 - uy)) as usize];
-            }
+        let mut hits = spot.hits;
+        while hits != 0 {
+            let i = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let d = direction_to(x - self.xs[i] as i32, y - self.ys[i] as i32)
+                .expect("a hit lies on a ray");
             let bit = 1u32 << (elem * 8 + d as u32);
-            if self.pending[i] & bit != 0 {
-                self.pending[i] &= !bit;
-                let id = self.ids[i];
-                obs.covered(id, bit);
-                if self.pending[i] == 0 {
-                    out.earlier_points += VALUE_OF[id as usize] as u16;
-                    out.earlier_discs += ARROWS_OF[id as usize] as u16;
-                    out.earlier_completed = true;
-                    obs.completed(id);
-                }
+            self.pending[i] &= !bit;
+            let id = self.ids[i];
+            obs.covered(id, bit);
+            if self.pending[i] == 0 {
+                out.earlier_points += VALUE_OF[id as usize] as u16;
+                out.earlier_discs += ARROWS_OF[id as usize] as u16;
+                out.earlier_completed = true;
+                obs.completed(id);
             }
         }
 
         let arrows = ARROW_MASKS[tile as usize][rot as usize];
-        let covered = arrows & seen;
-        let mut c = covered;
+        let mut c = if O::LISTENS { arrows & spot.seen } else { 0 };
         while c != 0 {
             let bit = c & c.wrapping_neg();
             obs.covered(tile, bit);
             c &= c - 1;
         }
-        let pending = arrows & !seen;
+        let pending = arrows & !spot.seen;
         out.new_completes = pending == 0;
         if out.new_completes {
             obs.completed(tile);
@@ -267,30 +350,38 @@ impl Display {
         self.ids[n] = tile;
         self.xs[n] = spot.x;
         self.ys[n] = spot.y;
+        self.keys[n] = (x * SIDE + y) as i16;
         self.rots[n] = rot;
-        self.elems[n] = elem as u8;
+        self.elem8s[n] = elem as u8 * 8;
         self.pending[n] = pending;
         self.len += 1;
 
         // The cell is no longer open; its empty neighbours that were not open become open.
-        let last = self.open_len() - 1;
+        let open = &mut self.open[..self.open_len as usize];
         let k = spot.open_index as usize;
-        self.open_xs[k] = self.open_xs[last];
-        self.open_ys[k] = self.open_ys[last];
-        self.open_xs[last] = 0;
-        self.open_ys[last] = 0;
+        let last = open.len() - 1;
+        open[k] = open[last];
+        open[last] = 0;
         self.open_len -= 1;
-        let known = occupied | spot.open_neighbours;
+        // Branch-free: write every neighbour, keep those that are new (the array has room).
+        let known = (spot.around & 0xF) | (spot.around >> 4);
         for (b, (sx, sy)) in ORTHO_STEPS.iter().enumerate() {
-            if known & (1 << b) == 0 {
-                let j = self.open_len();
-                self.open_xs[j] = spot.x + sx;
-                self.open_ys[j] = spot.y + sy;
-                self.open_len += 1;
-            }
+            let len = self.open_len as usize;
+            self.open[len] = pack(spot.x + sx, spot.y + sy);
+            self.open_len += (known >> b) as u8 & 1 ^ 1;
         }
+        // Unused slots stay 0 so that equal games compare equal.
+        let len = self.open_len as usize;
+        self.open[len..len + 4].fill(0);
         out
     }
+}
+
+/// Out of line: covering is rare, and a branch to here keeps the scan loop short.
+#[cold]
+#[inline(never)]
+fn mark(hits: &mut u128, i: usize) {
+    *hits |= 1 << i;
 }
 
 pub(crate) enum SpotError {

@@ -617,7 +617,7 @@ impl Game {
             return Err(IllegalMove::BadRotation { rot });
         }
         let spot = self.displays[seat as usize]
-            .spot(cell)
+            .spot(cell, ELEMENT_OF[tile as usize])
             .map_err(|e| match e {
                 SpotError::FirstNotAtOrigin => {
                     IllegalMove::FirstTileNotAtOrigin { cell, player: seat }
