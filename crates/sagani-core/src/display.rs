@@ -368,7 +368,7 @@ impl Display {
         for (b, (sx, sy)) in ORTHO_STEPS.iter().enumerate() {
             let len = self.open_len as usize;
             self.open[len] = pack(spot.x + sx, spot.y + sy);
-            self.open_len += (known >> b) as u8 & 1 ^ 1;
+            self.open_len += ((known >> b) & 1) ^ 1;
         }
         // Unused slots stay 0 so that equal games compare equal.
         let len = self.open_len as usize;
