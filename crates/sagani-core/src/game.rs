@@ -152,7 +152,8 @@ pub(crate) struct Seat {
 }
 
 /// A game in progress or finished. Cheap to clone: fixed-size arrays, no heap.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Its `Debug` output leaves out the draw pile's order, so a stray log line cannot leak it.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Game {
     pub(crate) variant: Variant,
     pub(crate) players: u8,
@@ -174,6 +175,31 @@ pub struct Game {
     pub(crate) displays: [Display; MAX_PLAYERS],
     /// The whole deck, top first. Hidden: never leaves the engine through a view.
     pub(crate) deck: [TileId; TILE_COUNT],
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Game");
+        d.field("variant", &self.variant)
+            .field("players", &self.players)
+            .field("start", &self.start)
+            .field("current", &self.current)
+            .field("phase", &self.phase)
+            .field("final_round", &self.final_round)
+            .field("offer", &self.offer())
+            .field("storage", &self.intermezzo_storage())
+            .field("removed", &self.removed())
+            .field(
+                "draw_pile",
+                &format_args!("{} tiles, order hidden", self.draw_pile_len()),
+            )
+            .field("placements", &self.placements);
+        for s in 0..self.players as usize {
+            d.field("seat", &self.seats[s])
+                .field("display", &self.displays[s]);
+        }
+        d.finish()
+    }
 }
 
 /// How a finished game ended.
@@ -494,10 +520,6 @@ impl Game {
 
     /// Applies a legal move, or says why it is not legal and changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        self.play_observed(mv, &mut ())
-    }
-
-    fn play_observed<O: Observer>(&mut self, mv: Move, obs: &mut O) -> Result<(), IllegalMove> {
         match mv {
             Move::Place { tile, x, y, rot } => {
                 let (seat, from, spot) = self.check_place(tile, Cell::new(x, y), rot)?;
@@ -516,7 +538,7 @@ impl Game {
                     }
                     Source::Revealed => {}
                 }
-                self.place_tile(seat, tile, rot, spot, obs);
+                self.place_tile(seat, tile, rot, spot, &mut ());
                 match self.phase {
                     Phase::Turn | Phase::PlaceDrawn(_) => {
                         self.phase = Phase::Turn;

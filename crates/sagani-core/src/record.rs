@@ -48,6 +48,11 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// Compact JSON of one part of a record.
+fn compact<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("record parts always serialise")
+}
+
 fn header<T>(reason: impl Into<String>) -> Result<T, RecordError> {
     Err(RecordError::Header(reason.into()))
 }
@@ -62,8 +67,24 @@ impl Record {
         Ok(record)
     }
 
+    /// The record as JSON, one move per line so that records read and diff well.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a record always serialises")
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|m| format!("    {}", compact(m)))
+            .collect();
+        format!(
+            "{{\n  \"format\": {},\n  \"players\": {},\n  \"variant\": {},\n  \"start_player\": {},\n  \"deck\": {},\n  \"moves\": [{}{}{}]\n}}\n",
+            compact(&self.format),
+            self.players,
+            compact(&self.variant),
+            self.start_player,
+            compact(&self.deck),
+            if moves.is_empty() { "" } else { "\n" },
+            moves.join(",\n"),
+            if moves.is_empty() { "" } else { "\n  " },
+        )
     }
 
     pub fn setup(&self) -> Setup {
@@ -287,7 +308,7 @@ fn int(v: &Value, name: &str) -> Result<i64, String> {
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
                 Ok(i)
-            } else if n.is_u64() {
+            } else if n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
                 Err(format!("{name} {n} is out of range"))
             } else {
                 Err(format!("{name} must be a whole number, not {n}"))

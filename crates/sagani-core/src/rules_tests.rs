@@ -1240,3 +1240,11 @@ fn rule_solo_no_offer_and_no_intermezzo() {
     );
     assert_eq!(g.phase, Phase::PlaceRevealed(1));
 }
+
+#[test]
+fn debug_output_does_not_show_the_draw_pile_order() {
+    let g = game(2, Variant::Standard, &[1, 2, 3, 4, 5, 61, 62, 63], 0);
+    let text = format!("{g:?}");
+    assert!(text.contains("67 tiles, order hidden"));
+    assert!(!text.contains("61, 62, 63"), "{text}");
+}
