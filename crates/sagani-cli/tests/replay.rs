@@ -303,7 +303,7 @@ fn malformed_records_get_a_clear_error_and_never_a_panic() {
         ),
         (
             good.replace("\"deck\": [", "\"deck\": [1,"),
-            "record: deck has 73 tiles",
+            "record: the deck must hold each of the 72 tiles once; it has 73",
         ),
         (
             good.replace("\"moves\": [", "\"moves\": 5, \"m\": ["),

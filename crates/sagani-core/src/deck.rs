@@ -41,17 +41,17 @@ pub fn shuffled_deck(seed: u64, players: u8) -> ([TileId; TILE_COUNT], u8) {
 }
 
 /// Why a deck is not a permutation of the 72 tiles.
-pub(crate) fn check_deck(deck: &[u32]) -> Result<[TileId; TILE_COUNT], String> {
+pub(crate) fn check_deck(deck: &[i64]) -> Result<[TileId; TILE_COUNT], String> {
     if deck.len() != TILE_COUNT {
         return Err(format!(
-            "deck has {} tiles; it must hold each of the 72 tiles once",
+            "the deck must hold each of the 72 tiles once; it has {}",
             deck.len()
         ));
     }
     let mut seen = [false; TILE_COUNT + 1];
     let mut out = [0u8; TILE_COUNT];
     for (i, &t) in deck.iter().enumerate() {
-        if t == 0 || t as usize > TILE_COUNT {
+        if !(1..=TILE_COUNT as i64).contains(&t) {
             return Err(format!(
                 "deck position {i} holds tile {t}, which does not exist (tiles are 1 to 72)"
             ));
@@ -92,7 +92,7 @@ mod tests {
     fn shuffled_deck_is_a_permutation() {
         for seed in 0..200 {
             let (deck, start) = shuffled_deck(seed, 4);
-            let v: Vec<u32> = deck.iter().map(|&t| t as u32).collect();
+            let v: Vec<i64> = deck.iter().map(|&t| t as i64).collect();
             assert!(check_deck(&v).is_ok());
             assert!(start < 4);
         }
@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn check_deck_names_the_fault() {
-        let mut v: Vec<u32> = (1..=72).collect();
+        let mut v: Vec<i64> = (1..=72).collect();
         assert!(check_deck(&v).is_ok());
         v[3] = 5;
         assert_eq!(
@@ -122,6 +122,6 @@ mod tests {
         v[3] = 0;
         assert!(check_deck(&v).unwrap_err().contains("does not exist"));
         v.pop();
-        assert!(check_deck(&v).unwrap_err().starts_with("deck has 71 tiles"));
+        assert!(check_deck(&v).unwrap_err().ends_with("it has 71"));
     }
 }

@@ -63,7 +63,7 @@ pub enum DeckOrder {
     /// A deterministic shuffle; the start player is drawn from the same seed.
     Seed(u64),
     /// Tile ids from the top of the draw pile; the start player defaults to 0.
-    Explicit(Vec<u32>),
+    Explicit(Vec<i64>),
 }
 
 /// Everything needed to start a game.

@@ -9,9 +9,9 @@ use crate::game::Phase;
 use crate::*;
 
 /// A deck that starts with `prefix` and holds the other tiles in ascending order.
-fn deck_with(prefix: &[u8]) -> Vec<u32> {
-    let mut v: Vec<u32> = prefix.iter().map(|&t| t as u32).collect();
-    v.extend((1..=72u32).filter(|t| !prefix.contains(&(*t as u8))));
+fn deck_with(prefix: &[u8]) -> Vec<i64> {
+    let mut v: Vec<i64> = prefix.iter().map(|&t| t as i64).collect();
+    v.extend((1..=72i64).filter(|t| !prefix.contains(&(*t as u8))));
     v
 }
 

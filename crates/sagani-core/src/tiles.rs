@@ -66,12 +66,10 @@ pub fn tile(id: TileId) -> Option<&'static Tile> {
 /// Arrow masks: bit `element * 8 + direction` is set when the placed tile has an arrow of that
 /// element pointing in that direction. `ARROW_MASKS[id][rot]`; index 0 is unused.
 pub(crate) static ARROW_MASKS: [[u32; 4]; TILE_COUNT + 1] = build_masks();
-/// Base element index per tile id (index 0 unused).
-pub(crate) static ELEMENT_OF: [u8; TILE_COUNT + 1] = build_elements();
-/// Arrow count per tile id (index 0 unused).
-pub(crate) static ARROWS_OF: [u8; TILE_COUNT + 1] = build_counts();
-/// Value per tile id (index 0 unused).
-pub(crate) static VALUE_OF: [u8; TILE_COUNT + 1] = build_values();
+/// Base element index, arrow count and value per tile id (index 0 unused).
+pub(crate) static ELEMENT_OF: [u8; TILE_COUNT + 1] = per_tile(0);
+pub(crate) static ARROWS_OF: [u8; TILE_COUNT + 1] = per_tile(1);
+pub(crate) static VALUE_OF: [u8; TILE_COUNT + 1] = per_tile(2);
 
 const fn build_masks() -> [[u32; 4]; TILE_COUNT + 1] {
     let mut out = [[0u32; 4]; TILE_COUNT + 1];
@@ -97,31 +95,17 @@ const fn build_masks() -> [[u32; 4]; TILE_COUNT + 1] {
     out
 }
 
-const fn build_elements() -> [u8; TILE_COUNT + 1] {
+/// One small fact per tile id: 0 its element index, 1 its arrow count, 2 its value.
+const fn per_tile(fact: u8) -> [u8; TILE_COUNT + 1] {
     let mut out = [0u8; TILE_COUNT + 1];
     let mut i = 0;
     while i < TILE_COUNT {
-        out[i + 1] = TILES[i].element as u8;
-        i += 1;
-    }
-    out
-}
-
-const fn build_counts() -> [u8; TILE_COUNT + 1] {
-    let mut out = [0u8; TILE_COUNT + 1];
-    let mut i = 0;
-    while i < TILE_COUNT {
-        out[i + 1] = TILES[i].arrow_count();
-        i += 1;
-    }
-    out
-}
-
-const fn build_values() -> [u8; TILE_COUNT + 1] {
-    let mut out = [0u8; TILE_COUNT + 1];
-    let mut i = 0;
-    while i < TILE_COUNT {
-        out[i + 1] = TILES[i].value();
+        let t = &TILES[i];
+        out[i + 1] = match fact {
+            0 => t.element as u8,
+            1 => t.arrow_count(),
+            _ => t.value(),
+        };
         i += 1;
     }
     out

@@ -153,6 +153,7 @@ fn play_checked(players: u8, solo_all: bool, seed: u64, policy: u64, probes: boo
         if probes {
             let legal: HashSet<Move> = g.legal_moves().into_iter().collect();
             assert!(!legal.is_empty());
+            assert_eq!(legal.len(), g.legal_moves().len(), "no move listed twice");
             // Moves outside legal_moves() are refused and change nothing.
             for _ in 0..8 {
                 let m = random_move(&mut rng);
