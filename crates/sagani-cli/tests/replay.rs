@@ -361,6 +361,13 @@ fn malformed_records_get_a_clear_error_and_never_a_panic() {
         (
             with_moves(
                 &r,
+                serde_json::json!([{"player": 0, "action": "place", "tile": 3, "x": 1e300, "y": 0, "rot": 0}]),
+            ),
+            "move 0: x 1e+300 is out of range",
+        ),
+        (
+            with_moves(
+                &r,
                 serde_json::json!([{"player": 0, "action": "place", "tile": 3, "x": 4294967296u64, "y": 0, "rot": 0}]),
             ),
             "move 0: x 4294967296 is out of range",
@@ -410,6 +417,18 @@ fn malformed_records_get_a_clear_error_and_never_a_panic() {
         line,
         "record: deck position 3 holds tile 0, which does not exist (tiles are 1 to 72)"
     );
+}
+
+#[test]
+fn whole_numbers_written_with_a_fraction_part_are_whole_numbers() {
+    let r = record_until(2, 5, |g| g.placements() == 4);
+    let expected = ok_json(&replay_text(&r.to_json()));
+    let mut v: Value = serde_json::from_str(&r.to_json()).unwrap();
+    let tile = v["moves"][0]["tile"].as_u64().unwrap();
+    v["moves"][0]["tile"] = serde_json::json!(tile as f64);
+    v["players"] = serde_json::json!(2.0);
+    assert!(v.to_string().contains(".0"));
+    assert_eq!(ok_json(&replay_text(&v.to_string())), expected);
 }
 
 #[test]

@@ -512,10 +512,10 @@ impl Game {
         }
     }
 
+    /// The storage never holds 4 on a turn (4 starts an intermezzo at once), so it has room.
     fn intermezzo_allowed(&self) -> bool {
-        self.offer_len == 1
-            && self.draw_pile_len() > 0
-            && (self.storage_len as usize) < STORAGE_SIZE
+        debug_assert!((self.storage_len as usize) < STORAGE_SIZE);
+        self.offer_len == 1 && self.draw_pile_len() > 0
     }
 
     /// Applies a legal move, or says why it is not legal and changes nothing.

@@ -280,16 +280,18 @@ fn parse_move(index: usize, v: &Value, players: u8) -> Result<RecordMove, Record
     })
 }
 
-/// A whole number that fits an i64, or why not.
+/// A whole number that fits an i64, or why not. `1.0` is the number one.
 fn int(v: &Value, name: &str) -> Result<i64, String> {
     match v {
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
-                Ok(i)
-            } else if n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
-                Err(format!("{name} {n} is out of range"))
-            } else {
-                Err(format!("{name} must be a whole number, not {n}"))
+                return Ok(i);
+            }
+            match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(f as i64),
+                Some(f) if f.fract() == 0.0 => Err(format!("{name} {n} is out of range")),
+                _ if n.is_u64() => Err(format!("{name} {n} is out of range")),
+                _ => Err(format!("{name} must be a whole number, not {n}")),
             }
         }
         other => Err(format!("{name} must be a number, not {}", kind(other))),
