@@ -361,7 +361,6 @@ impl Display {
         let k = spot.open_index as usize;
         let last = open.len() - 1;
         open[k] = open[last];
-        open[last] = 0;
         self.open_len -= 1;
         // Branch-free: write every neighbour, keep those that are new (the array has room).
         let known = (spot.around & 0xF) | (spot.around >> 4);
@@ -370,7 +369,8 @@ impl Display {
             self.open[len] = pack(spot.x + sx, spot.y + sy);
             self.open_len += ((known >> b) & 1) ^ 1;
         }
-        // Unused slots stay 0 so that equal games compare equal.
+        // Unused slots (the removed last one, unkept neighbours) go back to 0 so that equal
+        // games compare equal.
         let len = self.open_len as usize;
         self.open[len..len + 4].fill(0);
         out

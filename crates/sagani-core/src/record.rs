@@ -60,11 +60,23 @@ fn header<T>(reason: impl Into<String>) -> Result<T, RecordError> {
 impl Record {
     /// Reads a record from JSON text; every move is checked for shape, none for legality.
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
-        let (mut record, moves) = parse_header(text)?;
+        let (mut record, _, moves) = parse_header(text)?;
         for (i, m) in moves.iter().enumerate() {
             record.moves.push(parse_move(i, m, record.players)?);
         }
         Ok(record)
+    }
+
+    /// The record of `game` before any move: its setup, as the game resolved it.
+    fn start(game: &Game) -> Record {
+        Record {
+            format: FORMAT.to_string(),
+            players: game.players(),
+            variant: game.variant(),
+            start_player: game.start_player(),
+            deck: game.deck().to_vec(),
+            moves: Vec::new(),
+        }
     }
 
     /// The record as JSON, one move per line so that records read and diff well.
@@ -109,8 +121,7 @@ impl Record {
 /// Reads and replays a record, reporting the first fault in move order (a malformed move after
 /// an illegal one is not reached).
 pub fn replay_json(text: &str) -> Result<(Record, Game), RecordError> {
-    let (mut record, moves) = parse_header(text)?;
-    let mut game = record.replay()?;
+    let (mut record, mut game, moves) = parse_header(text)?;
     for (i, m) in moves.iter().enumerate() {
         let m = parse_move(i, m, record.players)?;
         apply(&mut game, i, m)?;
@@ -134,7 +145,8 @@ fn apply(game: &mut Game, index: usize, m: RecordMove) -> Result<(), RecordError
     game.play(m.mv).or_else(|e| fault(e.to_string()))
 }
 
-fn parse_header(text: &str) -> Result<(Record, Vec<Value>), RecordError> {
+/// Reads the header and starts the game it sets up; the moves are left as JSON values.
+fn parse_header(text: &str) -> Result<(Record, Game, Vec<Value>), RecordError> {
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return header(format!("not valid JSON: {e}")),
@@ -190,10 +202,9 @@ fn parse_header(text: &str) -> Result<(Record, Vec<Value>), RecordError> {
         Some(Value::Array(a)) => {
             let mut ids = Vec::with_capacity(TILE_COUNT);
             for (i, v) in a.iter().enumerate() {
-                let n = int(v, &format!("deck position {i}")).or_else(header)?;
-                ids.push(n);
+                ids.push(int(v, &format!("deck position {i}")).or_else(header)?);
             }
-            crate::deck::check_deck(&ids).or_else(header)?.to_vec()
+            ids
         }
         Some(v) => return header(format!("deck must be an array, not {}", kind(v))),
     };
@@ -202,17 +213,15 @@ fn parse_header(text: &str) -> Result<(Record, Vec<Value>), RecordError> {
         Some(Value::Array(a)) => a,
         Some(v) => return header(format!("moves must be an array, not {}", kind(&v))),
     };
-    let record = Record {
-        format: FORMAT.to_string(),
-        players,
-        variant,
-        start_player,
-        deck,
-        moves: Vec::with_capacity(moves.len()),
-    };
     // The game's own setup check: variant for the player count, the deck a permutation.
-    Game::new(&record.setup()).or_else(|e| header(e.0))?;
-    Ok((record, moves))
+    let game = Game::new(&Setup {
+        players,
+        variant: Some(variant),
+        deck: DeckOrder::Explicit(deck),
+        start_player: Some(start_player),
+    })
+    .or_else(|e| header(e.0))?;
+    Ok((Record::start(&game), game, moves))
 }
 
 fn parse_move(index: usize, v: &Value, players: u8) -> Result<RecordMove, RecordError> {
@@ -319,14 +328,7 @@ pub struct RecordedGame {
 impl RecordedGame {
     pub fn new(setup: &Setup) -> Result<RecordedGame, crate::SetupError> {
         let game = Game::new(setup)?;
-        let record = Record {
-            format: FORMAT.to_string(),
-            players: game.players(),
-            variant: game.variant(),
-            start_player: game.start_player(),
-            deck: game.deck().to_vec(),
-            moves: Vec::new(),
-        };
+        let record = Record::start(&game);
         Ok(RecordedGame { game, record })
     }
 
