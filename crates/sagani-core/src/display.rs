@@ -377,6 +377,53 @@ impl Display {
     }
 }
 
+impl Display {
+    /// What putting a tile of element `elem` on a checked spot does to the earlier tiles,
+    /// without doing it: read-only, for quick evaluations of many placements.
+    #[inline]
+    pub(crate) fn spot_gain(&self, spot: &Spot, elem: u8) -> SpotGain {
+        let mut g = SpotGain::default();
+        let mut hits = spot.hits;
+        while hits != 0 {
+            let i = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let d = direction_to(
+                spot.x as i32 - self.xs[i] as i32,
+                spot.y as i32 - self.ys[i] as i32,
+            )
+            .expect("a hit lies on a ray");
+            let bit = 1u32 << (elem as u32 * 8 + d as u32);
+            g.covered += 1;
+            if self.pending[i] & !bit == 0 {
+                let id = self.ids[i] as usize;
+                g.completed += 1;
+                g.points += VALUE_OF[id] as u16;
+                g.discs += ARROWS_OF[id] as u16;
+            }
+        }
+        g
+    }
+}
+
+/// What a placement on a spot does to earlier tiles (`Display::spot_gain`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SpotGain {
+    /// Arrows of earlier tiles the new tile covers.
+    pub covered: u8,
+    /// Earlier tiles that flip, their values and their discs coming back.
+    pub completed: u8,
+    pub points: u16,
+    pub discs: u16,
+}
+
+impl Spot {
+    /// Arrows of a tile as placed on this spot that get a disc at once.
+    #[inline]
+    pub(crate) fn covers_own(&self, arrows: u32) -> u32 {
+        arrows & self.seen
+    }
+}
+
 /// Out of line: covering is rare, and a branch to here keeps the scan loop short.
 #[cold]
 #[inline(never)]

@@ -604,7 +604,7 @@ impl Game {
     }
 
     /// Checks a placement for whoever must act: where the tile comes from and where it goes.
-    fn check_place(
+    pub(crate) fn check_place(
         &self,
         tile: TileId,
         cell: Cell,
@@ -826,7 +826,7 @@ impl Game {
     }
 }
 
-enum Source {
+pub(crate) enum Source {
     Offer(usize),
     Storage(usize),
     Revealed,

@@ -4,6 +4,8 @@
 mod deck;
 mod display;
 mod element;
+mod from_view;
+mod gain;
 mod game;
 mod geometry;
 mod moves;
@@ -17,6 +19,7 @@ pub mod view;
 pub use deck::shuffled_deck;
 pub use display::{arrow_of_bit, Display, PlacedTile, MAX_OPEN, MAX_TILES};
 pub use element::Element;
+pub use gain::Gain;
 pub use game::{
     CoveredArrow, DeckOrder, Expect, Game, Outcome, Preview, Setup, SetupError, Variant,
     MAX_PLAYERS, OFFER_SIZE, SOLO_TARGET, SOUND_DISCS, STORAGE_SIZE, SYMPHONY_TILES,

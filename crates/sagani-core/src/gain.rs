@@ -1,0 +1,145 @@
+//! Quick, read-only assessment of placements: what one would score and cost, without cloning
+//! the game. For bots that weigh hundreds of placements per decision.
+
+use crate::display::{Spot, SpotGain};
+use crate::game::{Game, Phase};
+use crate::geometry::Cell;
+use crate::moves::{IllegalMove, Move};
+use crate::tiles::{TileId, ARROWS_OF, ARROW_MASKS, ELEMENT_OF, VALUE_OF};
+
+/// What a placement would do for the player who makes it (`Game::gain`). The same numbers as
+/// `Game::preview`, without the lists of arrows and tiles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gain {
+    /// Values of the tiles that would flip (earlier ones and the new one).
+    pub points: i16,
+    /// Cacophony discs the placement would cost.
+    pub cacophony: u16,
+    /// `points - 2 * cacophony`.
+    pub score_change: i16,
+    /// Arrows of earlier tiles that get a disc.
+    pub covered: u8,
+    /// Tiles that would flip, the new one included.
+    pub completed: u8,
+    /// Arrows of the new tile covered at once.
+    pub own_covered: u8,
+    /// Arrows of the new tile left open (each holds a disc until the tile flips).
+    pub own_open: u8,
+    /// Discs in the supply afterwards.
+    pub supply_after: u16,
+}
+
+impl Game {
+    fn gain_at(&self, seat: u8, tile: TileId, rot: u8, spot: &Spot, sg: SpotGain) -> Gain {
+        let arrows = ARROW_MASKS[tile as usize][rot as usize];
+        let own_covered = spot.covers_own(arrows).count_ones() as u8;
+        let need = ARROWS_OF[tile as usize] as u16;
+        let supply = self.seats[seat as usize].supply + sg.discs;
+        let cacophony = need.saturating_sub(supply);
+        let new_completes = own_covered as u16 == need;
+        let mut points = sg.points as i16;
+        let mut supply_after = supply + cacophony - need;
+        if new_completes {
+            points += VALUE_OF[tile as usize] as i16;
+            supply_after += need;
+        }
+        Gain {
+            points,
+            cacophony,
+            score_change: points - 2 * cacophony as i16,
+            covered: sg.covered,
+            completed: sg.completed + new_completes as u8,
+            own_covered,
+            own_open: need as u8 - own_covered,
+            supply_after,
+        }
+    }
+
+    /// What a placement would do, without doing it; the error says why it is not legal.
+    pub fn gain(&self, mv: Move) -> Result<Gain, IllegalMove> {
+        let Move::Place { tile, x, y, rot } = mv else {
+            return Err(IllegalMove::NotAPlacement);
+        };
+        let (seat, _, spot) = self.check_place(tile, Cell::new(x, y), rot)?;
+        let sg = self.displays[seat as usize].spot_gain(&spot, ELEMENT_OF[tile as usize]);
+        Ok(self.gain_at(seat, tile, rot, &spot, sg))
+    }
+
+    /// Every legal placement for whoever must act, with its gain, into `out` (cleared first).
+    /// The intermezzo choice and passing are not placements and are not listed.
+    pub fn placement_gains(&self, out: &mut Vec<(Move, Gain)>) {
+        out.clear();
+        let Some(seat) = self.to_act() else { return };
+        let display = &self.displays[seat as usize];
+        let tiles: &[TileId] = match &self.phase {
+            Phase::Turn => self.offer(),
+            Phase::PlaceDrawn(t) | Phase::PlaceRevealed(t) => std::slice::from_ref(t),
+            Phase::Intermezzo { .. } => self.intermezzo_storage(),
+            Phase::Over => &[],
+        };
+        for cell in display.open_cells() {
+            // One pass over the display per element, shared by its tiles and rotations.
+            let mut by_elem: [Option<(Spot, SpotGain)>; 4] = [None; 4];
+            for &tile in tiles {
+                let elem = ELEMENT_OF[tile as usize];
+                let (spot, sg) = *by_elem[elem as usize].get_or_insert_with(|| {
+                    let spot = display
+                        .spot(cell, elem)
+                        .unwrap_or_else(|_| unreachable!("open cells are legal"));
+                    (spot, display.spot_gain(&spot, elem))
+                });
+                for rot in 0..4 {
+                    out.push((
+                        Move::place(tile, cell, rot),
+                        self.gain_at(seat, tile, rot, &spot, sg),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn gains_agree_with_preview_for_every_legal_placement() {
+        let mut rng = SmallRng::seed_from_u64(9);
+        let mut gains = Vec::new();
+        for seed in 0..120u64 {
+            let mut game = Game::seeded((seed % 4 + 1) as u8, seed).unwrap();
+            while !game.is_over() {
+                game.placement_gains(&mut gains);
+                let placements: Vec<Move> = game
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| matches!(m, Move::Place { .. }))
+                    .collect();
+                assert_eq!(gains.len(), placements.len());
+                for &(mv, g) in &gains {
+                    assert!(placements.contains(&mv));
+                    let p = game.preview(mv).unwrap();
+                    assert_eq!(game.gain(mv).unwrap(), g);
+                    assert_eq!(g.points, p.points);
+                    assert_eq!(g.cacophony, p.cacophony);
+                    assert_eq!(g.score_change, p.score_change);
+                    assert_eq!(g.supply_after, p.supply_after);
+                    assert_eq!(g.completed as usize, p.completed.len());
+                    let own = p.covered.iter().filter(|c| c.tile == p.tile).count();
+                    assert_eq!(g.own_covered as usize, own);
+                    assert_eq!(g.covered as usize, p.covered.len() - own);
+                    assert_eq!(
+                        (g.own_covered + g.own_open) as usize,
+                        crate::tile(p.tile).unwrap().arrows.iter().flatten().count()
+                    );
+                }
+                let moves = game.legal_moves();
+                game.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+        }
+        assert!(Game::seeded(2, 1).unwrap().gain(Move::Pass).is_err());
+    }
+}
