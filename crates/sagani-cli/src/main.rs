@@ -1,7 +1,11 @@
 //! The `sagani` command: thin argument parsing over the crates that do the work.
 
+mod arena;
 mod bench;
+mod plot;
 mod replay;
+mod seats;
+mod solo;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +26,8 @@ struct Cli {
 enum Command {
     Replay(replay::Args),
     Bench(bench::Args),
+    Arena(arena::Args),
+    Solo(solo::Args),
 }
 
 fn main() -> ExitCode {
@@ -29,5 +35,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Replay(args) => replay::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Arena(args) => arena::run(args),
+        Command::Solo(args) => solo::run(args),
     }
 }

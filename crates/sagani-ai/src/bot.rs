@@ -1,0 +1,106 @@
+//! The bot interface: a seat's view and the legal moves in, one move out.
+
+use sagani_core::view::View;
+use sagani_core::Move;
+use std::time::Duration;
+
+/// How long a bot may think about one decision. A bot stops at whichever limit comes first;
+/// with neither, it uses its own default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Budget {
+    pub time: Option<Duration>,
+    /// Search iterations (MCTS playouts); bots that do not search ignore it.
+    pub iterations: Option<u64>,
+}
+
+impl Budget {
+    pub fn millis(ms: u64) -> Budget {
+        Budget {
+            time: Some(Duration::from_millis(ms)),
+            iterations: None,
+        }
+    }
+
+    pub fn iterations(n: u64) -> Budget {
+        Budget {
+            time: None,
+            iterations: Some(n),
+        }
+    }
+}
+
+/// A bot's choice, with an optional comment (shown in logs, not in records).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub mv: Move,
+    pub comment: Option<String>,
+    /// Why the bot could not decide (an engine that crashed, stalled or answered nonsense);
+    /// `mv` is then a random legal move chosen for it.
+    pub fault: Option<String>,
+}
+
+impl From<Move> for Decision {
+    fn from(mv: Move) -> Decision {
+        Decision {
+            mv,
+            comment: None,
+            fault: None,
+        }
+    }
+}
+
+/// One move as a bot rates it: `value` is the bot's own scale (for `mcts` the expected return
+/// of the player to act, 0 to 1; for `greedy` its evaluation), `visits` how often it was tried.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    pub mv: Move,
+    pub value: f64,
+    pub visits: u64,
+}
+
+/// A player. Deterministic: the same seed (given when the bot is made), the same views, moves
+/// and an iteration budget give the same decisions. Time budgets make searches stop at
+/// different points on different machines.
+pub trait Bot: Send {
+    fn name(&self) -> String;
+
+    /// Chooses one of `legal` (never empty) for the seat `view` is for.
+    fn choose(&mut self, view: &View, legal: &[Move], budget: Budget) -> Decision;
+
+    /// The moves the bot rates best, best first, at most `top` of them. Bots that do not rate
+    /// moves list only their choice.
+    fn analyse(
+        &mut self,
+        view: &View,
+        legal: &[Move],
+        budget: Budget,
+        top: usize,
+    ) -> Vec<Analysis> {
+        let _ = top;
+        let d = self.choose(view, legal, budget);
+        vec![Analysis {
+            mv: d.mv,
+            value: f64::NAN,
+            visits: 0,
+        }]
+    }
+}
+
+/// The built-in bots by name.
+pub const BOT_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
+
+/// Makes a built-in bot by name (`random`, `greedy`, `mcts`), seeded.
+pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    match name {
+        "random" => Ok(Box::new(crate::RandomBot::new(seed))),
+        "greedy" => Ok(Box::new(crate::Greedy::new(seed))),
+        "mcts" => Ok(Box::new(crate::Mcts::new(
+            seed,
+            crate::MctsConfig::default(),
+        ))),
+        _ => Err(format!(
+            "unknown bot {name:?}; the built-in bots are {}",
+            BOT_NAMES.join(", ")
+        )),
+    }
+}

@@ -1,0 +1,258 @@
+//! Engines in any language (`docs/engine-protocol.md`): a subprocess that reads one JSON line
+//! per decision on stdin and answers one JSON line on stdout.
+//!
+//! An engine that answers garbage or an illegal move, stays silent past its time, or dies gets
+//! a random legal move played for it, and the reason is reported as the decision's `fault`.
+//! Nothing an engine does can crash or hang the caller.
+
+use crate::{Bot, Budget, Decision};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sagani_core::view::View;
+use sagani_core::Move;
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub const PROTOCOL: &str = "sagani-engine/1";
+/// Extra time an engine gets beyond its budget for start-up and pipes.
+pub const GRACE: Duration = Duration::from_millis(500);
+/// Longest answer line read; anything longer is garbage.
+const MAX_LINE: usize = 1 << 20;
+
+/// One decision, as written to the engine.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct Request {
+    pub protocol: String,
+    /// Counts decisions from 1; an answer may echo it.
+    pub id: u64,
+    pub seat: u8,
+    pub view: View,
+    pub legal: Vec<Move>,
+    pub budget_ms: u64,
+}
+
+/// The engine's answer.
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Answer {
+    #[serde(rename = "move")]
+    pub mv: Move,
+    #[serde(default)]
+    pub id: Option<u64>,
+    #[serde(default)]
+    pub comment: Option<String>,
+}
+
+pub struct EngineBot {
+    name: String,
+    command: String,
+    rng: ChaCha8Rng,
+    time: Duration,
+    process: Option<Running>,
+    /// Set once the engine is gone; later decisions are random without another report.
+    dead: bool,
+    next_id: u64,
+}
+
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Result<String, String>>,
+}
+
+impl EngineBot {
+    /// An engine started from `command` (split on whitespace) at its first decision. `time` is
+    /// its budget per decision when the caller's budget names none.
+    pub fn new(name: &str, command: &str, seed: u64, time: Duration) -> EngineBot {
+        EngineBot {
+            name: name.into(),
+            command: command.into(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            time,
+            process: None,
+            dead: false,
+            next_id: 0,
+        }
+    }
+
+    fn start(&mut self) -> Result<(), String> {
+        let mut parts = self.command.split_whitespace();
+        let program = parts.next().ok_or("the engine command is empty")?;
+        let mut child = Command::new(program)
+            .args(parts)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start engine {:?}: {e}", self.command))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, rx) = mpsc::channel();
+        // A reader thread, so that waiting for an answer can time out.
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut buf = Vec::new();
+                let read = (&mut reader)
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut buf);
+                let msg = match read {
+                    Ok(0) => break,
+                    Ok(_) if buf.len() > MAX_LINE => {
+                        Err(format!("an answer longer than {MAX_LINE} bytes"))
+                    }
+                    Ok(_) => String::from_utf8(buf)
+                        .map_err(|_| "an answer that is not UTF-8".to_string()),
+                    Err(e) => Err(format!("reading its output failed: {e}")),
+                };
+                let stop = msg.is_err();
+                if tx.send(msg).is_err() || stop {
+                    break;
+                }
+            }
+        });
+        self.process = Some(Running {
+            child,
+            stdin,
+            lines: rx,
+        });
+        Ok(())
+    }
+
+    /// Asks the engine; `Err` says why its answer cannot be used.
+    fn ask(
+        &mut self,
+        view: &View,
+        legal: &[Move],
+        budget: Budget,
+    ) -> Result<(Move, Option<String>), String> {
+        if self.process.is_none() {
+            self.start()?;
+        }
+        let time = budget.time.unwrap_or(self.time);
+        self.next_id += 1;
+        let id = self.next_id;
+        let request = Request {
+            protocol: PROTOCOL.into(),
+            id,
+            seat: view.seat.unwrap_or(0),
+            view: view.clone(),
+            legal: legal.to_vec(),
+            budget_ms: time.as_millis() as u64,
+        };
+        let mut line = serde_json::to_string(&request).expect("requests serialise");
+        line.push('\n');
+        let p = self.process.as_mut().expect("started above");
+        // Answers that came too late for earlier decisions are dropped.
+        while p.lines.try_recv().is_ok() {}
+        if let Err(e) = p
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| p.stdin.flush())
+        {
+            return Err(self.gone(format!("cannot write to it ({e})")));
+        }
+        let deadline = Instant::now() + time + GRACE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let p = self.process.as_mut().expect("started above");
+            match p.lines.recv_timeout(left) {
+                Ok(Ok(text)) => {
+                    let text = text.trim();
+                    if text.is_empty() {
+                        continue;
+                    }
+                    let answer: Answer = serde_json::from_str(text).map_err(|e| {
+                        format!("answered {:?}, which is not a move ({e})", clip(text))
+                    })?;
+                    if answer.id.is_some_and(|a| a != id) {
+                        continue; // a late answer to an earlier decision
+                    }
+                    if !legal.contains(&answer.mv) {
+                        return Err(format!("answered an illegal move: {}", answer.mv));
+                    }
+                    return Ok((answer.mv, answer.comment));
+                }
+                Ok(Err(why)) => return Err(self.gone(format!("sent {why}"))),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!(
+                        "gave no answer within {} ms",
+                        (time + GRACE).as_millis()
+                    ))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self
+                        .process
+                        .as_mut()
+                        .and_then(|p| p.child.try_wait().ok().flatten())
+                        .map_or("closed its output".to_string(), |s| format!("exited ({s})"));
+                    return Err(self.gone(status));
+                }
+            }
+        }
+    }
+
+    /// Marks the engine dead and stops it.
+    fn gone(&mut self, why: String) -> String {
+        self.dead = true;
+        self.stop();
+        format!("the engine {why} and is out of this game")
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            drop(p.stdin);
+            // Closing stdin asks it to finish; a short wait, then it is killed.
+            let until = Instant::now() + Duration::from_millis(200);
+            while Instant::now() < until {
+                if let Ok(Some(_)) = p.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = p.child.kill();
+            let _ = p.child.wait();
+        }
+    }
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(80).collect()
+}
+
+impl Drop for EngineBot {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Bot for EngineBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, view: &View, legal: &[Move], budget: Budget) -> Decision {
+        if !self.dead {
+            match self.ask(view, legal, budget) {
+                Ok((mv, comment)) => {
+                    return Decision {
+                        mv,
+                        comment,
+                        fault: None,
+                    }
+                }
+                Err(why) => {
+                    return Decision {
+                        mv: legal[self.rng.random_range(0..legal.len())],
+                        comment: None,
+                        fault: Some(why),
+                    }
+                }
+            }
+        }
+        legal[self.rng.random_range(0..legal.len())].into()
+    }
+}

@@ -1,0 +1,20 @@
+//! Bots for Sagani and what runs them: the `Bot` trait, the built-in bots (`random`, `greedy`,
+//! `mcts`), engines in other languages over a line protocol, and games and matches between bots.
+//!
+//! A bot sees what its seat may see (`Game::view(Some(seat))`) and the legal moves, never the
+//! order of the draw pile.
+
+pub mod arena;
+mod bot;
+pub mod engine;
+pub mod evaluate;
+mod greedy;
+mod mcts;
+mod random;
+pub mod sampler;
+pub mod stats;
+
+pub use bot::{make_bot, Analysis, Bot, Budget, Decision, BOT_NAMES};
+pub use greedy::Greedy;
+pub use mcts::{Mcts, MctsConfig, SearchStats};
+pub use random::RandomBot;

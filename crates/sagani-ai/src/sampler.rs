@@ -1,0 +1,50 @@
+//! Guessing the hidden order of the draw pile from what a seat knows: which tiles are in it
+//! (public) and the back of the top tile (its element and value, visible on the table).
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use sagani_core::view::View;
+use sagani_core::{tile, Game, SetupError, TileId};
+
+/// Draws pile orders consistent with one view, uniformly among all consistent ones.
+#[derive(Clone, Debug)]
+pub struct PileSampler {
+    tiles: Vec<TileId>,
+    /// How many of `tiles` (at the front after `new`) match the top tile's back.
+    matching: usize,
+}
+
+impl PileSampler {
+    pub fn new(view: &View) -> PileSampler {
+        let mut tiles = view.draw_pile.tiles.clone();
+        let fits = |t: TileId| {
+            view.draw_pile.top.is_none_or(|back| {
+                let t = tile(t).expect("pile tiles exist");
+                t.element == back.element && t.value() == back.value
+            })
+        };
+        tiles.sort_by_key(|&t| !fits(t));
+        let matching = tiles.iter().filter(|&&t| fits(t)).count();
+        PileSampler { tiles, matching }
+    }
+
+    /// A pile order, top first, into `out`.
+    pub fn sample(&self, rng: &mut impl Rng, out: &mut Vec<TileId>) {
+        out.clear();
+        out.extend_from_slice(&self.tiles);
+        if out.is_empty() {
+            return;
+        }
+        // The top is one of the tiles whose back matches; the rest lie in any order.
+        let top = rng.random_range(0..self.matching.max(1));
+        out.swap(0, top);
+        out[1..].shuffle(rng);
+    }
+
+    /// A game as the view describes it, with a sampled pile order.
+    pub fn game(&self, view: &View, rng: &mut impl Rng) -> Result<Game, SetupError> {
+        let mut pile = Vec::new();
+        self.sample(rng, &mut pile);
+        Game::from_view(view, &pile)
+    }
+}

@@ -1,0 +1,138 @@
+//! `sagani arena`: seat-balanced matches between bots and engines, with a results table.
+
+use crate::seats::{bot_seed, Roster};
+use indicatif::{ProgressBar, ProgressStyle};
+use sagani_ai::arena::{lineup, play_game, Tally};
+use sagani_ai::stats::{mean, wilson};
+use sagani_core::Setup;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Play a match between bots: every bot in every seat equally often, on the same decks.
+///
+/// Game i uses deck `seed + i / B` (B = number of bots) in seating rotation `i % B`: in
+/// rotation r, seat s holds bot (s + r) mod B. The game count is rounded up to a multiple of B.
+/// Prints one row per bot: seats played, wins, win rate with its 95% Wilson interval, mean
+/// score, mean Cacophony discs, and an Elo rating fitted to all pairwise results (mean 1500).
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sagani arena --bots mcts,greedy --players 2 --games 200 --budget-ms 1000\n  sagani arena --bots greedy,random --games 200 --records out/ --svg scores.svg\n  sagani arena --bots py,greedy --engine 'py=python3 examples/engine.py'"
+)]
+pub struct Args {
+    /// Comma-separated bots: random, greedy, mcts, or a NAME given with --engine.
+    #[arg(long, value_delimiter = ',', required = true)]
+    bots: Vec<String>,
+    /// Players per game: 2 to 4.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: u8,
+    /// Games to play (rounded up to a multiple of the number of bots).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Seed of the decks and of the bots.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    roster: Roster,
+    /// Write every game as a record, DIR/<n>.json (n from 0), readable by `sagani replay`.
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
+    /// Draw each bot's score distribution into an SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match run_inner(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_inner(args: Args) -> Result<(), String> {
+    args.roster.check(&args.bots)?;
+    if let Some(dir) = &args.records {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create records directory {}: {e}", dir.display()))?;
+    }
+    let b = args.bots.len() as u64;
+    let games = args.games.div_ceil(b) * b;
+    let bar = progress(games, "games");
+    let mut tally = Tally::new(&args.bots);
+    for i in 0..games {
+        let seats = lineup(args.bots.len(), args.players as usize, i);
+        let mut bots = seats
+            .iter()
+            .enumerate()
+            .map(|(s, &k)| {
+                args.roster
+                    .make(&args.bots[k], bot_seed(args.seed, i, s as u64))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let setup = Setup::seeded(args.players, args.seed.wrapping_add(i / b));
+        let mut log = |line: String| bar.println(format!("game {i}: {line}"));
+        let rg = play_game(
+            &setup,
+            &mut bots,
+            args.roster.budget(),
+            bot_seed(args.seed, i, 99),
+            &mut log,
+        )
+        .map_err(|e| e.to_string())?;
+        if let Some(dir) = &args.records {
+            let path = dir.join(format!("{i}.json"));
+            std::fs::write(&path, rg.record().to_json())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        tally.add(rg.game(), &seats);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    print_table(&tally, args.players, games);
+    if let Some(path) = &args.svg {
+        crate::plot::score_svg(&tally, path)?;
+        println!("score distributions written to {}", path.display());
+    }
+    Ok(())
+}
+
+pub fn progress(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}, ETA {{eta}}"
+        ))
+        .expect("the template is valid"),
+    );
+    bar
+}
+
+fn print_table(tally: &Tally, players: u8, games: u64) {
+    println!("{games} games of {players} players");
+    println!(
+        "{:<12} {:>6} {:>6} {:>9} {:>17} {:>11} {:>10} {:>6}",
+        "bot", "games", "wins", "win rate", "95% interval", "mean score", "Cacophony", "Elo"
+    );
+    let elo = tally.elo();
+    for (t, e) in tally.bots.iter().zip(elo) {
+        let (lo, hi) = wilson(t.wins as f64, t.games as f64);
+        let rate = if t.games > 0 {
+            t.wins as f64 / t.games as f64
+        } else {
+            0.0
+        };
+        println!(
+            "{:<12} {:>6} {:>6} {:>8.1}% {:>17} {:>11.1} {:>10.2} {:>6.0}",
+            t.name,
+            t.games,
+            t.wins,
+            100.0 * rate,
+            format!("[{:.1}%, {:.1}%]", 100.0 * lo, 100.0 * hi),
+            mean(&t.scores),
+            mean(&t.cacophony),
+            e
+        );
+    }
+}

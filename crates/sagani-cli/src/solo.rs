@@ -1,0 +1,130 @@
+//! `sagani solo`: a bot plays solo games; tiles used to reach 75 (or the solo-all final score).
+
+use crate::arena::progress;
+use crate::seats::{bot_seed, Roster};
+use sagani_ai::arena::play_game;
+use sagani_ai::stats::{mean, median};
+use sagani_core::{Outcome, Setup, Variant};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Let a bot play solo games on seeded decks (game i uses deck seed + i).
+///
+/// `solo`: prints per game the tiles used to reach 75 (or that 75 was not reached), then the
+/// median and mean tiles over the games that reached 75 and the symphony rate (75 or more with
+/// 25 tiles or fewer). `solo-all`: per game the final score, then its median and mean.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sagani solo --bot mcts --games 100 --budget-ms 1000\n  sagani solo --bot greedy --games 100 --variant solo-all --records out/"
+)]
+pub struct Args {
+    /// The bot: random, greedy, mcts, or a NAME given with --engine.
+    #[arg(long, default_value = "mcts")]
+    bot: String,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// solo (reach 75 with as few tiles as possible) or solo-all (all 72 tiles).
+    #[arg(long, default_value = "solo", value_parser = ["solo", "solo-all"])]
+    variant: String,
+    #[command(flatten)]
+    roster: Roster,
+    /// Write every game as a record, DIR/<n>.json.
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match run_inner(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_inner(args: Args) -> Result<(), String> {
+    args.roster.check(std::slice::from_ref(&args.bot))?;
+    let variant = Variant::parse(&args.variant).expect("checked by clap");
+    if let Some(dir) = &args.records {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create records directory {}: {e}", dir.display()))?;
+    }
+    let bar = progress(args.games, "games");
+    let (mut tiles, mut finals) = (Vec::new(), Vec::new());
+    let (mut reached, mut symphonies) = (0u64, 0u64);
+    for i in 0..args.games {
+        let seed = args.seed.wrapping_add(i);
+        let setup = Setup {
+            variant: Some(variant),
+            ..Setup::seeded(1, seed)
+        };
+        let mut bots = vec![args.roster.make(&args.bot, bot_seed(args.seed, i, 0))?];
+        let mut log = |line: String| bar.println(format!("game {i}: {line}"));
+        let rg = play_game(
+            &setup,
+            &mut bots,
+            args.roster.budget(),
+            bot_seed(args.seed, i, 99),
+            &mut log,
+        )
+        .map_err(|e| e.to_string())?;
+        if let Some(dir) = &args.records {
+            let path = dir.join(format!("{i}.json"));
+            std::fs::write(&path, rg.record().to_json())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        let line = match rg.game().outcome() {
+            Some(Outcome::Solo {
+                tiles_used,
+                score,
+                reached: r,
+                symphony,
+            }) => {
+                if r {
+                    reached += 1;
+                    tiles.push(tiles_used as f64);
+                }
+                symphonies += symphony as u64;
+                match (r, symphony) {
+                    (true, true) => format!("{tiles_used} tiles to reach 75 ({score}), a symphony"),
+                    (true, false) => format!("{tiles_used} tiles to reach 75 ({score})"),
+                    (false, _) => format!("75 not reached: {score} points with {tiles_used} tiles"),
+                }
+            }
+            Some(Outcome::SoloAll {
+                score,
+                discs_left,
+                final_score,
+            }) => {
+                finals.push(final_score as f64);
+                format!("final score {final_score} ({score} points − {discs_left} discs left)")
+            }
+            _ => unreachable!("solo games end with a solo outcome"),
+        };
+        bar.println(format!("game {i} (deck {seed}): {line}"));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let n = args.games as f64;
+    if variant == Variant::Solo {
+        println!(
+            "{} games: 75 reached in {reached}; tiles used: median {:.1}, mean {:.2}; symphony rate {:.1}% ({symphonies} of {})",
+            args.games,
+            median(&tiles),
+            mean(&tiles),
+            100.0 * symphonies as f64 / n,
+            args.games
+        );
+    } else {
+        println!(
+            "{} games: final score median {:.1}, mean {:.2}",
+            args.games,
+            median(&finals),
+            mean(&finals)
+        );
+    }
+    Ok(())
+}
