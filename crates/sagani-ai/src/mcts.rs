@@ -9,7 +9,7 @@
 //! in the order of `evaluate` (progressive widening). Every thread grows its own tree from its
 //! own seed (root parallelism) and the root counts are summed.
 
-use crate::evaluate::{placement_value, INTERMEZZO_VALUE, PASS_VALUE};
+use crate::evaluate::{placement_value, PASS_VALUE};
 use crate::sampler::PileSampler;
 use crate::{Analysis, Bot, Budget, Decision};
 use rand::rngs::SmallRng;
@@ -29,8 +29,10 @@ pub struct MctsConfig {
     pub widening: f32,
     /// Moves kept per node, best first by `evaluate` (the rest are never tried).
     pub candidates: usize,
-    /// Playouts weigh this many random placements and play the best.
+    /// Multiplayer playouts weigh this many random placements and play the best (0: all).
     pub playout_samples: usize,
+    /// The same for solo playouts, where only the revealed tile can be placed.
+    pub solo_playout_samples: usize,
     /// Thinking time when the budget names no limit.
     pub default_time: Duration,
 }
@@ -43,6 +45,7 @@ impl Default for MctsConfig {
             widening: 1.0,
             candidates: 48,
             playout_samples: 6,
+            solo_playout_samples: 0,
             default_time: Duration::from_millis(1000),
         }
     }
@@ -378,7 +381,12 @@ impl<'a> Tree<'a> {
                 child
             };
         }
-        while playout_step(&mut g, &mut self.rng, self.cfg.playout_samples) {}
+        let samples = if g.players() == 1 {
+            self.cfg.solo_playout_samples
+        } else {
+            self.cfg.playout_samples
+        };
+        while playout_step(&mut g, &mut self.rng, samples, &mut self.gains) {}
         let r = returns(&g);
         for &(node, idx, player) in &self.path {
             let n = &mut self.nodes[node as usize];
@@ -390,39 +398,57 @@ impl<'a> Tree<'a> {
     }
 }
 
-/// The playout policy: the best of `samples` random placements by `evaluate`; the intermezzo
-/// choice now and then; an intermezzo tile when one of the samples is worth taking.
-pub(crate) fn playout_step(g: &mut Game, rng: &mut SmallRng, samples: usize) -> bool {
+/// The playout policy: the best placement by `evaluate` among `samples` random ones (among
+/// all of them when `samples` is 0); the intermezzo choice now and then; an intermezzo tile
+/// when it is worth taking.
+pub(crate) fn playout_step(
+    g: &mut Game,
+    rng: &mut SmallRng,
+    samples: usize,
+    gains: &mut Vec<(Move, Gain)>,
+) -> bool {
     let Some(seat) = g.to_act() else { return false };
     let expects = g.expects().expect("someone acts");
-    let tiles: Vec<TileId> = match expects {
-        Expect::Turn => {
-            if g.offer().len() == 1 && g.draw_pile_len() > 0 && rng.random_range(0..8) == 0 {
-                let tile = g.offer()[0];
-                g.play(Move::Intermezzo { tile })
-                    .expect("intermezzo is open");
-                return true;
-            }
-            g.offer().to_vec()
-        }
-        Expect::IntermezzoPick => g.intermezzo_storage().to_vec(),
-        Expect::PlaceDrawn | Expect::PlaceRevealed => vec![g.revealed().expect("revealed")],
-    };
-    let display = g.display(seat);
+    if expects == Expect::Turn
+        && g.offer().len() == 1
+        && g.draw_pile_len() > 0
+        && rng.random_range(0..8) == 0
+    {
+        let tile = g.offer()[0];
+        g.play(Move::Intermezzo { tile })
+            .expect("intermezzo is open");
+        return true;
+    }
     let mut best = (Move::Pass, f32::NEG_INFINITY);
-    for _ in 0..samples {
-        let tile = tiles[rng.random_range(0..tiles.len())];
-        let cell = display.open_cell(rng.random_range(0..display.open_len()));
-        let mv = Move::place(tile, cell, rng.random_range(0..4));
-        let v = placement_value(&g.gain(mv).expect("open cells are legal"));
-        if v > best.1 {
-            best = (mv, v);
+    if samples == 0 {
+        g.placement_gains(gains);
+        for (mv, gain) in gains.iter() {
+            let v = placement_value(gain);
+            if v > best.1 {
+                best = (*mv, v);
+            }
+        }
+    } else {
+        let revealed = [g.revealed().unwrap_or(0)];
+        let tiles: &[TileId] = match expects {
+            Expect::Turn => g.offer(),
+            Expect::IntermezzoPick => g.intermezzo_storage(),
+            Expect::PlaceDrawn | Expect::PlaceRevealed => &revealed,
+        };
+        let display = g.display(seat);
+        for _ in 0..samples {
+            let tile = tiles[rng.random_range(0..tiles.len())];
+            let cell = display.open_cell(rng.random_range(0..display.open_len()));
+            let mv = Move::place(tile, cell, rng.random_range(0..4));
+            let v = placement_value(&g.gain(mv).expect("open cells are legal"));
+            if v > best.1 {
+                best = (mv, v);
+            }
         }
     }
     if expects == Expect::IntermezzoPick && best.1 <= PASS_VALUE {
         best.0 = Move::Pass;
     }
-    let _ = INTERMEZZO_VALUE;
     g.play(best.0).expect("playout moves are legal");
     true
 }
@@ -450,10 +476,11 @@ pub(crate) fn returns(g: &Game) -> [f32; MAX_PLAYERS] {
             reached,
             ..
         }) => {
+            // Fewer tiles is better, evenly from 15 to 55; falling short is worst.
             r[0] = if reached {
-                0.2 + 0.8 * ((45.0 - tiles_used as f32) / 25.0).clamp(0.0, 1.0)
+                0.1 + 0.9 * ((55.0 - tiles_used as f32) / 40.0).clamp(0.0, 1.0)
             } else {
-                0.2 * (score.max(0) as f32 / 75.0)
+                0.1 * (score.max(0) as f32 / 75.0)
             };
         }
         Some(Outcome::SoloAll { final_score, .. }) => {

@@ -394,7 +394,9 @@ impl Display {
             .expect("a hit lies on a ray");
             let bit = 1u32 << (elem as u32 * 8 + d as u32);
             g.covered += 1;
-            if self.pending[i] & !bit == 0 {
+            if self.pending[i] & !bit != 0 {
+                g.worth += WORTH_PER_ARROW[self.ids[i] as usize] as u16;
+            } else {
                 let id = self.ids[i] as usize;
                 g.completed += 1;
                 g.points += VALUE_OF[id] as u16;
@@ -414,7 +416,21 @@ pub(crate) struct SpotGain {
     pub completed: u8,
     pub points: u16,
     pub discs: u16,
+    /// `WORTH_PER_ARROW` summed over the covered arrows of tiles that do not flip yet.
+    pub worth: u16,
 }
+
+/// Twice a tile's value per arrow (2, 3, 4 or 5 for 1 to 4 arrows): what covering one of its
+/// arrows brings it closer to scoring, in half points.
+pub(crate) static WORTH_PER_ARROW: [u8; TILE_COUNT + 1] = {
+    let mut t = [0u8; TILE_COUNT + 1];
+    let mut i = 1;
+    while i <= TILE_COUNT {
+        t[i] = 2 * VALUE_OF[i] / ARROWS_OF[i];
+        i += 1;
+    }
+    t
+};
 
 impl Spot {
     /// Arrows of a tile as placed on this spot that get a disc at once.

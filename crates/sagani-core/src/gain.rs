@@ -1,7 +1,7 @@
 //! Quick, read-only assessment of placements: what one would score and cost, without cloning
 //! the game. For bots that weigh hundreds of placements per decision.
 
-use crate::display::{Spot, SpotGain};
+use crate::display::{Spot, SpotGain, WORTH_PER_ARROW};
 use crate::game::{Game, Phase};
 use crate::geometry::Cell;
 use crate::moves::{IllegalMove, Move};
@@ -27,6 +27,10 @@ pub struct Gain {
     pub own_open: u8,
     /// Discs in the supply afterwards.
     pub supply_after: u16,
+    /// Progress towards tiles that do not flip yet, in half points: for each arrow covered
+    /// (earlier tiles' and the new tile's own), twice its tile's value per arrow (2, 3, 4, 5
+    /// for tiles of 1, 2, 3, 4 arrows).
+    pub worth: u16,
 }
 
 impl Game {
@@ -52,6 +56,12 @@ impl Game {
             own_covered,
             own_open: need as u8 - own_covered,
             supply_after,
+            worth: sg.worth
+                + if new_completes {
+                    0
+                } else {
+                    own_covered as u16 * WORTH_PER_ARROW[tile as usize] as u16
+                },
         }
     }
 
@@ -131,6 +141,16 @@ mod tests {
                     let own = p.covered.iter().filter(|c| c.tile == p.tile).count();
                     assert_eq!(g.own_covered as usize, own);
                     assert_eq!(g.covered as usize, p.covered.len() - own);
+                    let worth: u16 = p
+                        .covered
+                        .iter()
+                        .filter(|c| !p.completed.contains(&c.tile))
+                        .map(|c| {
+                            let t = crate::tile(c.tile).unwrap();
+                            2 * t.value() as u16 / t.arrow_count() as u16
+                        })
+                        .sum();
+                    assert_eq!(g.worth, worth);
                     assert_eq!(
                         (g.own_covered + g.own_open) as usize,
                         crate::tile(p.tile).unwrap().arrows.iter().flatten().count()
