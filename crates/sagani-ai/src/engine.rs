@@ -130,7 +130,10 @@ impl EngineBot {
         budget: Budget,
     ) -> Result<(Move, Option<String>), String> {
         if self.process.is_none() {
-            self.start()?;
+            if let Err(e) = self.start() {
+                self.dead = true;
+                return Err(format!("{e}; it is out of this game"));
+            }
         }
         let time = budget.time.unwrap_or(self.time);
         self.next_id += 1;

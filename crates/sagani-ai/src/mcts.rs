@@ -304,8 +304,7 @@ impl<'a> Tree<'a> {
             .expect("samples hold the pile's tiles");
         self.path.clear();
         let mut node = 0u32;
-        loop {
-            let Some(player) = g.to_act() else { break };
+        while let Some(player) = g.to_act() {
             let tiles = tile_bits(&g);
             let sig = (g.expects(), tiles);
             if self.nodes[node as usize].sig != sig {

@@ -72,7 +72,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let setup = Setup::seeded(args.players, args.seed.wrapping_add(i / b));
-        let mut log = |line: String| bar.println(format!("game {i}: {line}"));
+        let mut log = |line: String| bar.suspend(|| eprintln!("game {i}: {line}"));
         let rg = play_game(
             &setup,
             &mut bots,

@@ -1,4 +1,5 @@
-//! `sagani bench`: random playouts on one thread, the engine's speed in games and placements.
+//! `sagani bench`: random playouts on one thread, the engine's speed in games and placements;
+//! with `--mcts`, the search speed of the `mcts` bot in iterations per second.
 
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -12,8 +13,11 @@ use std::time::Instant;
 /// Each game starts from a seeded shuffle; every turn takes a uniformly random tile of the
 /// offer, a uniformly random legal cell and a uniformly random rotation, never the intermezzo
 /// choice, until the game ends. Prints `random playouts: X games/s, Y placements/s`.
+/// With --mcts, measures the `mcts` bot's search instead.
 #[derive(clap::Args)]
-#[command(after_help = "Example:\n  sagani bench --players 2 --games 200000")]
+#[command(
+    after_help = "Examples:\n  sagani bench --players 2 --games 200000\n  sagani bench --mcts --threads 2 --positions 20 --budget-ms 1000"
+)]
 pub struct Args {
     /// Players per game: 1 (solo) to 4.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=4))]
@@ -24,9 +28,26 @@ pub struct Args {
     /// Seed of the first deck (game i uses seed + i) and of the random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Measure MCTS search speed instead: iterations per second on positions from seeded games
+    /// (greedy plays each game up to a point between its 5th and 35th placement), one search per
+    /// position with --budget-ms; prints the median over positions.
+    #[arg(long)]
+    mcts: bool,
+    /// Search threads for --mcts.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
+    /// Positions searched for --mcts.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    positions: u64,
+    /// Search time per position for --mcts, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    budget_ms: u64,
 }
 
 pub fn run(args: Args) -> ExitCode {
+    if args.mcts {
+        return mcts(&args);
+    }
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut placements = 0u64;
     let start = Instant::now();
@@ -44,6 +65,45 @@ pub fn run(args: Args) -> ExitCode {
     eprintln!(
         "{} games of {} players, {} placements in {:.3} s",
         args.games, args.players, placements, secs
+    );
+    ExitCode::SUCCESS
+}
+
+fn mcts(args: &Args) -> ExitCode {
+    use sagani_ai::{Bot, Budget, Greedy, Mcts, MctsConfig};
+    let mut rates = Vec::new();
+    for i in 0..args.positions {
+        let seed = args.seed.wrapping_add(i);
+        let mut game = Game::seeded(args.players, seed).expect("players were checked");
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let stop = rand::Rng::random_range(&mut rng, 5..35u16);
+        let mut greedy = Greedy::new(seed);
+        while !game.is_over() && game.placements() < stop {
+            let seat = game.to_act().expect("the game is not over");
+            let legal = game.legal_moves();
+            let d = greedy.choose(&game.view(Some(seat)), &legal, Budget::default());
+            game.play(d.mv).expect("greedy plays legal moves");
+        }
+        let Some(seat) = game.to_act() else { continue };
+        let cfg = MctsConfig {
+            threads: args.threads as usize,
+            ..MctsConfig::default()
+        };
+        let stats = Mcts::new(seed, cfg).search(
+            &game.view(Some(seat)),
+            &game.legal_moves(),
+            Budget::millis(args.budget_ms),
+        );
+        rates.push(stats.iterations as f64 / stats.elapsed.as_secs_f64());
+    }
+    let median = sagani_ai::stats::median(&rates);
+    println!(
+        "mcts: {median:.0} iterations/s (median of {} positions, {} players, {} thread{}, {} ms each)",
+        rates.len(),
+        args.players,
+        args.threads,
+        if args.threads == 1 { "" } else { "s" },
+        args.budget_ms
     );
     ExitCode::SUCCESS
 }

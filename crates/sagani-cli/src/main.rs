@@ -2,6 +2,7 @@
 
 mod arena;
 mod bench;
+mod hint;
 mod plot;
 mod replay;
 mod seats;
@@ -28,6 +29,7 @@ enum Command {
     Bench(bench::Args),
     Arena(arena::Args),
     Solo(solo::Args),
+    Hint(hint::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,5 +39,6 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Solo(args) => solo::run(args),
+        Command::Hint(args) => hint::run(args),
     }
 }

@@ -2,7 +2,7 @@
 
 use sagani_core::record::{replay_json, Summary};
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Replay a game record and print the state it reaches as JSON.
@@ -19,17 +19,22 @@ pub struct Args {
     file: PathBuf,
 }
 
-pub fn run(args: Args) -> ExitCode {
-    let text = if args.file.as_os_str() == "-" {
+/// The text of a record file, or of standard input for `-`.
+pub fn read_record(file: &Path) -> Result<String, String> {
+    let text = if file.as_os_str() == "-" {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map(|_| s)
     } else {
-        std::fs::read_to_string(&args.file)
+        std::fs::read_to_string(file)
     };
-    let text = match text {
+    text.map_err(|e| format!("record: cannot read {}: {e}", file.display()))
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let text = match read_record(&args.file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("record: cannot read {}: {e}", args.file.display());
+            eprintln!("{e}");
             return ExitCode::from(1);
         }
     };

@@ -62,7 +62,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             ..Setup::seeded(1, seed)
         };
         let mut bots = vec![args.roster.make(&args.bot, bot_seed(args.seed, i, 0))?];
-        let mut log = |line: String| bar.println(format!("game {i}: {line}"));
+        let mut log = |line: String| bar.suspend(|| eprintln!("game {i}: {line}"));
         let rg = play_game(
             &setup,
             &mut bots,
@@ -104,7 +104,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             }
             _ => unreachable!("solo games end with a solo outcome"),
         };
-        bar.println(format!("game {i} (deck {seed}): {line}"));
+        bar.suspend(|| println!("game {i} (deck {seed}): {line}"));
         bar.inc(1);
     }
     bar.finish_and_clear();

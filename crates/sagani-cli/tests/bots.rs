@@ -1,0 +1,362 @@
+//! `sagani arena`, `sagani solo`, `sagani hint` and `sagani bench --mcts` as a user runs them.
+
+use sagani_core::record::{replay_json, Record};
+use sagani_core::Outcome;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn sagani() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sagani"))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sagani-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn failed(out: &Output) -> String {
+    assert!(
+        !out.status.success(),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// The table row of `bot`: games, wins, mean score, mean Cacophony.
+fn row(table: &str, bot: &str) -> (u64, u64, f64, f64) {
+    let line = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(bot))
+        .unwrap_or_else(|| panic!("no row for {bot} in\n{table}"));
+    let f: Vec<&str> = line.split_whitespace().collect();
+    // bot games wins rate% [lo%, hi%] mean cacophony elo
+    (
+        f[1].parse().unwrap(),
+        f[2].parse().unwrap(),
+        f[6].parse().unwrap(),
+        f[7].parse().unwrap(),
+    )
+}
+
+#[test]
+fn arena_records_replay_to_the_scores_the_table_reports() {
+    let dir = temp_dir("arena");
+    let svg = dir.join("scores.svg");
+    let out = sagani()
+        .args([
+            "arena",
+            "--bots",
+            "greedy,random",
+            "--players",
+            "2",
+            "--games",
+            "5",
+            "--seed",
+            "3",
+        ])
+        .arg("--records")
+        .arg(&dir)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    let table = ok(&out);
+    assert!(table.contains("6 games of 2 players"), "{table}");
+    // Replay every record; seat s of game i holds bot (s + i) mod 2.
+    let mut totals = [(0u64, 0u64, 0.0f64, 0.0f64); 2];
+    for i in 0..6u64 {
+        let text = std::fs::read_to_string(dir.join(format!("{i}.json"))).unwrap();
+        let replayed = sagani()
+            .args(["replay"])
+            .arg(dir.join(format!("{i}.json")))
+            .output()
+            .unwrap();
+        let summary: Value = serde_json::from_str(&ok(&replayed)).unwrap();
+        assert_eq!(summary["over"], true);
+        let (record, game) = replay_json(&text).unwrap();
+        assert_eq!(record.deck, Record::from_json(&text).unwrap().deck);
+        let Some(Outcome::Ranking { ranking, scores }) = game.outcome() else {
+            panic!()
+        };
+        for s in 0..2usize {
+            let b = (s + i as usize) % 2;
+            totals[b].0 += 1;
+            totals[b].1 += (ranking[0] as usize == s) as u64;
+            totals[b].2 += scores[s] as f64;
+            totals[b].3 += game.cacophony(s as u8) as f64;
+            assert_eq!(summary["players"][s]["score"], scores[s]);
+        }
+        // Games 2k and 2k+1 share one deck, seats swapped.
+        if i % 2 == 1 {
+            let prev = Record::from_json(
+                &std::fs::read_to_string(dir.join(format!("{}.json", i - 1))).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(prev.deck, record.deck);
+            assert_eq!(prev.start_player, record.start_player);
+        }
+    }
+    for (b, name) in ["greedy", "random"].iter().enumerate() {
+        let (games, wins, mean, caco) = row(&table, name);
+        assert_eq!((games, wins), (totals[b].0, totals[b].1), "{name}");
+        assert!(
+            (mean - totals[b].2 / games as f64).abs() < 0.051,
+            "{name}: {mean}"
+        );
+        assert!(
+            (caco - totals[b].3 / games as f64).abs() < 0.0051,
+            "{name}: {caco}"
+        );
+    }
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg_text.contains("<svg") && svg_text.contains("greedy") && svg_text.contains("random")
+    );
+}
+
+#[test]
+fn arena_refuses_unknown_bots_and_malformed_engines_clearly() {
+    let err = failed(
+        &sagani()
+            .args(["arena", "--bots", "greedy,alphazero"])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("unknown bot \"alphazero\""), "{err}");
+    let err = failed(
+        &sagani()
+            .args(["arena", "--bots", "greedy,x", "--engine", "x"])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("must be NAME=COMMAND"), "{err}");
+    let err = failed(
+        &sagani()
+            .args(["arena", "--bots", "greedy", "--engine", "mcts=python3 x.py"])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("built-in bot"), "{err}");
+    let err = failed(
+        &sagani()
+            .args(["arena", "--bots", "greedy", "--players", "1"])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("1"), "{err}");
+    let err = failed(
+        &sagani()
+            .args([
+                "arena",
+                "--bots",
+                "greedy,random",
+                "--records",
+                "/proc/nope/dir",
+            ])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("cannot create records directory"), "{err}");
+}
+
+#[test]
+fn arena_seats_an_engine_beside_built_in_bots() {
+    let engine = format!("py=python3 {}", root().join("examples/engine.py").display());
+    let out = sagani()
+        .args([
+            "arena",
+            "--bots",
+            "py,random",
+            "--games",
+            "2",
+            "--budget-ms",
+            "2000",
+            "--engine",
+            &engine,
+        ])
+        .output()
+        .unwrap();
+    let table = ok(&out);
+    assert_eq!(row(&table, "py").0, 2);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("random legal move was played"));
+}
+
+#[test]
+fn solo_reports_tiles_per_game_median_mean_and_symphony_rate() {
+    let dir = temp_dir("solo");
+    let out = sagani()
+        .args([
+            "solo",
+            "--bot",
+            "greedy",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--records",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = ok(&out);
+    let mut tiles = Vec::new();
+    for i in 0..4 {
+        let (_, game) =
+            replay_json(&std::fs::read_to_string(dir.join(format!("{i}.json"))).unwrap()).unwrap();
+        let Some(Outcome::Solo {
+            tiles_used,
+            reached: true,
+            ..
+        }) = game.outcome()
+        else {
+            panic!()
+        };
+        tiles.push(tiles_used);
+        assert!(
+            stdout.contains(&format!("game {i} (deck {}): {tiles_used} tiles", 2 + i)),
+            "{stdout}"
+        );
+    }
+    tiles.sort();
+    let median = (tiles[1] + tiles[2]) as f64 / 2.0;
+    assert!(stdout.contains(&format!("median {median:.1}")), "{stdout}");
+    assert!(stdout.contains("4 games: 75 reached in 4"), "{stdout}");
+    let all = ok(&sagani()
+        .args([
+            "solo",
+            "--bot",
+            "greedy",
+            "--games",
+            "1",
+            "--variant",
+            "solo-all",
+        ])
+        .output()
+        .unwrap());
+    assert!(all.contains("final score median"), "{all}");
+    let err = failed(
+        &sagani()
+            .args(["solo", "--variant", "standard"])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("standard"), "{err}");
+}
+
+/// A record of the example 2-player game cut after `n` moves.
+fn partial(n: usize) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("examples/two-player-game.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["moves"].as_array_mut().unwrap().truncate(n);
+    let path = std::env::temp_dir().join(format!("sagani-hint-{n}-{}.json", std::process::id()));
+    std::fs::write(&path, v.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn hint_lists_the_best_moves_of_whoever_must_act() {
+    let path = partial(12);
+    let out = sagani()
+        .arg("hint")
+        .arg(&path)
+        .args(["--iterations", "3000", "--top", "3"])
+        .output()
+        .unwrap();
+    let text = ok(&out);
+    assert!(text.starts_with("player "), "{text}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+            .count(),
+        3,
+        "{text}"
+    );
+    let out = sagani()
+        .arg("hint")
+        .arg(&path)
+        .args(["--iterations", "3000", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_str(&ok(&out)).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5);
+    let visits: Vec<u64> = moves
+        .iter()
+        .map(|m| m["visits"].as_u64().unwrap())
+        .collect();
+    assert!(visits.windows(2).all(|w| w[0] >= w[1]), "{visits:?}");
+    // Every hinted move is legal where the record stops.
+    let (_, game) = replay_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["player"], game.to_act().unwrap());
+    for m in moves {
+        let mv: sagani_core::Move = serde_json::from_value(m["move"].clone()).unwrap();
+        assert!(game.legal_moves().contains(&mv));
+    }
+    let greedy = ok(&sagani()
+        .arg("hint")
+        .arg(&path)
+        .args(["--bot", "greedy"])
+        .output()
+        .unwrap());
+    assert!(greedy.contains("best by greedy"), "{greedy}");
+}
+
+#[test]
+fn hint_refuses_finished_and_broken_records() {
+    let err = failed(
+        &sagani()
+            .arg("hint")
+            .arg(root().join("examples/two-player-game.json"))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("the game is over"), "{err}");
+    let err = failed(
+        &sagani()
+            .args(["hint", "/nonexistent.json"])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("cannot read"), "{err}");
+    let bad = std::env::temp_dir().join(format!("sagani-hint-bad-{}.json", std::process::id()));
+    std::fs::write(&bad, "{\"players\": 2, \"deck\": 5, \"moves\": []}").unwrap();
+    let err = failed(&sagani().arg("hint").arg(&bad).output().unwrap());
+    assert!(err.starts_with("record: "), "{err}");
+}
+
+#[test]
+fn bench_mcts_prints_iterations_per_second() {
+    let out = sagani()
+        .args([
+            "bench",
+            "--mcts",
+            "--threads",
+            "2",
+            "--positions",
+            "2",
+            "--budget-ms",
+            "50",
+        ])
+        .output()
+        .unwrap();
+    let text = ok(&out);
+    let rate: f64 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(rate > 0.0, "{text}");
+    assert!(text.contains("2 threads"), "{text}");
+}
