@@ -1,8 +1,8 @@
 //! `sagani arena`: seat-balanced matches between bots and engines, with a results table.
 
-use crate::seats::{bot_seed, Roster};
+use crate::seats::{exit, records_dir, Roster};
 use indicatif::{ProgressBar, ProgressStyle};
-use sagani_ai::arena::{lineup, play_game, Tally};
+use sagani_ai::arena::{lineup, Tally};
 use sagani_ai::stats::{mean, wilson};
 use sagani_core::Setup;
 use std::path::PathBuf;
@@ -42,50 +42,23 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    match run_inner(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit(run_inner(args).map_err(|e| format!("error: {e}")))
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
     args.roster.check(&args.bots)?;
-    if let Some(dir) = &args.records {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create records directory {}: {e}", dir.display()))?;
-    }
+    records_dir(&args.records)?;
     let b = args.bots.len() as u64;
     let games = args.games.div_ceil(b) * b;
     let bar = progress(games, "games");
     let mut tally = Tally::new(&args.bots);
     for i in 0..games {
         let seats = lineup(args.bots.len(), args.players as usize, i);
-        let mut bots = seats
-            .iter()
-            .enumerate()
-            .map(|(s, &k)| {
-                args.roster
-                    .make(&args.bots[k], bot_seed(args.seed, i, s as u64))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let names: Vec<&str> = seats.iter().map(|&k| args.bots[k].as_str()).collect();
         let setup = Setup::seeded(args.players, args.seed.wrapping_add(i / b));
-        let mut log = |line: String| bar.suspend(|| eprintln!("game {i}: {line}"));
-        let rg = play_game(
-            &setup,
-            &mut bots,
-            args.roster.budget(),
-            bot_seed(args.seed, i, 99),
-            &mut log,
-        )
-        .map_err(|e| e.to_string())?;
-        if let Some(dir) = &args.records {
-            let path = dir.join(format!("{i}.json"));
-            std::fs::write(&path, rg.record().to_json())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+        let rg = args
+            .roster
+            .play(&setup, &names, args.seed, i, args.records.as_deref(), &bar)?;
         tally.add(rg.game(), &seats);
         bar.inc(1);
     }

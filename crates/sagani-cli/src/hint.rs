@@ -1,7 +1,7 @@
 //! `sagani hint`: the best few moves for whoever must act at the end of a (partial) record.
 
 use crate::replay::read_record;
-use crate::seats::Roster;
+use crate::seats::{exit, Roster};
 use sagani_core::record::replay_json;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -56,13 +56,7 @@ struct HintMove {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    match run_inner(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit(run_inner(args))
 }
 
 fn run_inner(args: Args) -> Result<(), String> {

@@ -1,7 +1,13 @@
 //! Who plays a seat: a built-in bot or an engine (`--engine NAME=COMMAND`), and its budget.
 
+use indicatif::ProgressBar;
+use sagani_ai::arena::play_game;
 use sagani_ai::engine::EngineBot;
 use sagani_ai::{make_bot, Bot, Budget, BOT_NAMES};
+use sagani_core::record::RecordedGame;
+use sagani_core::Setup;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(clap::Args, Clone, Debug)]
@@ -79,6 +85,61 @@ impl Roster {
                 Duration::from_millis(self.budget_ms),
             ))),
             None => make_bot(name, seed),
+        }
+    }
+}
+
+impl Roster {
+    /// Plays game `i` of a run with the named bots in seat order, logging faults above the
+    /// progress bar, and writes its record to `records/<i>.json` when asked.
+    pub fn play(
+        &self,
+        setup: &Setup,
+        names: &[&str],
+        seed: u64,
+        i: u64,
+        records: Option<&Path>,
+        bar: &ProgressBar,
+    ) -> Result<RecordedGame, String> {
+        let mut bots = names
+            .iter()
+            .enumerate()
+            .map(|(s, name)| self.make(name, bot_seed(seed, i, s as u64)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut log = |line: String| bar.suspend(|| eprintln!("game {i}: {line}"));
+        let rg = play_game(
+            setup,
+            &mut bots,
+            self.budget(),
+            bot_seed(seed, i, 99),
+            &mut log,
+        )
+        .map_err(|e| e.to_string())?;
+        if let Some(dir) = records {
+            let path = dir.join(format!("{i}.json"));
+            std::fs::write(&path, rg.record().to_json())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(rg)
+    }
+}
+
+/// Creates the records directory of a run, if one was asked for.
+pub fn records_dir(dir: &Option<PathBuf>) -> Result<(), String> {
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create records directory {}: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// The exit status of a command: an error is one line on standard error.
+pub fn exit(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -1,8 +1,7 @@
 //! `sagani solo`: a bot plays solo games; tiles used to reach 75 (or the solo-all final score).
 
 use crate::arena::progress;
-use crate::seats::{bot_seed, Roster};
-use sagani_ai::arena::play_game;
+use crate::seats::{exit, records_dir, Roster};
 use sagani_ai::stats::{mean, median};
 use sagani_core::{Outcome, Setup, Variant};
 use std::path::PathBuf;
@@ -36,22 +35,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    match run_inner(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit(run_inner(args).map_err(|e| format!("error: {e}")))
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
     args.roster.check(std::slice::from_ref(&args.bot))?;
     let variant = Variant::parse(&args.variant).expect("checked by clap");
-    if let Some(dir) = &args.records {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create records directory {}: {e}", dir.display()))?;
-    }
+    records_dir(&args.records)?;
     let bar = progress(args.games, "games");
     let (mut tiles, mut finals) = (Vec::new(), Vec::new());
     let (mut reached, mut symphonies) = (0u64, 0u64);
@@ -61,21 +51,14 @@ fn run_inner(args: Args) -> Result<(), String> {
             variant: Some(variant),
             ..Setup::seeded(1, seed)
         };
-        let mut bots = vec![args.roster.make(&args.bot, bot_seed(args.seed, i, 0))?];
-        let mut log = |line: String| bar.suspend(|| eprintln!("game {i}: {line}"));
-        let rg = play_game(
+        let rg = args.roster.play(
             &setup,
-            &mut bots,
-            args.roster.budget(),
-            bot_seed(args.seed, i, 99),
-            &mut log,
-        )
-        .map_err(|e| e.to_string())?;
-        if let Some(dir) = &args.records {
-            let path = dir.join(format!("{i}.json"));
-            std::fs::write(&path, rg.record().to_json())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+            &[&args.bot],
+            args.seed,
+            i,
+            args.records.as_deref(),
+            &bar,
+        )?;
         let line = match rg.game().outcome() {
             Some(Outcome::Solo {
                 tiles_used,

@@ -2,7 +2,7 @@
 //! the game. For bots that weigh hundreds of placements per decision.
 
 use crate::display::{Spot, SpotGain, WORTH_PER_ARROW};
-use crate::game::{Game, Phase};
+use crate::game::Game;
 use crate::geometry::Cell;
 use crate::moves::{IllegalMove, Move};
 use crate::tiles::{TileId, ARROWS_OF, ARROW_MASKS, ELEMENT_OF, VALUE_OF};
@@ -81,12 +81,7 @@ impl Game {
         out.clear();
         let Some(seat) = self.to_act() else { return };
         let display = &self.displays[seat as usize];
-        let tiles: &[TileId] = match &self.phase {
-            Phase::Turn => self.offer(),
-            Phase::PlaceDrawn(t) | Phase::PlaceRevealed(t) => std::slice::from_ref(t),
-            Phase::Intermezzo { .. } => self.intermezzo_storage(),
-            Phase::Over => &[],
-        };
+        let tiles = self.placeable();
         for cell in display.open_cells() {
             // One pass over the display per element, shared by its tiles and rotations.
             let mut by_elem: [Option<(Spot, SpotGain)>; 4] = [None; 4];

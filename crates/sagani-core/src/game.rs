@@ -490,13 +490,7 @@ impl Game {
         out.clear();
         let Some(seat) = self.to_act() else { return };
         let display = &self.displays[seat as usize];
-        let tiles: &[TileId] = match &self.phase {
-            Phase::Turn => self.offer(),
-            Phase::PlaceDrawn(t) | Phase::PlaceRevealed(t) => std::slice::from_ref(t),
-            Phase::Intermezzo { .. } => self.intermezzo_storage(),
-            Phase::Over => &[],
-        };
-        for &tile in tiles {
+        for &tile in self.placeable() {
             for cell in display.open_cells() {
                 for rot in 0..4 {
                     out.push(Move::place(tile, cell, rot));
@@ -509,6 +503,17 @@ impl Game {
             }),
             Phase::Intermezzo { .. } => out.push(Move::Pass),
             _ => {}
+        }
+    }
+
+    /// The tiles the player who must act may place now: the offer on a turn, the revealed tile,
+    /// or the intermezzo storage.
+    pub(crate) fn placeable(&self) -> &[TileId] {
+        match &self.phase {
+            Phase::Turn => self.offer(),
+            Phase::PlaceDrawn(t) | Phase::PlaceRevealed(t) => std::slice::from_ref(t),
+            Phase::Intermezzo { .. } => self.intermezzo_storage(),
+            Phase::Over => &[],
         }
     }
 
