@@ -13,7 +13,7 @@ use sagani_core::Move;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 pub const PROTOCOL: &str = "sagani-engine/1";
@@ -59,7 +59,8 @@ pub struct EngineBot {
 
 struct Running {
     child: Child,
-    stdin: ChildStdin,
+    /// Request lines for the writer thread; dropping it closes the engine's stdin.
+    requests: Sender<String>,
     lines: Receiver<Result<String, String>>,
 }
 
@@ -88,7 +89,7 @@ impl EngineBot {
             .stderr(Stdio::inherit())
             .spawn()
             .map_err(|e| format!("cannot start engine {:?}: {e}", self.command))?;
-        let stdin = child.stdin.take().expect("stdin is piped");
+        let mut stdin: ChildStdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, rx) = mpsc::channel();
         // A reader thread, so that waiting for an answer can time out.
@@ -114,9 +115,22 @@ impl EngineBot {
                 }
             }
         });
+        // A writer thread, so that an engine that stops reading cannot block us on a full pipe.
+        let (requests, pending) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in pending {
+                if stdin
+                    .write_all(line.as_bytes())
+                    .and_then(|_| stdin.flush())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
         self.process = Some(Running {
             child,
-            stdin,
+            requests,
             lines: rx,
         });
         Ok(())
@@ -151,12 +165,8 @@ impl EngineBot {
         let p = self.process.as_mut().expect("started above");
         // Answers that came too late for earlier decisions are dropped.
         while p.lines.try_recv().is_ok() {}
-        if let Err(e) = p
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| p.stdin.flush())
-        {
-            return Err(self.gone(format!("cannot write to it ({e})")));
+        if p.requests.send(line).is_err() {
+            return Err(self.gone("stopped reading its input".into()));
         }
         let deadline = Instant::now() + time + GRACE;
         loop {
@@ -207,7 +217,7 @@ impl EngineBot {
 
     fn stop(&mut self) {
         if let Some(mut p) = self.process.take() {
-            drop(p.stdin);
+            drop(p.requests);
             // Closing stdin asks it to finish; a short wait, then it is killed.
             let until = Instant::now() + Duration::from_millis(200);
             while Instant::now() < until {

@@ -193,3 +193,37 @@ fn late_answers_are_not_taken_for_the_next_decision() {
     assert_eq!(second.fault, None);
     assert_eq!(second.mv, legal[0]);
 }
+
+#[test]
+fn an_engine_that_never_reads_its_input_cannot_block_the_caller() {
+    // Requests pile up in a full pipe; the caller must still time out each decision.
+    let cmd = script("deaf.py", "import time\ntime.sleep(30)\n");
+    let mut game = Game::seeded(4, 3).unwrap();
+    let mut greedy = make_bot("greedy", 1).unwrap();
+    for _ in 0..40 {
+        let seat = game.to_act().unwrap();
+        let legal = game.legal_moves();
+        let mv = greedy
+            .choose(&game.view(Some(seat)), &legal, Budget::default())
+            .mv;
+        game.play(mv).unwrap();
+    }
+    let seat = game.to_act().unwrap();
+    let view = game.view(Some(seat));
+    let legal = game.legal_moves();
+    let size =
+        serde_json::to_string(&view).unwrap().len() + serde_json::to_string(&legal).unwrap().len();
+    let mut bot = EngineBot::new("deaf", &cmd, 1, Duration::from_millis(1));
+    let start = Instant::now();
+    let rounds = 2 + 150_000 / size; // more than a 64 KiB pipe holds
+    for _ in 0..rounds {
+        let d = bot.choose(&view, &legal, Budget::millis(1));
+        assert!(d.fault.unwrap().contains("no answer"));
+    }
+    drop(bot);
+    assert!(
+        start.elapsed() < Duration::from_secs(rounds as u64 + 5),
+        "{:?}",
+        start.elapsed()
+    );
+}
