@@ -54,12 +54,34 @@ pub fn play_game(
     Ok(rg)
 }
 
-/// Which bot sits where in each game of a match: game `i` is deck `i / rotations` in rotation
-/// `i % rotations`; in rotation r, seat s holds bot (s + r) mod bots. Over the rotations of
-/// one deck every bot sits in every seat equally often.
-pub fn lineup(bots: usize, players: usize, game: u64) -> Vec<usize> {
-    let r = (game % bots as u64) as usize;
-    (0..players).map(|s| (s + r) % bots).collect()
+/// The seatings played on each deck of a match between `bots` bots at tables of `players`;
+/// seating k gives seat s to bot `seatings[k][s]`. Every bot sits in every seat equally often,
+/// and every two bots meet:
+/// - bots ≤ players: B rotations, seat s holding bot (s + r) mod B (a bot may hold several
+///   seats);
+/// - more bots than seats: every group of `players` bots (in ascending order), each in its
+///   `players` rotations.
+pub fn seatings(bots: usize, players: usize) -> Vec<Vec<usize>> {
+    if bots <= players {
+        return (0..bots)
+            .map(|r| (0..players).map(|s| (s + r) % bots).collect())
+            .collect();
+    }
+    let mut out = Vec::new();
+    let mut group: Vec<usize> = (0..players).collect();
+    loop {
+        for r in 0..players {
+            out.push((0..players).map(|s| group[(s + r) % players]).collect());
+        }
+        // The next group in lexicographic order.
+        let Some(i) = (0..players).rev().find(|&i| group[i] < bots - players + i) else {
+            return out;
+        };
+        group[i] += 1;
+        for j in i + 1..players {
+            group[j] = group[j - 1] + 1;
+        }
+    }
 }
 
 /// Per-bot totals of a match.
@@ -119,5 +141,40 @@ impl Tally {
 
     pub fn elo(&self) -> Vec<f64> {
         crate::stats::elo(self.bots.len(), &self.pairs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seatings;
+
+    #[test]
+    fn seatings_balance_seats_and_let_every_two_bots_meet() {
+        for bots in 1..=6 {
+            for players in 2..=4 {
+                let table = seatings(bots, players);
+                let mut per_seat = vec![vec![0; players]; bots];
+                let mut met = vec![vec![false; bots]; bots];
+                for seating in &table {
+                    assert_eq!(seating.len(), players);
+                    for (s, &b) in seating.iter().enumerate() {
+                        per_seat[b][s] += 1;
+                        for &o in seating {
+                            met[b][o] = true;
+                        }
+                    }
+                }
+                let n = per_seat[0][0];
+                assert!(n > 0);
+                assert!(
+                    per_seat.iter().flatten().all(|&c| c == n),
+                    "{bots} {players}: {per_seat:?}"
+                );
+                assert!(met.iter().flatten().all(|&m| m), "{bots} {players}");
+            }
+        }
+        assert_eq!(seatings(2, 2), vec![vec![0, 1], vec![1, 0]]);
+        assert_eq!(seatings(4, 2).len(), 12);
+        assert_eq!(seatings(6, 4).len(), 60);
     }
 }

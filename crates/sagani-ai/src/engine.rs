@@ -21,6 +21,8 @@ pub const PROTOCOL: &str = "sagani-engine/1";
 pub const GRACE: Duration = Duration::from_millis(500);
 /// Longest answer line read; anything longer is garbage.
 const MAX_LINE: usize = 1 << 20;
+/// Lines read ahead of the caller.
+const LINE_QUEUE: usize = 16;
 
 /// One decision, as written to the engine.
 #[derive(Serialize, Deserialize, Debug)]
@@ -82,17 +84,23 @@ impl EngineBot {
     fn start(&mut self) -> Result<(), String> {
         let mut parts = self.command.split_whitespace();
         let program = parts.next().ok_or("the engine command is empty")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(parts)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::inherit());
+        // Its own process group, so that stopping it also stops whatever it started.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start engine {:?}: {e}", self.command))?;
         let mut stdin: ChildStdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, rx) = mpsc::channel();
-        // A reader thread, so that waiting for an answer can time out.
+        // A reader thread, so that waiting for an answer can time out. Its queue is short: an
+        // engine that floods its output waits for us instead of filling our memory.
+        let (tx, rx) = mpsc::sync_channel(LINE_QUEUE);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
@@ -163,14 +171,24 @@ impl EngineBot {
         let mut line = serde_json::to_string(&request).expect("requests serialise");
         line.push('\n');
         let p = self.process.as_mut().expect("started above");
-        // Answers that came too late for earlier decisions are dropped.
-        while p.lines.try_recv().is_ok() {}
+        // Answers that came too late for earlier decisions are dropped (but not the news that
+        // the output broke).
+        while let Ok(late) = p.lines.try_recv() {
+            if let Err(why) = late {
+                return Err(self.gone(format!("sent {why}")));
+            }
+        }
         if p.requests.send(line).is_err() {
             return Err(self.gone("stopped reading its input".into()));
         }
         let deadline = Instant::now() + time + GRACE;
+        let timeout = || format!("gave no answer within {} ms", (time + GRACE).as_millis());
         loop {
+            // Checked before every line, so that a flood of skipped lines cannot keep us here.
             let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(timeout());
+            }
             let p = self.process.as_mut().expect("started above");
             match p.lines.recv_timeout(left) {
                 Ok(Ok(text)) => {
@@ -190,12 +208,7 @@ impl EngineBot {
                     return Ok((answer.mv, answer.comment));
                 }
                 Ok(Err(why)) => return Err(self.gone(format!("sent {why}"))),
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!(
-                        "gave no answer within {} ms",
-                        (time + GRACE).as_millis()
-                    ))
-                }
+                Err(RecvTimeoutError::Timeout) => return Err(timeout()),
                 Err(RecvTimeoutError::Disconnected) => {
                     let status = self
                         .process
@@ -225,6 +238,11 @@ impl EngineBot {
                     return;
                 }
                 std::thread::sleep(Duration::from_millis(10));
+            }
+            #[cfg(unix)]
+            // SAFETY: kill(2) on our child's process group; no memory is involved.
+            unsafe {
+                libc::kill(-(p.child.id() as libc::pid_t), libc::SIGKILL);
             }
             let _ = p.child.kill();
             let _ = p.child.wait();

@@ -2,12 +2,13 @@
 //! such move in a seeded random order.
 
 use crate::evaluate::{placement_value, INTERMEZZO_VALUE, PASS_VALUE};
+use crate::sampler::PileSampler;
 use crate::{Analysis, Bot, Budget, Decision};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sagani_core::view::View;
-use sagani_core::{Game, Move};
+use sagani_core::Move;
 
 pub struct Greedy {
     rng: ChaCha8Rng,
@@ -22,8 +23,10 @@ impl Greedy {
 
     /// Every legal move with its value, shuffled (so ties break at random), best first.
     fn rate(&mut self, view: &View, legal: &[Move]) -> Vec<(Move, f32)> {
-        // The pile's order does not matter one ply deep: rebuild with the public sorted list.
-        let game = Game::from_view(view, &view.draw_pile.tiles).expect("views rebuild");
+        // The pile's order does not matter one ply deep: any order that fits the view will do.
+        let game = PileSampler::new(view)
+            .any_game(view)
+            .expect("views rebuild");
         let mut rated: Vec<(Move, f32)> = legal
             .iter()
             .map(|&mv| {

@@ -12,7 +12,6 @@
 use crate::evaluate::{placement_value, PASS_VALUE};
 use crate::sampler::PileSampler;
 use crate::{Analysis, Bot, Budget, Decision};
-use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sagani_core::view::View;
@@ -25,7 +24,7 @@ pub struct MctsConfig {
     pub threads: usize,
     /// UCB exploration constant; returns lie between 0 and 1.
     pub exploration: f32,
-    /// A node visited n times considers its best 1 + widening × √n moves.
+    /// A node whose moves were on offer n times considers its best 1 + widening × √n of them.
     pub widening: f32,
     /// Moves kept per node, best first by `evaluate` (the rest are never tried).
     pub candidates: usize,
@@ -78,8 +77,8 @@ impl Mcts {
     /// Searches the position of `view` and returns the root's moves, most visited first.
     pub fn search(&mut self, view: &View, legal: &[Move], budget: Budget) -> SearchStats {
         let start = Instant::now();
-        let base = Game::from_view(view, &view.draw_pile.tiles).expect("views rebuild");
         let sampler = PileSampler::new(view);
+        let base = sampler.any_game(view).expect("views rebuild");
         let threads = self.cfg.threads.max(1);
         let time = match (budget.time, budget.iterations) {
             (None, None) => Some(self.cfg.default_time),
@@ -209,7 +208,6 @@ struct Child {
 
 /// One information set: the moves seen so far and the candidates for the last tile set seen.
 struct Node {
-    visits: u32,
     /// The phase and the tiles on offer (or stored, or revealed) the candidates were made for.
     sig: (Option<Expect>, u128),
     cands: Vec<Move>,
@@ -219,7 +217,6 @@ struct Node {
 impl Node {
     fn new() -> Node {
         Node {
-            visits: 0,
             sig: (None, 0),
             cands: Vec::new(),
             children: Vec::new(),
@@ -246,7 +243,7 @@ fn available(mv: &Move, tiles: u128) -> bool {
 
 struct Tree<'a> {
     cfg: &'a MctsConfig,
-    rng: SmallRng,
+    rng: ChaCha8Rng,
     nodes: Vec<Node>,
     /// The root's moves are the caller's legal moves, whatever the guess.
     root_legal: &'a [Move],
@@ -259,7 +256,7 @@ impl<'a> Tree<'a> {
     fn new(cfg: &'a MctsConfig, seed: u64, root_legal: &'a [Move]) -> Tree<'a> {
         Tree {
             cfg,
-            rng: SmallRng::seed_from_u64(seed),
+            rng: ChaCha8Rng::seed_from_u64(seed),
             nodes: vec![Node::new()],
             root_legal,
             pile: Vec::new(),
@@ -315,12 +312,16 @@ impl<'a> Tree<'a> {
             }
             let c = self.cfg.exploration;
             let n = &mut self.nodes[node as usize];
-            let allowed = 1 + (self.cfg.widening * (n.visits as f32).sqrt()) as usize;
+            // Widen by how often this set of moves was on offer, not by all visits: where the
+            // offer was freshly drawn, each guess brings other tiles.
             let mut open = 0;
+            let mut seen = 0;
             for ch in n.children.iter_mut().filter(|ch| available(&ch.mv, tiles)) {
+                seen = seen.max(ch.avail);
                 ch.avail += 1;
                 open += 1;
             }
+            let allowed = 1 + (self.cfg.widening * (seen as f32).sqrt()) as usize;
             let fresh = if open < allowed {
                 n.cands
                     .iter()
@@ -389,7 +390,6 @@ impl<'a> Tree<'a> {
         let r = returns(&g);
         for &(node, idx, player) in &self.path {
             let n = &mut self.nodes[node as usize];
-            n.visits += 1;
             let ch = &mut n.children[idx as usize];
             ch.n += 1;
             ch.w += r[player as usize];
@@ -402,7 +402,7 @@ impl<'a> Tree<'a> {
 /// when it is worth taking.
 pub(crate) fn playout_step(
     g: &mut Game,
-    rng: &mut SmallRng,
+    rng: &mut ChaCha8Rng,
     samples: usize,
     gains: &mut Vec<(Move, Gain)>,
 ) -> bool {

@@ -41,6 +41,12 @@ impl PileSampler {
         out[1..].shuffle(rng);
     }
 
+    /// A game as the view describes it, with one pile order that fits what the seat sees (for
+    /// looking one ply ahead, where the order does not matter, or to resample later).
+    pub fn any_game(&self, view: &View) -> Result<Game, SetupError> {
+        Game::from_view(view, &self.tiles)
+    }
+
     /// A game as the view describes it, with a sampled pile order.
     pub fn game(&self, view: &View, rng: &mut impl Rng) -> Result<Game, SetupError> {
         let mut pile = Vec::new();

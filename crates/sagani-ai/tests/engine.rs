@@ -227,3 +227,64 @@ fn an_engine_that_never_reads_its_input_cannot_block_the_caller() {
         start.elapsed()
     );
 }
+
+#[test]
+fn an_engine_that_floods_its_output_still_times_out_on_time() {
+    // Endless lines the caller skips (blank, or answers to another request): the decision
+    // must still end at its deadline.
+    let cmd = script(
+        "flood.py",
+        "import sys\nsys.stdin.readline()\nwhile True:\n    sys.stdout.write('\\n{\"id\": 999, \"move\": {\"action\": \"pass\"}}\\n')\n",
+    );
+    let game = Game::seeded(2, 4).unwrap();
+    let seat = game.to_act().unwrap();
+    let mut bot = EngineBot::new("flood", &cmd, 1, Duration::from_millis(100));
+    let start = Instant::now();
+    let d = bot.choose(
+        &game.view(Some(seat)),
+        &game.legal_moves(),
+        Budget::millis(100),
+    );
+    assert!(d.fault.unwrap().contains("no answer within 600 ms"));
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn stopping_an_engine_also_stops_what_it_started() {
+    let pid_file = std::env::temp_dir().join(format!("sagani-grandchild-{}", std::process::id()));
+    let cmd = script(
+        "spawner.py",
+        &format!(
+            "import subprocess,sys,time\np=subprocess.Popen(['sleep','60'])\nopen({:?},'w').write(str(p.pid))\nsys.stdin.readline()\ntime.sleep(60)\n",
+            pid_file.display().to_string()
+        ),
+    );
+    let game = Game::seeded(2, 4).unwrap();
+    let seat = game.to_act().unwrap();
+    let mut bot = EngineBot::new("spawner", &cmd, 1, Duration::from_millis(300));
+    bot.choose(
+        &game.view(Some(seat)),
+        &game.legal_moves(),
+        Budget::millis(300),
+    );
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    drop(bot);
+    std::thread::sleep(Duration::from_millis(300));
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let state = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next()
+        .unwrap_or("gone");
+    assert!(
+        state == "gone" || state == "Z",
+        "grandchild {pid} still {state}"
+    );
+}

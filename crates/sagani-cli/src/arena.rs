@@ -1,8 +1,8 @@
 //! `sagani arena`: seat-balanced matches between bots and engines, with a results table.
 
-use crate::seats::{exit, records_dir, Roster};
+use crate::seats::{exit, records_dir, write_record, Roster};
 use indicatif::{ProgressBar, ProgressStyle};
-use sagani_ai::arena::{lineup, Tally};
+use sagani_ai::arena::{seatings, Tally};
 use sagani_ai::stats::{mean, wilson};
 use sagani_core::Setup;
 use std::path::PathBuf;
@@ -10,8 +10,11 @@ use std::process::ExitCode;
 
 /// Play a match between bots: every bot in every seat equally often, on the same decks.
 ///
-/// Game i uses deck `seed + i / B` (B = number of bots) in seating rotation `i % B`: in
-/// rotation r, seat s holds bot (s + r) mod B. The game count is rounded up to a multiple of B.
+/// Each deck is played once in every seating: with B bots and at most B seats, B rotations
+/// (seat s holds bot (s + r) mod B); with more bots than seats, every group of bots in each of
+/// its rotations. Deck d is the seeded shuffle of `seed + d`. The game count is rounded up to
+/// whole decks. With --records, a deck's records are written once all its seatings are played,
+/// so that no seat can read ahead the deck it is playing.
 /// Prints one row per bot: seats played, wins, win rate with its 95% Wilson interval, mean
 /// score, mean Cacophony discs, and an Elo rating fitted to all pairwise results (mean 1500).
 #[derive(clap::Args)]
@@ -47,19 +50,35 @@ pub fn run(args: Args) -> ExitCode {
 
 fn run_inner(args: Args) -> Result<(), String> {
     args.roster.check(&args.bots)?;
+    for (i, name) in args.bots.iter().enumerate() {
+        if args.bots[..i].contains(name) {
+            return Err(format!(
+                "bot {name:?} is listed twice; list each bot once (a bot takes several seats when there are more seats than bots)"
+            ));
+        }
+    }
     records_dir(&args.records)?;
-    let b = args.bots.len() as u64;
+    let seatings = seatings(args.bots.len(), args.players as usize);
+    let b = seatings.len() as u64;
     let games = args.games.div_ceil(b) * b;
+    let mut held = Vec::new();
     let bar = progress(games, "games");
     let mut tally = Tally::new(&args.bots);
     for i in 0..games {
-        let seats = lineup(args.bots.len(), args.players as usize, i);
+        let seats = &seatings[(i % b) as usize];
         let names: Vec<&str> = seats.iter().map(|&k| args.bots[k].as_str()).collect();
         let setup = Setup::seeded(args.players, args.seed.wrapping_add(i / b));
-        let rg = args
-            .roster
-            .play(&setup, &names, args.seed, i, args.records.as_deref(), &bar)?;
-        tally.add(rg.game(), &seats);
+        let rg = args.roster.play(&setup, &names, args.seed, i, &bar)?;
+        held.push((i, rg.record().to_json()));
+        if i % b == b - 1 {
+            if let Some(dir) = &args.records {
+                for (n, json) in held.drain(..) {
+                    write_record(dir, n, &json)?;
+                }
+            }
+            held.clear();
+        }
+        tally.add(rg.game(), seats);
         bar.inc(1);
     }
     bar.finish_and_clear();

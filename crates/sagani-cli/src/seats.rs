@@ -3,7 +3,7 @@
 use indicatif::ProgressBar;
 use sagani_ai::arena::play_game;
 use sagani_ai::engine::EngineBot;
-use sagani_ai::{make_bot, Bot, Budget, BOT_NAMES};
+use sagani_ai::{make_bot, Bot, Budget, Mcts, MctsConfig, BOT_NAMES};
 use sagani_core::record::RecordedGame;
 use sagani_core::Setup;
 use std::path::{Path, PathBuf};
@@ -15,9 +15,13 @@ pub struct Roster {
     /// Thinking time per decision, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     budget_ms: u64,
-    /// MCTS iterations per decision instead of a time limit (repeatable results).
-    #[arg(long)]
+    /// MCTS iterations per decision instead of a time limit: results repeat exactly for the
+    /// same seed, iterations and --threads.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     iterations: Option<u64>,
+    /// MCTS search threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     /// An engine speaking docs/engine-protocol.md, as NAME=COMMAND (repeatable); NAME can then
     /// be used like a bot name. The command is split on spaces, without shell quoting.
     #[arg(long = "engine", value_name = "NAME=COMMAND")]
@@ -84,6 +88,13 @@ impl Roster {
                 seed,
                 Duration::from_millis(self.budget_ms),
             ))),
+            None if name == "mcts" => {
+                let mut cfg = MctsConfig::default();
+                if let Some(t) = self.threads {
+                    cfg.threads = t as usize;
+                }
+                Ok(Box::new(Mcts::new(seed, cfg)))
+            }
             None => make_bot(name, seed),
         }
     }
@@ -91,14 +102,13 @@ impl Roster {
 
 impl Roster {
     /// Plays game `i` of a run with the named bots in seat order, logging faults above the
-    /// progress bar, and writes its record to `records/<i>.json` when asked.
+    /// progress bar.
     pub fn play(
         &self,
         setup: &Setup,
         names: &[&str],
         seed: u64,
         i: u64,
-        records: Option<&Path>,
         bar: &ProgressBar,
     ) -> Result<RecordedGame, String> {
         let mut bots = names
@@ -115,13 +125,14 @@ impl Roster {
             &mut log,
         )
         .map_err(|e| e.to_string())?;
-        if let Some(dir) = records {
-            let path = dir.join(format!("{i}.json"));
-            std::fs::write(&path, rg.record().to_json())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
         Ok(rg)
     }
+}
+
+/// Writes record `dir/<n>.json`.
+pub fn write_record(dir: &Path, n: u64, json: &str) -> Result<(), String> {
+    let path = dir.join(format!("{n}.json"));
+    std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Creates the records directory of a run, if one was asked for.

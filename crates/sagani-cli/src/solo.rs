@@ -1,7 +1,7 @@
 //! `sagani solo`: a bot plays solo games; tiles used to reach 75 (or the solo-all final score).
 
 use crate::arena::progress;
-use crate::seats::{exit, records_dir, Roster};
+use crate::seats::{exit, records_dir, write_record, Roster};
 use sagani_ai::stats::{mean, median};
 use sagani_core::{Outcome, Setup, Variant};
 use std::path::PathBuf;
@@ -10,8 +10,8 @@ use std::process::ExitCode;
 /// Let a bot play solo games on seeded decks (game i uses deck seed + i).
 ///
 /// `solo`: prints per game the tiles used to reach 75 (or that 75 was not reached), then the
-/// median and mean tiles over the games that reached 75 and the symphony rate (75 or more with
-/// 25 tiles or fewer). `solo-all`: per game the final score, then its median and mean.
+/// median tiles (a game that never reached 75 counts as the worst), the mean tiles over the
+/// games that reached 75, and the symphony rate (75 or more with 25 tiles or fewer). `solo-all`: per game the final score, then its median and mean.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  sagani solo --bot mcts --games 100 --budget-ms 1000\n  sagani solo --bot greedy --games 100 --variant solo-all --records out/"
@@ -51,14 +51,10 @@ fn run_inner(args: Args) -> Result<(), String> {
             variant: Some(variant),
             ..Setup::seeded(1, seed)
         };
-        let rg = args.roster.play(
-            &setup,
-            &[&args.bot],
-            args.seed,
-            i,
-            args.records.as_deref(),
-            &bar,
-        )?;
+        let rg = args.roster.play(&setup, &[&args.bot], args.seed, i, &bar)?;
+        if let Some(dir) = &args.records {
+            write_record(dir, i, &rg.record().to_json())?;
+        }
         let line = match rg.game().outcome() {
             Some(Outcome::Solo {
                 tiles_used,
@@ -66,10 +62,9 @@ fn run_inner(args: Args) -> Result<(), String> {
                 reached: r,
                 symphony,
             }) => {
-                if r {
-                    reached += 1;
-                    tiles.push(tiles_used as f64);
-                }
+                // A game that never reached 75 counts as the worst for the median.
+                tiles.push(if r { tiles_used as f64 } else { f64::INFINITY });
+                reached += r as u64;
                 symphonies += symphony as u64;
                 match (r, symphony) {
                     (true, true) => format!("{tiles_used} tiles to reach 75 ({score}), a symphony"),
@@ -93,11 +88,19 @@ fn run_inner(args: Args) -> Result<(), String> {
     bar.finish_and_clear();
     let n = args.games as f64;
     if variant == Variant::Solo {
+        let finite: Vec<f64> = tiles.iter().copied().filter(|t| t.is_finite()).collect();
+        let show = |v: f64, digits: usize| {
+            if v.is_finite() {
+                format!("{v:.digits$}")
+            } else {
+                "- (75 not reached)".into()
+            }
+        };
         println!(
-            "{} games: 75 reached in {reached}; tiles used: median {:.1}, mean {:.2}; symphony rate {:.1}% ({symphonies} of {})",
+            "{} games: 75 reached in {reached}; tiles used: median {}, mean {} (of the games that reached 75); symphony rate {:.1}% ({symphonies} of {})",
             args.games,
-            median(&tiles),
-            mean(&tiles),
+            show(median(&tiles), 1),
+            show(mean(&finite), 2),
             100.0 * symphonies as f64 / n,
             args.games
         );

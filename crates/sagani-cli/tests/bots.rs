@@ -360,3 +360,34 @@ fn bench_mcts_prints_iterations_per_second() {
     assert!(rate > 0.0, "{text}");
     assert!(text.contains("2 threads"), "{text}");
 }
+
+#[test]
+fn an_arena_run_with_an_iteration_budget_repeats_exactly() {
+    let run = |name: &str| {
+        let dir = temp_dir(name);
+        let out = sagani()
+            .args([
+                "arena",
+                "--bots",
+                "mcts,greedy",
+                "--players",
+                "3",
+                "--games",
+                "2",
+                "--seed",
+                "5",
+            ])
+            .args(["--iterations", "40", "--records"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let table = ok(&out);
+        let records: Vec<String> = (0..2)
+            .map(|i| std::fs::read_to_string(dir.join(format!("{i}.json"))).unwrap())
+            .collect();
+        (table, records)
+    };
+    let (a, b) = (run("repeat-a"), run("repeat-b"));
+    assert_eq!(a, b);
+    assert!(a.0.contains("2 games of 3 players"), "{}", a.0);
+}

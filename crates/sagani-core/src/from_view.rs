@@ -47,6 +47,15 @@ impl Game {
         if tile_set(pile, "pile")? != tile_set(&view.draw_pile.tiles, "draw pile")? {
             return err("pile must hold exactly the tiles of the view's draw pile".into());
         }
+        if let (Some(&top), Some(back)) = (pile.first(), view.draw_pile.top) {
+            let t = crate::tile(top).expect("checked above");
+            if (t.element, t.value()) != (back.element, back.value) {
+                return err(format!(
+                    "pile: tile {top} cannot be on top, its back is not {} {}",
+                    back.element, back.value
+                ));
+            }
+        }
         let phase = match (view.next, view.revealed) {
             (None, _) => Phase::Over,
             (Some(next), revealed) => match (next.expects, revealed) {
@@ -227,6 +236,21 @@ mod tests {
         }
     }
 
+    /// The view's pile tiles with one whose back fits on top.
+    fn fitting(view: &View) -> Vec<TileId> {
+        let back = view.draw_pile.top.unwrap();
+        let mut pile = view.draw_pile.tiles.clone();
+        let i = pile
+            .iter()
+            .position(|&t| {
+                let t = crate::tile(t).unwrap();
+                (t.element, t.value()) == (back.element, back.value)
+            })
+            .unwrap();
+        pile.swap(0, i);
+        pile
+    }
+
     #[test]
     fn from_view_refuses_a_pile_that_is_not_the_views() {
         let game = Game::seeded(2, 3).unwrap();
@@ -236,15 +260,31 @@ mod tests {
         assert!(Game::from_view(&view, &pile).is_err());
         pile.push(view.offer[0]);
         assert!(Game::from_view(&view, &pile).is_err());
-        let mut g = Game::from_view(&view, &view.draw_pile.tiles).unwrap();
+        let mut g = Game::from_view(&view, &fitting(&view)).unwrap();
         let mut rev = view.draw_pile.tiles.clone();
         rev.reverse();
         g.set_draw_pile(&rev).unwrap();
         assert_eq!(g.draw_pile_tiles(), view.draw_pile.tiles);
         assert!(g.set_draw_pile(&rev[1..]).is_err());
+        // A top tile whose back is not the one on the table.
+        let back = view.draw_pile.top.unwrap();
+        let wrong = view
+            .draw_pile
+            .tiles
+            .iter()
+            .position(|&t| {
+                let t = crate::tile(t).unwrap();
+                (t.element, t.value()) != (back.element, back.value)
+            })
+            .unwrap();
+        let mut pile = view.draw_pile.tiles.clone();
+        pile.swap(0, wrong);
+        let e = Game::from_view(&view, &pile).unwrap_err();
+        assert!(e.0.contains("cannot be on top"), "{e}");
         let mut bad = view.clone();
         bad.seats[0].score = 3;
-        bad.offer.push(bad.offer[0]);
-        assert!(Game::from_view(&bad, &view.draw_pile.tiles).is_err());
+        bad.offer[1] = bad.offer[0];
+        let e = Game::from_view(&bad, &fitting(&view)).unwrap_err();
+        assert!(e.0.contains("appears twice"), "{e}");
     }
 }
