@@ -28,7 +28,7 @@ pub struct Args {
     /// Players per game: 2 to 4.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
     players: u8,
-    /// Games to play (rounded up to a multiple of the number of bots).
+    /// Games to play (rounded up to whole decks: every deck is played in every seating).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     /// Seed of the decks and of the bots.

@@ -8,7 +8,7 @@ use sagani_core::Game;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Measure the rules engine with random playouts on one thread.
+/// Measure the rules engine with random playouts on one thread (or, with --mcts, the search).
 ///
 /// Each game starts from a seeded shuffle; every turn takes a uniformly random tile of the
 /// offer, a uniformly random legal cell and a uniformly random rotation, never the intermezzo
@@ -29,8 +29,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Measure MCTS search speed instead: iterations per second on positions from seeded games
-    /// (greedy plays each game up to a point between its 5th and 35th placement), one search per
-    /// position with --budget-ms; prints the median over positions.
+    /// (greedy plays each game up to a point between its 5th and 35th placement; games that end
+    /// sooner are skipped), one search per position with --budget-ms; prints the median over
+    /// positions.
     #[arg(long)]
     mcts: bool,
     /// Search threads for --mcts.
@@ -72,7 +73,11 @@ pub fn run(args: Args) -> ExitCode {
 fn mcts(args: &Args) -> ExitCode {
     use sagani_ai::{Bot, Budget, Greedy, Mcts, MctsConfig};
     let mut rates = Vec::new();
-    for i in 0..args.positions {
+    // Games that end before their stopping point are skipped, so a few more seeds may be used.
+    for i in 0.. {
+        if rates.len() as u64 == args.positions {
+            break;
+        }
         let seed = args.seed.wrapping_add(i);
         let mut game = Game::seeded(args.players, seed).expect("players were checked");
         let mut rng = SmallRng::seed_from_u64(seed);
@@ -98,9 +103,10 @@ fn mcts(args: &Args) -> ExitCode {
     }
     let median = sagani_ai::stats::median(&rates);
     println!(
-        "mcts: {median:.0} iterations/s (median of {} positions, {} players, {} thread{}, {} ms each)",
+        "mcts: {median:.0} iterations/s (median of {} positions, {} player{}, {} thread{}, {} ms each)",
         rates.len(),
         args.players,
+        if args.players == 1 { "" } else { "s" },
         args.threads,
         if args.threads == 1 { "" } else { "s" },
         args.budget_ms

@@ -89,18 +89,21 @@ fn run_inner(args: Args) -> Result<(), String> {
     let n = args.games as f64;
     if variant == Variant::Solo {
         let finite: Vec<f64> = tiles.iter().copied().filter(|t| t.is_finite()).collect();
-        let show = |v: f64, digits: usize| {
-            if v.is_finite() {
-                format!("{v:.digits$}")
-            } else {
-                "- (75 not reached)".into()
-            }
+        let med = median(&tiles);
+        let tiles_line = match (med.is_finite(), finite.is_empty()) {
+            (_, true) => "tiles used: - (75 never reached)".to_string(),
+            (true, _) => format!(
+                "tiles used: median {med:.1}, mean {:.2} over the games that reached 75",
+                mean(&finite)
+            ),
+            (false, _) => format!(
+                "tiles used: median - (75 not reached in half the games or more), mean {:.2} over the games that reached 75",
+                mean(&finite)
+            ),
         };
         println!(
-            "{} games: 75 reached in {reached}; tiles used: median {}, mean {} (of the games that reached 75); symphony rate {:.1}% ({symphonies} of {})",
+            "{} games: 75 reached in {reached}; {tiles_line}; symphony rate {:.1}% ({symphonies} of {})",
             args.games,
-            show(median(&tiles), 1),
-            show(mean(&finite), 2),
             100.0 * symphonies as f64 / n,
             args.games
         );
