@@ -16,7 +16,7 @@ use std::time::Instant;
 /// visits count the search's playouts through it; for `greedy` the value is its evaluation.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani hint game.json\n  sagani hint game.json --bot mcts --budget-ms 3000 --top 8\n  sagani hint game.json --json"
+    after_help = "Examples:\n  sagani hint game.json\n  sagani hint game.json --bot mcts --budget-ms 3000 --top 8\n  sagani hint examples/two-player-game.json --after 20\n  sagani hint game.json --json"
 )]
 pub struct Args {
     /// The record file, or `-` for standard input.
@@ -32,6 +32,9 @@ pub struct Args {
     seed: u64,
     #[command(flatten)]
     roster: Roster,
+    /// Rate the position after the first N moves of the record instead of after all of them.
+    #[arg(long, value_name = "N")]
+    after: Option<u64>,
     /// Print the hints as JSON.
     #[arg(long)]
     json: bool,
@@ -62,7 +65,21 @@ pub fn run(args: Args) -> ExitCode {
 fn run_inner(args: Args) -> Result<(), String> {
     args.roster.check(std::slice::from_ref(&args.bot))?;
     let text = read_record(&args.file)?;
-    let (_, game) = replay_json(&text).map_err(|e| e.to_string().replace('\n', " "))?;
+    let one_line = |e: sagani_core::record::RecordError| e.to_string().replace('\n', " ");
+    let (mut record, game) = replay_json(&text).map_err(one_line)?;
+    let game = match args.after {
+        Some(n) if (n as usize) < record.moves.len() => {
+            record.moves.truncate(n as usize);
+            record.replay().map_err(one_line)?
+        }
+        Some(n) if n as usize > record.moves.len() => {
+            return Err(format!(
+                "--after {n}: the record has only {} moves",
+                record.moves.len()
+            ))
+        }
+        _ => game,
+    };
     let (Some(player), Some(expects)) = (game.to_act(), game.expects()) else {
         return Err("the game is over: there is no move to hint".into());
     };
