@@ -120,11 +120,12 @@ fn run_inner(args: Args) -> Result<(), String> {
         let value = m.value.map_or("-".to_string(), |v| format!("{v:.3}"));
         let effect = m.preview.as_ref().map_or(String::new(), |p| {
             format!(
-                "; at once {:+} ({} points, {} Cacophony, {} arrows covered)",
+                "; at once {:+} ({} points, {} Cacophony, {} arrow{} covered)",
                 p.score_change,
                 p.points,
                 p.cacophony,
-                p.covered.len()
+                p.covered.len(),
+                if p.covered.len() == 1 { "" } else { "s" }
             )
         });
         println!(
