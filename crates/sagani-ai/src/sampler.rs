@@ -3,8 +3,8 @@
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use sagani_core::view::View;
-use sagani_core::{tile, Game, SetupError, TileId};
+use sagani_core::view::{TileBack, View};
+use sagani_core::{Game, SetupError, TileId};
 
 /// Draws pile orders consistent with one view, uniformly among all consistent ones.
 #[derive(Clone, Debug)]
@@ -18,10 +18,9 @@ impl PileSampler {
     pub fn new(view: &View) -> PileSampler {
         let mut tiles = view.draw_pile.tiles.clone();
         let fits = |t: TileId| {
-            view.draw_pile.top.is_none_or(|back| {
-                let t = tile(t).expect("pile tiles exist");
-                t.element == back.element && t.value() == back.value
-            })
+            view.draw_pile
+                .top
+                .is_none_or(|back| TileBack::of(t) == back)
         };
         tiles.sort_by_key(|&t| !fits(t));
         let matching = tiles.iter().filter(|&&t| fits(t)).count();

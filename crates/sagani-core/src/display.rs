@@ -244,7 +244,8 @@ impl Display {
 
     /// Checks that a tile of element `elem` may go on `cell`, and finds out in one read-only
     /// pass over the tiles everything its placement needs; the error says why not.
-    #[inline]
+    // Inlined into every caller: `play` is hot, and the others (gains, from_view) are few.
+    #[inline(always)]
     pub(crate) fn spot(&self, cell: Cell, elem: u8) -> Result<Spot, SpotError> {
         if self.len == 0 {
             return if cell == Cell::ORIGIN {
@@ -319,9 +320,7 @@ impl Display {
         while hits != 0 {
             let i = hits.trailing_zeros() as usize;
             hits &= hits - 1;
-            let d = direction_to(x - self.xs[i] as i32, y - self.ys[i] as i32)
-                .expect("a hit lies on a ray");
-            let bit = 1u32 << (elem * 8 + d as u32);
+            let bit = self.arrow_at(i, &spot, elem);
             self.pending[i] &= !bit;
             let id = self.ids[i];
             obs.covered(id, bit);
@@ -378,6 +377,18 @@ impl Display {
 }
 
 impl Display {
+    /// The arrow of hit tile `i` that a tile of element `elem` on `spot` covers, as a bit
+    /// `element * 8 + direction`.
+    #[inline(always)]
+    fn arrow_at(&self, i: usize, spot: &Spot, elem: u32) -> u32 {
+        let d = direction_to(
+            spot.x as i32 - self.xs[i] as i32,
+            spot.y as i32 - self.ys[i] as i32,
+        )
+        .expect("a hit lies on a ray");
+        1u32 << (elem * 8 + d as u32)
+    }
+
     /// What putting a tile of element `elem` on a checked spot does to the earlier tiles,
     /// without doing it: read-only, for quick evaluations of many placements.
     #[inline]
@@ -387,12 +398,7 @@ impl Display {
         while hits != 0 {
             let i = hits.trailing_zeros() as usize;
             hits &= hits - 1;
-            let d = direction_to(
-                spot.x as i32 - self.xs[i] as i32,
-                spot.y as i32 - self.ys[i] as i32,
-            )
-            .expect("a hit lies on a ray");
-            let bit = 1u32 << (elem as u32 * 8 + d as u32);
+            let bit = self.arrow_at(i, spot, elem as u32);
             g.covered += 1;
             if self.pending[i] & !bit != 0 {
                 g.worth += WORTH_PER_ARROW[self.ids[i] as usize] as u16;

@@ -7,7 +7,7 @@ use crate::display::Display;
 use crate::game::{Game, Phase, Seat, SetupError, MAX_PLAYERS, OFFER_SIZE, STORAGE_SIZE};
 use crate::geometry::Cell;
 use crate::tiles::{TileId, TILE_COUNT};
-use crate::view::View;
+use crate::view::{TileBack, View};
 use crate::Expect;
 
 fn err<T>(msg: String) -> Result<T, SetupError> {
@@ -48,8 +48,7 @@ impl Game {
             return err("pile must hold exactly the tiles of the view's draw pile".into());
         }
         if let (Some(&top), Some(back)) = (pile.first(), view.draw_pile.top) {
-            let t = crate::tile(top).expect("checked above");
-            if (t.element, t.value()) != (back.element, back.value) {
+            if TileBack::of(top) != back {
                 return err(format!(
                     "pile: tile {top} cannot be on top, its back is not {} {}",
                     back.element, back.value

@@ -5,7 +5,7 @@ use crate::display::{Spot, SpotGain, WORTH_PER_ARROW};
 use crate::game::Game;
 use crate::geometry::Cell;
 use crate::moves::{IllegalMove, Move};
-use crate::tiles::{TileId, ARROWS_OF, ARROW_MASKS, ELEMENT_OF, VALUE_OF};
+use crate::tiles::{TileId, ARROWS_OF, ARROW_MASKS, ELEMENT_OF};
 
 /// What a placement would do for the player who makes it (`Game::gain`). The same numbers as
 /// `Game::preview`, without the lists of arrows and tiles.
@@ -37,25 +37,21 @@ impl Game {
     fn gain_at(&self, seat: u8, tile: TileId, rot: u8, spot: &Spot, sg: SpotGain) -> Gain {
         let arrows = ARROW_MASKS[tile as usize][rot as usize];
         let own_covered = spot.covers_own(arrows).count_ones() as u8;
-        let need = ARROWS_OF[tile as usize] as u16;
-        let supply = self.seats[seat as usize].supply + sg.discs;
-        let cacophony = need.saturating_sub(supply);
-        let new_completes = own_covered as u16 == need;
-        let mut points = sg.points as i16;
-        let mut supply_after = supply + cacophony - need;
-        if new_completes {
-            points += VALUE_OF[tile as usize] as i16;
-            supply_after += need;
-        }
+        let need = ARROWS_OF[tile as usize];
+        let new_completes = own_covered == need;
+        // The same rules as a real placement, on a copy of the seat.
+        let mut after = self.seats[seat as usize];
+        let cacophony = after.settle_discs(tile, sg.points, sg.discs, new_completes);
+        let score_change = after.score - self.seats[seat as usize].score;
         Gain {
-            points,
+            points: score_change + 2 * cacophony as i16,
             cacophony,
-            score_change: points - 2 * cacophony as i16,
+            score_change,
             covered: sg.covered,
             completed: sg.completed + new_completes as u8,
             own_covered,
-            own_open: need as u8 - own_covered,
-            supply_after,
+            own_open: need - own_covered,
+            supply_after: after.supply,
             worth: sg.worth
                 + if new_completes {
                     0

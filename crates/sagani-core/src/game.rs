@@ -151,6 +151,37 @@ pub(crate) struct Seat {
     pub arrival: u16,
 }
 
+impl Seat {
+    /// RULES.md "Placing a tile", steps 2 to 4, for the discs and the score of the player who
+    /// placed `tile`: earlier tiles that flipped give back `earlier_discs` and score
+    /// `earlier_points`; the new tile takes its discs (Cacophony for any shortfall); its own
+    /// completion gives them back. Returns the Cacophony discs taken.
+    #[inline]
+    pub(crate) fn settle_discs(
+        &mut self,
+        tile: TileId,
+        earlier_points: u16,
+        earlier_discs: u16,
+        new_completes: bool,
+    ) -> u16 {
+        // Step 2: earlier tiles' discs come back before the new tile's discs are taken.
+        self.supply += earlier_discs;
+        self.score += earlier_points as i16;
+        // Step 3.
+        let need = ARROWS_OF[tile as usize] as u16;
+        let shortfall = need.saturating_sub(self.supply);
+        self.cacophony += shortfall;
+        self.score -= 2 * shortfall as i16;
+        self.supply = self.supply + shortfall - need;
+        // Step 4: its own completion returns its discs but never spares the Cacophony.
+        if new_completes {
+            self.supply += need;
+            self.score += VALUE_OF[tile as usize] as i16;
+        }
+        shortfall
+    }
+}
+
 /// A game in progress or finished. Cheap to clone: fixed-size arrays, no heap.
 /// Its `Debug` output leaves out the draw pile's order, so a stray log line cannot leak it.
 #[derive(Clone, PartialEq, Eq)]
@@ -609,6 +640,8 @@ impl Game {
     }
 
     /// Checks a placement for whoever must act: where the tile comes from and where it goes.
+    // Inlined into `play` (its hot caller) even though `gain` calls it too.
+    #[inline(always)]
     pub(crate) fn check_place(
         &self,
         tile: TileId,
@@ -674,20 +707,12 @@ impl Game {
         let now = self.players as u16 + self.placements;
         self.placements += 1;
         let s = &mut self.seats[seat as usize];
-        // Step 2: earlier tiles' discs come back before the new tile's discs are taken.
-        s.supply += placed.earlier_discs;
-        s.score += placed.earlier_points as i16;
-        // Step 3.
-        let need = ARROWS_OF[tile as usize] as u16;
-        let shortfall = need.saturating_sub(s.supply);
-        s.cacophony += shortfall;
-        s.score -= 2 * shortfall as i16;
-        s.supply = s.supply + shortfall - need;
-        // Step 4: its own completion returns its discs but never spares the Cacophony.
-        if placed.new_completes {
-            s.supply += need;
-            s.score += VALUE_OF[tile as usize] as i16;
-        }
+        let shortfall = s.settle_discs(
+            tile,
+            placed.earlier_points,
+            placed.earlier_discs,
+            placed.new_completes,
+        );
         if placed.earlier_completed || placed.new_completes || shortfall > 0 {
             s.arrival = now;
         }

@@ -62,6 +62,16 @@ pub struct TileBack {
     pub value: u8,
 }
 
+impl TileBack {
+    /// The back of tile `id` (1 to 72).
+    pub fn of(id: TileId) -> TileBack {
+        TileBack {
+            element: Element::from_index(crate::tiles::ELEMENT_OF[id as usize] as usize),
+            value: crate::tiles::VALUE_OF[id as usize],
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatView {
     pub score: i16,
