@@ -5,7 +5,9 @@ mod bench;
 mod hint;
 mod plot;
 mod replay;
+mod loadtest;
 mod seats;
+mod serve;
 mod solo;
 
 use clap::{Parser, Subcommand};
@@ -16,7 +18,7 @@ use std::process::ExitCode;
     name = "sagani",
     version,
     about = "Sagani, the tile-laying game by Uwe Rosenberg: rules engine and tools",
-    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json"
+    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json\n  sagani serve\n  sagani loadtest --games 500 --seconds 30"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -30,6 +32,8 @@ enum Command {
     Arena(arena::Args),
     Solo(solo::Args),
     Hint(hint::Args),
+    Serve(serve::Args),
+    Loadtest(loadtest::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,5 +44,18 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(args),
         Command::Solo(args) => solo::run(args),
         Command::Hint(args) => hint::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Loadtest(args) => loadtest::run_cmd(args),
     }
+}
+
+/// Log lines to standard error; RUST_LOG sets the level (default: info).
+fn logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
 }

@@ -1,0 +1,103 @@
+//! `sagani serve`: the game server, on one SQLite file.
+
+use crate::seats::exit;
+use sagani_server::{Config, Limits};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Run the game server: HTTP JSON API and WebSockets (docs/server-api.md), games stored in a
+/// SQLite file and rebuilt from it on start-up.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sagani serve\n  sagani serve --addr 127.0.0.1:9000 --db /var/lib/sagani/games.db\n\nThe API is described at /api/openapi.json. Logs go to standard error (RUST_LOG=debug for more)."
+)]
+pub struct Args {
+    /// Address to listen on (port 0: any free port; the chosen one is printed).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// The SQLite database file (created if missing).
+    #[arg(long, default_value = "sagani.db")]
+    db: PathBuf,
+    /// Longest time a bot may think about one decision, in milliseconds.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    bot_think_ms: u64,
+    /// Bots thinking at the same time (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    bot_threads: Option<u64>,
+    /// Largest request body in bytes.
+    #[arg(long, default_value_t = Limits::default().body_bytes)]
+    max_body: usize,
+    /// Moves per second one seat token may send (0: no limit).
+    #[arg(long, default_value_t = Limits::default().moves_per_token)]
+    moves_per_token: u32,
+    /// Moves per second one client address may send (0: no limit).
+    #[arg(long, default_value_t = Limits::default().moves_per_ip)]
+    moves_per_ip: u32,
+    /// Games one address may have open (created and not over; 0: no limit).
+    #[arg(long, default_value_t = Limits::default().open_games_per_ip)]
+    open_games_per_ip: usize,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+}
+
+fn run_inner(args: Args) -> Result<(), String> {
+    crate::logging();
+    let mut config = Config {
+        limits: Limits {
+            body_bytes: args.max_body,
+            moves_per_token: args.moves_per_token,
+            moves_per_ip: args.moves_per_ip,
+            open_games_per_ip: args.open_games_per_ip,
+        },
+        bot_think_ms: args.bot_think_ms,
+        ..Config::default()
+    };
+    if let Some(n) = args.bot_threads {
+        config.bot_threads = n as usize;
+    }
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let app = sagani_server::open(&args.db, config)?;
+        let games = app.all_tables().len();
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        // Tests and scripts read this line to find the port.
+        println!(
+            "sagani server on http://{addr} (database {}, {games} games)",
+            args.db.display()
+        );
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        sagani_server::serve(app, listener, shutdown())
+            .await
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// Ctrl-C or SIGTERM. Every acknowledged move is already committed, so stopping loses nothing.
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("stopping");
+}

@@ -1,0 +1,195 @@
+//! The JSON shapes of the API (what `docs/server-api.md` and `/api/openapi.json` describe).
+//! Views, moves and previews are the engine's own JSON (RECORD.md, `sagani_core::view`).
+
+use sagani_core::view::View;
+use sagani_core::{Move, Preview};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// `POST /api/games`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// 1 to 4 seats, in seat order.
+    pub seats: Vec<SeatRequest>,
+    /// `standard` (2–4 players), `solo` or `solo-all` (1 player). Default: `standard` for 2–4
+    /// seats, `solo` for 1.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// List the game in the lobby (`GET /api/games`); anyone may then claim a free seat without
+    /// an invite.
+    #[serde(default)]
+    pub public: bool,
+}
+
+/// Who plays a seat.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum SeatRequest {
+    /// A person, who claims the seat with its invite.
+    Human,
+    /// A bot played by the server: `random`, `greedy` or `mcts`; `level` 1–5 (mcts only,
+    /// default 3) sets its thinking time.
+    Bot {
+        bot: String,
+        #[serde(default)]
+        level: Option<u8>,
+    },
+}
+
+/// The answer to `POST /api/games`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Created {
+    pub game: String,
+    /// The game's API resource.
+    pub url: String,
+    /// The link for spectators.
+    pub watch_url: String,
+    /// One per human seat: hand each to whoever plays it.
+    pub invites: Vec<Invite>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Invite {
+    pub seat: u8,
+    /// Secret: whoever holds it can claim the seat (once).
+    pub code: String,
+    /// The invite link (`/games/{id}/join/{code}`).
+    pub url: String,
+}
+
+/// `POST /api/games/{id}/join`: an invite code, or a free seat of a public game.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    #[serde(default)]
+    pub invite: Option<String>,
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// The answer to a claim: the seat's token. Send it as `Authorization: Bearer <token>`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Joined {
+    pub game: String,
+    pub seat: u8,
+    /// Secret, 256 random bits in hex; it is the only way to act for this seat.
+    pub token: String,
+}
+
+/// A seat as everybody may see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SeatInfo {
+    pub seat: u8,
+    /// `human` or `bot`.
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// A bot seat is always claimed; a human seat once its invite was used.
+    pub claimed: bool,
+}
+
+/// A game as one seat (or a spectator) sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameState {
+    pub game: String,
+    /// The number of moves played; a move is made against this version.
+    pub version: u64,
+    /// `waiting` (a human seat is not claimed yet), `playing` or `over`.
+    pub status: String,
+    /// The seat this state is for; absent for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<u8>,
+    pub seats: Vec<SeatInfo>,
+    /// The engine's view for `you` (or a spectator): everything on the table, never the draw
+    /// pile's order.
+    #[schema(value_type = Object)]
+    pub view: View,
+    /// Your legal moves when you must act, else empty.
+    #[schema(value_type = Vec<Object>)]
+    pub legal: Vec<Move>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_move: Option<PlayedMove>,
+}
+
+/// A move that was played: `version` is the version it was made against.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PlayedMove {
+    pub version: u64,
+    pub seat: u8,
+    #[serde(rename = "move")]
+    #[schema(value_type = Object)]
+    pub mv: Move,
+}
+
+/// `POST /api/games/{id}/moves`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The version of the state the move was chosen in.
+    pub version: u64,
+    /// A move as in RECORD.md: `{"action":"place","tile":7,"x":1,"y":0,"rot":2}`,
+    /// `{"action":"intermezzo","tile":31}` or `{"action":"pass"}`.
+    #[serde(rename = "move")]
+    #[schema(value_type = Object)]
+    pub mv: Move,
+}
+
+/// The answer to a move: `applied` is false when it repeats a move already applied (a retry).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MoveResult {
+    pub applied: bool,
+    pub state: GameState,
+}
+
+/// `POST /api/games/{id}/preview`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewRequest {
+    /// A placement for the player who must act.
+    #[serde(rename = "move")]
+    #[schema(value_type = Object)]
+    pub mv: Move,
+}
+
+/// What a placement would do (the engine's `preview`).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PreviewResult {
+    #[schema(value_type = Object)]
+    pub preview: Preview,
+}
+
+/// A game listed in the lobby.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct LobbyEntry {
+    pub game: String,
+    pub variant: String,
+    pub players: u8,
+    pub status: String,
+    pub version: u64,
+    pub seats: Vec<SeatInfo>,
+    /// Seconds since the Unix epoch.
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Lobby {
+    pub games: Vec<LobbyEntry>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    pub status: String,
+    pub games: usize,
+}
+
+/// A WebSocket message from the server: the full state after every change.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Update {
+    /// Always `state`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub state: GameState,
+}

@@ -1,0 +1,397 @@
+//! The server's state and what it does: create games, claim seats, play moves (humans and
+//! bots alike), each change committed to the store before anyone hears of it.
+
+use crate::api::{CreateGame, Created, GameState, Invite, JoinRequest, Joined, SeatRequest};
+use crate::bots;
+use crate::error::ApiError;
+use crate::limits::{Limiters, Limits};
+use crate::secret;
+use crate::store::{Event, SavedGame, SavedSeat, Store};
+use crate::table::{Table, TableState};
+use axum::http::StatusCode;
+use sagani_core::{Move, Variant};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub limits: Limits,
+    /// The longest a bot may think about one decision, in milliseconds.
+    pub bot_think_ms: u64,
+    /// Bots thinking at the same time (each on its own blocking thread).
+    pub bot_threads: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            limits: Limits::default(),
+            bot_think_ms: 2000,
+            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+pub struct App {
+    pub store: Arc<dyn Store>,
+    pub config: Config,
+    pub limiters: Limiters,
+    tables: RwLock<HashMap<String, Arc<Table>>>,
+    pub(crate) bot_slots: Arc<Semaphore>,
+}
+
+/// What became of a move.
+pub struct Played {
+    /// False when the move repeated one already applied.
+    pub applied: bool,
+    pub state: GameState,
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Runs `work` in its own task, so a client that hangs up mid-request cannot cut a change
+/// off between its commit and its announcement.
+async fn detached<T: Send + 'static>(
+    work: impl std::future::Future<Output = Result<T, ApiError>> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::spawn(work).await.unwrap_or_else(|e| {
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("the server failed on this request: {e}"),
+        ))
+    })
+}
+
+impl App {
+    /// Loads every stored game and starts the bots whose turn it is. Games that no longer
+    /// replay are skipped with a warning (they stay in the database).
+    pub fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, String> {
+        let saved = store.load().map_err(|e| e.to_string())?;
+        let mut tables = HashMap::new();
+        for g in saved {
+            let id = g.id.clone();
+            match Table::restore(g) {
+                Ok(t) => {
+                    tables.insert(id, Arc::new(t));
+                }
+                Err(e) => tracing::warn!("game {id} is not restored: {e}"),
+            }
+        }
+        let app = Arc::new(App {
+            limiters: Limiters::new(&config.limits),
+            bot_slots: Arc::new(Semaphore::new(config.bot_threads.max(1))),
+            store,
+            config,
+            tables: RwLock::new(tables),
+        });
+        Ok(app)
+    }
+
+    /// Asks the bots whose turn it is in restored games (needs a tokio runtime).
+    pub async fn wake_bots(self: &Arc<App>) {
+        for table in self.all_tables() {
+            let mut st = table.lock().await;
+            self.kick_bot(&table, &mut st);
+        }
+    }
+
+    pub fn all_tables(&self) -> Vec<Arc<Table>> {
+        self.tables.read().expect("tables lock").values().cloned().collect()
+    }
+
+    pub fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        self.tables
+            .read()
+            .expect("tables lock")
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(format!("there is no game {id:?}")))
+    }
+
+    pub async fn create(self: &Arc<App>, req: CreateGame, ip: String) -> Result<Created, ApiError> {
+        let app = self.clone();
+        detached(async move { app.create_now(req, ip).await }).await
+    }
+
+    async fn create_now(self: Arc<App>, req: CreateGame, ip: String) -> Result<Created, ApiError> {
+        let n = req.seats.len();
+        if !(1..=4).contains(&n) {
+            return Err(ApiError::bad_request(format!(
+                "a game has 1 to 4 seats, not {n}"
+            )));
+        }
+        let variant = match req.variant.as_deref() {
+            None => if n == 1 { Variant::Solo } else { Variant::Standard },
+            Some(v) => Variant::parse(v).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "unknown variant {v:?}; it is standard, solo or solo-all"
+                ))
+            })?,
+        };
+        if variant.is_solo() != (n == 1) {
+            return Err(ApiError::bad_request(format!(
+                "the {variant} variant is for {}, not {n} seats",
+                if variant.is_solo() { "1 seat" } else { "2 to 4 seats" }
+            )));
+        }
+        let max = self.config.limits.open_games_per_ip;
+        if max > 0 {
+            let open = self
+                .all_tables()
+                .iter()
+                .filter(|t| t.creator == ip && !t.is_over())
+                .count();
+            if open >= max {
+                return Err(ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_games",
+                    format!("this address already has {open} games that are not over (at most {max})"),
+                ));
+            }
+        }
+        let id = secret::random_hex(8);
+        let mut seats = Vec::new();
+        let mut invites = Vec::new();
+        for (i, s) in req.seats.iter().enumerate() {
+            match s {
+                SeatRequest::Human => {
+                    let code = secret::random_hex(16);
+                    seats.push(SavedSeat::Human {
+                        invite_hash: secret::hash(&code),
+                        token_hash: None,
+                    });
+                    invites.push(Invite {
+                        seat: i as u8,
+                        url: format!("/games/{id}/join/{code}"),
+                        code,
+                    });
+                }
+                SeatRequest::Bot { bot, level } => {
+                    let level = bots::check(bot, *level).map_err(|e| {
+                        ApiError::bad_request(format!("seat {i}: {e}"))
+                    })?;
+                    seats.push(SavedSeat::Bot {
+                        bot: bot.clone(),
+                        level,
+                    });
+                }
+            }
+        }
+        let saved = SavedGame {
+            id: id.clone(),
+            created_at: now(),
+            variant,
+            seed: secret::random_seed(),
+            public: req.public,
+            creator: ip,
+            seats,
+            moves: Vec::new(),
+        };
+        let table = Arc::new(Table::restore(saved.clone()).map_err(ApiError::bad_request)?);
+        self.commit(Event::Created(saved)).await?;
+        self.tables
+            .write()
+            .expect("tables lock")
+            .insert(id.clone(), table.clone());
+        tracing::info!("game {id} created: {n} seats, {variant}");
+        let mut st = table.lock().await;
+        self.kick_bot(&table, &mut st);
+        Ok(Created {
+            url: format!("/api/games/{id}"),
+            watch_url: format!("/games/{id}"),
+            game: id,
+            invites,
+        })
+    }
+
+    async fn commit(&self, event: Event) -> Result<(), ApiError> {
+        match self.store.write(event).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                tracing::error!("{e}");
+                Err(ApiError::storage(e))
+            }
+            Err(_) => Err(ApiError::storage("the store did not answer")),
+        }
+    }
+
+    pub async fn join(self: &Arc<App>, id: &str, req: JoinRequest) -> Result<Joined, ApiError> {
+        let table = self.table(id)?;
+        let app = self.clone();
+        detached(async move { app.join_now(table, req).await }).await
+    }
+
+    async fn join_now(self: Arc<App>, table: Arc<Table>, req: JoinRequest) -> Result<Joined, ApiError> {
+        let mut st = table.lock().await;
+        let seat = match (&req.invite, req.seat) {
+            (Some(code), _) => {
+                let h = secret::hash(code);
+                st.seats
+                    .iter()
+                    .position(|s| matches!(s, SavedSeat::Human { invite_hash, .. } if *invite_hash == h))
+                    .ok_or_else(|| {
+                        ApiError::new(
+                            StatusCode::FORBIDDEN,
+                            "wrong_invite",
+                            "no seat of this game has that invite code",
+                        )
+                    })?
+            }
+            (None, Some(seat)) if table.public => seat as usize,
+            (None, Some(_)) => {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "wrong_invite",
+                    "this game is not public: claim a seat with its invite code",
+                ))
+            }
+            (None, None) => {
+                return Err(ApiError::bad_request(
+                    "give an invite code, or a seat number of a public game",
+                ))
+            }
+        };
+        match st.seats.get(seat) {
+            None => {
+                return Err(ApiError::bad_request(format!(
+                    "this game has seats 0 to {}, not {seat}",
+                    st.seats.len() - 1
+                )))
+            }
+            Some(SavedSeat::Bot { .. }) => {
+                return Err(ApiError::conflict(
+                    "seat_taken",
+                    format!("seat {seat} is played by a bot"),
+                    st.version(),
+                ))
+            }
+            Some(SavedSeat::Human { token_hash: Some(_), .. }) => {
+                return Err(ApiError::conflict(
+                    "seat_taken",
+                    format!("seat {seat} is already claimed"),
+                    st.version(),
+                ))
+            }
+            Some(SavedSeat::Human { .. }) => {}
+        }
+        let token = secret::random_hex(32);
+        let token_hash = secret::hash(&token);
+        self.commit(Event::Claimed {
+            game: table.id.clone(),
+            seat: seat as u8,
+            token_hash: token_hash.clone(),
+        })
+        .await?;
+        if let SavedSeat::Human { token_hash: t, .. } = &mut st.seats[seat] {
+            *t = Some(token_hash);
+        }
+        table.changed(&st);
+        tracing::info!("game {} seat {seat} claimed", table.id);
+        Ok(Joined {
+            game: table.id.clone(),
+            seat: seat as u8,
+            token,
+        })
+    }
+
+    /// Plays `mv` for `seat`, made against `version`: refused if stale, not `seat`'s turn or
+    /// illegal; a repeat of the move already played at `version` is answered, not replayed.
+    pub async fn play(
+        self: &Arc<App>,
+        table: &Arc<Table>,
+        seat: u8,
+        version: u64,
+        mv: Move,
+    ) -> Result<Played, ApiError> {
+        let (app, table) = (self.clone(), table.clone());
+        detached(async move { app.play_now(&table, seat, version, mv).await }).await
+    }
+
+    async fn play_now(self: &Arc<App>, table: &Arc<Table>, seat: u8, version: u64, mv: Move) -> Result<Played, ApiError> {
+        let mut st = table.lock().await;
+        let current = st.version();
+        if version != current {
+            if version < current && st.played_at(version, seat, mv) {
+                return Ok(Played {
+                    applied: false,
+                    state: st.state_for(&table.id, Some(seat)),
+                });
+            }
+            return Err(ApiError::conflict(
+                "stale_version",
+                format!("the game is at version {current}, not {version}: fetch the game and choose again"),
+                current,
+            ));
+        }
+        match st.game.game().to_act() {
+            None => return Err(ApiError::conflict("game_over", "the game is over", current)),
+            Some(p) if p != seat => {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    format!("it is seat {p}'s turn, not seat {seat}'s"),
+                    current,
+                ))
+            }
+            Some(_) => {}
+        }
+        st.game.play(mv).map_err(|e| ApiError {
+            version: Some(current),
+            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", e.to_string())
+        })?;
+        let event = Event::Moved {
+            game: table.id.clone(),
+            n: current,
+            seat,
+            mv,
+        };
+        if let Err(e) = self.commit(event).await {
+            st.undo_last();
+            return Err(e);
+        }
+        table.changed(&st);
+        if st.game.game().is_over() {
+            tracing::info!("game {} is over after {} moves", table.id, current + 1);
+        }
+        self.kick_bot(table, &mut st);
+        Ok(Played {
+            applied: true,
+            state: st.state_for(&table.id, Some(seat)),
+        })
+    }
+
+    /// Starts the bot whose turn it is, if any, once per version.
+    fn kick_bot(self: &Arc<App>, table: &Arc<Table>, st: &mut TableState) {
+        let game = st.game.game();
+        let Some(seat) = game.to_act() else { return };
+        let SavedSeat::Bot { bot, level } = &st.seats[seat as usize] else {
+            return;
+        };
+        let version = st.version();
+        if st.bot_thinking == Some(version) {
+            return;
+        }
+        let job = bots::Job {
+            bot: bot.clone(),
+            level: *level,
+            view: game.view(Some(seat)),
+            legal: game.legal_moves(),
+            think: Duration::from_millis(self.config.bot_think_ms),
+        };
+        st.bot_thinking = Some(version);
+        let (app, table) = (self.clone(), table.clone());
+        tokio::spawn(async move {
+            let mv = bots::think(&app.bot_slots, job).await;
+            if let Err(e) = app.play_now(&table, seat, version, mv).await {
+                tracing::error!("game {} bot seat {seat}: {}", table.id, e.message);
+                table.lock().await.bot_thinking = None;
+            }
+        });
+    }
+}

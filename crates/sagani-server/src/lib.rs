@@ -1,0 +1,82 @@
+//! Online Sagani: an HTTP JSON API and a WebSocket per game (axum), seats with secret tokens,
+//! bots at the table, and event-sourced storage (SQLite by default). See docs/server-api.md.
+
+pub mod api;
+mod app;
+mod bots;
+pub mod error;
+pub mod limits;
+pub mod loadtest;
+mod openapi;
+mod routes;
+mod secret;
+pub mod store;
+mod table;
+mod ws;
+
+pub use app::{App, Config};
+pub use limits::Limits;
+pub use openapi::document as openapi_document;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use store::{SqliteStore, Store};
+use tokio::net::TcpListener;
+
+/// The API's routes over `app`.
+pub fn router(app: Arc<App>) -> Router {
+    let body_limit = app.config.limits.body_bytes;
+    Router::new()
+        .route("/healthz", get(routes::healthz))
+        .route(
+            "/api/openapi.json",
+            get(|| async { Json(openapi::document()) }),
+        )
+        .route("/api/games", get(routes::lobby).post(routes::create))
+        .route("/api/games/{id}", get(routes::state))
+        .route("/api/games/{id}/join", post(routes::join))
+        .route("/api/games/{id}/moves", post(routes::play))
+        .route("/api/games/{id}/preview", post(routes::preview))
+        .route("/api/games/{id}/record", get(routes::record))
+        .route("/api/games/{id}/ws", get(ws::connect))
+        .fallback(routes::not_found)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(app)
+}
+
+/// Opens the SQLite database at `db` and rebuilds its games.
+pub fn open(db: &Path, config: Config) -> Result<Arc<App>, String> {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(db).map_err(|e| e.to_string())?);
+    App::start(store, config)
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves.
+pub async fn serve(
+    app: Arc<App>,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    app.wake_bots().await;
+    let tidy = app.clone();
+    let tidying = tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            tidy.limiters.tidy();
+        }
+    });
+    let result = axum::serve(
+        listener,
+        router(app).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await;
+    tidying.abort();
+    result
+}

@@ -1,0 +1,204 @@
+//! The HTTP API: thin handlers that read the request, ask `App`, and answer JSON.
+
+use crate::api::{
+    CreateGame, Created, GameState, Health, JoinRequest, Joined, Lobby, LobbyEntry, MoveRequest,
+    MoveResult, PreviewRequest, PreviewResult,
+};
+use crate::app::App;
+use crate::error::{ApiError, Body, ErrorBody};
+use crate::secret;
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+type AppState = State<Arc<App>>;
+
+/// The bearer token of a request, if it has one.
+pub fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or("");
+    match text.strip_prefix("Bearer ") {
+        Some(t) if !t.trim().is_empty() => Ok(Some(t.trim().to_string())),
+        _ => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "missing_token",
+            "the Authorization header must be `Bearer <token>`",
+        )),
+    }
+}
+
+#[utoipa::path(get, path = "/healthz", responses((status = 200, body = Health)))]
+pub async fn healthz(State(app): AppState) -> Json<Health> {
+    Json(Health {
+        status: "ok".into(),
+        games: app.all_tables().len(),
+    })
+}
+
+/// Public games that are not over, newest first (at most 100).
+#[utoipa::path(get, path = "/api/games", responses((status = 200, body = Lobby)))]
+pub async fn lobby(State(app): AppState) -> Json<Lobby> {
+    let mut tables: Vec<_> = app
+        .all_tables()
+        .into_iter()
+        .filter(|t| t.public && !t.is_over())
+        .collect();
+    tables.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+    let mut games = Vec::new();
+    for t in tables.into_iter().take(100) {
+        let st = t.lock().await;
+        games.push(LobbyEntry {
+            game: t.id.clone(),
+            variant: t.variant.name().into(),
+            players: t.players,
+            status: st.status().into(),
+            version: st.version(),
+            seats: st.seat_infos(),
+            created_at: t.created_at,
+        });
+    }
+    Json(Lobby { games })
+}
+
+/// Creates a game; the answer holds one invite per human seat.
+#[utoipa::path(post, path = "/api/games", request_body = CreateGame,
+    responses((status = 201, body = Created), (status = 400, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
+pub async fn create(
+    State(app): AppState,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Body(req): Body<CreateGame>,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let created = app.create(req, addr.ip().to_string()).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Claims a seat with its invite code (or a free seat of a public game).
+#[utoipa::path(post, path = "/api/games/{id}/join", request_body = JoinRequest,
+    params(("id" = String, Path, description = "game id")),
+    responses((status = 200, body = Joined), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn join(
+    State(app): AppState,
+    Path(id): Path<String>,
+    Body(req): Body<JoinRequest>,
+) -> Result<Json<Joined>, ApiError> {
+    Ok(Json(app.join(&id, req).await?))
+}
+
+/// The game as the token's seat sees it (as a spectator without a token).
+#[utoipa::path(get, path = "/api/games/{id}",
+    params(("id" = String, Path, description = "game id")),
+    security((), ("seat_token" = [])),
+    responses((status = 200, body = GameState), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody)))]
+pub async fn state(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    let token = bearer(&headers)?;
+    let table = app.table(&id)?;
+    let st = table.lock().await;
+    let you = st.who(token.as_deref())?;
+    Ok(Json(st.state_for(&table.id, you)))
+}
+
+/// Plays a move for the token's seat.
+#[utoipa::path(post, path = "/api/games/{id}/moves", request_body = MoveRequest,
+    params(("id" = String, Path, description = "game id")),
+    security(("seat_token" = [])),
+    responses((status = 200, body = MoveResult),
+              (status = 401, body = ErrorBody, description = "no token"),
+              (status = 403, body = ErrorBody, description = "a token that holds no seat here"),
+              (status = 409, body = ErrorBody, description = "stale version, not your turn, game over"),
+              (status = 422, body = ErrorBody, description = "an illegal move, with the engine's reason"),
+              (status = 429, body = ErrorBody)))]
+pub async fn play(
+    State(app): AppState,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<MoveRequest>,
+) -> Result<Json<MoveResult>, ApiError> {
+    let token = bearer(&headers)?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "missing_token",
+            "a move needs the seat's token (Authorization: Bearer <token>)",
+        )
+    })?;
+    let table = app.table(&id)?;
+    let token_hash = secret::hash(&token);
+    let seat = table.lock().await.seat_of_hash(&token_hash).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "wrong_token",
+            "this token holds no seat at this game",
+        )
+    })?;
+    app.limiters.check_move(&token_hash, &addr.ip().to_string())?;
+    let played = app.play(&table, seat, req.version, req.mv).await?;
+    Ok(Json(MoveResult {
+        applied: played.applied,
+        state: played.state,
+    }))
+}
+
+/// What a placement by the player to act would do.
+#[utoipa::path(post, path = "/api/games/{id}/preview", request_body = PreviewRequest,
+    params(("id" = String, Path, description = "game id")),
+    responses((status = 200, body = PreviewResult), (status = 422, body = ErrorBody)))]
+pub async fn preview(
+    State(app): AppState,
+    Path(id): Path<String>,
+    Body(req): Body<PreviewRequest>,
+) -> Result<Json<PreviewResult>, ApiError> {
+    let table = app.table(&id)?;
+    let st = table.lock().await;
+    let preview = st.game.game().preview(req.mv).map_err(|e| {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", e.to_string())
+    })?;
+    Ok(Json(PreviewResult { preview }))
+}
+
+/// The record of a finished game (RECORD.md); refused while it is in progress.
+#[utoipa::path(get, path = "/api/games/{id}/record",
+    params(("id" = String, Path, description = "game id")),
+    responses((status = 200, description = "the game record (RECORD.md)", content_type = "application/json"),
+              (status = 409, body = ErrorBody, description = "the game is not over")))]
+pub async fn record(
+    State(app): AppState,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let table = app.table(&id)?;
+    let st = table.lock().await;
+    if !st.game.game().is_over() {
+        return Err(ApiError::conflict(
+            "game_in_progress",
+            "the record is given out once the game is over (it holds the draw pile's order)",
+            st.version(),
+        ));
+    }
+    let body = st.game.record().to_json();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"sagani-{}.json\"", table.id),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("no such page or API route")
+}

@@ -1,0 +1,87 @@
+//! Durable storage, event-sourced: a game's setup and seats, then its moves, appended in order.
+//! The API layer sees only the `Store` trait; SQLite is the default, PostgreSQL can follow.
+
+mod sqlite;
+
+pub use sqlite::{count_moves, SqliteStore};
+
+use sagani_core::{Move, Variant};
+use std::fmt;
+use tokio::sync::oneshot;
+
+/// A game as stored: enough to rebuild it by replaying `moves` on the seeded setup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedGame {
+    pub id: String,
+    /// Seconds since the Unix epoch.
+    pub created_at: i64,
+    pub variant: Variant,
+    /// The deck's seed: secret until the game is over, and never sent by the server.
+    pub seed: u64,
+    pub public: bool,
+    /// The address that created the game (for the open-games limit).
+    pub creator: String,
+    pub seats: Vec<SavedSeat>,
+    /// Filled in by `load`; empty in a `Created` event.
+    pub moves: Vec<SavedMove>,
+}
+
+/// Who plays a seat. Secrets are kept only as SHA-256 hashes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SavedSeat {
+    Human {
+        invite_hash: String,
+        /// Set once the seat is claimed.
+        token_hash: Option<String>,
+    },
+    Bot {
+        bot: String,
+        level: u8,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SavedMove {
+    pub seat: u8,
+    pub mv: Move,
+}
+
+/// One change to the stored state. `write` returns once it is durable (or failed).
+#[derive(Clone, Debug)]
+pub enum Event {
+    Created(SavedGame),
+    Claimed {
+        game: String,
+        seat: u8,
+        token_hash: String,
+    },
+    /// Move number `n` (0-based) of `game`.
+    Moved {
+        game: String,
+        n: u64,
+        seat: u8,
+        mv: Move,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreError(pub String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "storage: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Resolves when the event is committed to durable storage, or with why it is not.
+pub type Pending = oneshot::Receiver<Result<(), StoreError>>;
+
+pub trait Store: Send + Sync + 'static {
+    /// Every stored game with its moves in order (at start-up).
+    fn load(&self) -> Result<Vec<SavedGame>, StoreError>;
+
+    /// Queues `event`; the returned receiver resolves once it is committed.
+    fn write(&self, event: Event) -> Pending;
+}

@@ -1,0 +1,303 @@
+//! The SQLite store: one file in WAL mode, one writer thread that commits queued events in
+//! groups (one fsync for many moves), each caller told only after its commit.
+
+use super::{Event, Pending, SavedGame, SavedMove, SavedSeat, Store, StoreError};
+use rusqlite::{params, Connection, OptionalExtension};
+use sagani_core::Variant;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use tokio::sync::oneshot;
+
+/// Most events committed in one transaction.
+const GROUP: usize = 512;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    variant TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    public INTEGER NOT NULL,
+    creator TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    bot TEXT,
+    level INTEGER,
+    invite_hash TEXT,
+    token_hash TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    PRIMARY KEY (game_id, n)
+) WITHOUT ROWID;
+";
+
+type Job = (Event, oneshot::Sender<Result<(), StoreError>>);
+
+pub struct SqliteStore {
+    path: PathBuf,
+    jobs: mpsc::Sender<Job>,
+}
+
+fn err(e: impl std::fmt::Display) -> StoreError {
+    StoreError(e.to_string())
+}
+
+fn open(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path).map_err(|e| StoreError(format!("{}: {e}", path.display())))?;
+    // WAL lets readers run beside the writer; FULL syncs every commit, so an acknowledged move
+    // survives a crash or a power cut.
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
+    conn.pragma_update(None, "synchronous", "FULL").map_err(err)?;
+    conn.pragma_update(None, "foreign_keys", "ON").map_err(err)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(err)?;
+    Ok(conn)
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the database at `path` and starts its writer thread.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let conn = open(path)?;
+        conn.execute_batch(SCHEMA).map_err(err)?;
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("sagani-store".into())
+            .spawn(move || writer(conn, queue))
+            .map_err(err)?;
+        Ok(SqliteStore {
+            path: path.to_path_buf(),
+            jobs,
+        })
+    }
+}
+
+/// Takes whatever is queued (up to `GROUP` events), commits it as one transaction, answers.
+fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
+    while let Ok(first) = queue.recv() {
+        let mut group = vec![first];
+        while group.len() < GROUP {
+            match queue.try_recv() {
+                Ok(job) => group.push(job),
+                Err(_) => break,
+            }
+        }
+        let results = commit(&mut conn, &group);
+        for ((_, reply), result) in group.into_iter().zip(results) {
+            // The caller may have gone away; the event is stored all the same.
+            let _ = reply.send(result);
+        }
+    }
+}
+
+fn commit(conn: &mut Connection, group: &[Job]) -> Vec<Result<(), StoreError>> {
+    let tx = match conn.transaction() {
+        Ok(tx) => tx,
+        Err(e) => return group.iter().map(|_| Err(err(&e))).collect(),
+    };
+    // A failed statement leaves the transaction usable: only its own event fails.
+    let results: Vec<_> = group.iter().map(|(event, _)| apply(&tx, event)).collect();
+    match tx.commit() {
+        Ok(()) => results,
+        Err(e) => group.iter().map(|_| Err(err(&e))).collect(),
+    }
+}
+
+fn apply(tx: &rusqlite::Transaction<'_>, event: &Event) -> Result<(), StoreError> {
+    match event {
+        Event::Created(g) => {
+            // A savepoint keeps a half-written game (say, a failed seat row) out of the commit.
+            tx.execute_batch("SAVEPOINT created").map_err(err)?;
+            let result = insert_game(tx, g);
+            let end = if result.is_ok() {
+                "RELEASE created"
+            } else {
+                "ROLLBACK TO created; RELEASE created"
+            };
+            tx.execute_batch(end).map_err(err)?;
+            result
+        }
+        Event::Claimed {
+            game,
+            seat,
+            token_hash,
+        } => {
+            let n = tx
+                .execute(
+                    "UPDATE seats SET token_hash = ?3
+                     WHERE game_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL",
+                    params![game, seat, token_hash],
+                )
+                .map_err(err)?;
+            if n == 1 {
+                Ok(())
+            } else {
+                Err(StoreError(format!("seat {seat} of game {game} is not free")))
+            }
+        }
+        Event::Moved { game, n, seat, mv } => {
+            let text = serde_json::to_string(mv).map_err(err)?;
+            tx.execute(
+                "INSERT INTO moves (game_id, n, seat, move) VALUES (?1, ?2, ?3, ?4)",
+                params![game, *n as i64, seat, text],
+            )
+            .map_err(err)?;
+            Ok(())
+        }
+    }
+}
+
+fn insert_game(tx: &rusqlite::Transaction<'_>, g: &SavedGame) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO games (id, created_at, variant, seed, public, creator)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            g.id,
+            g.created_at,
+            g.variant.name(),
+            g.seed as i64,
+            g.public,
+            g.creator
+        ],
+    )
+    .map_err(err)?;
+    for (i, seat) in g.seats.iter().enumerate() {
+        let (kind, bot, level, invite, token) = match seat {
+            SavedSeat::Human {
+                invite_hash,
+                token_hash,
+            } => ("human", None, None, Some(invite_hash), token_hash.as_ref()),
+            SavedSeat::Bot { bot, level } => ("bot", Some(bot), Some(*level), None, None),
+        };
+        tx.execute(
+            "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![g.id, i as i64, kind, bot, level, invite, token],
+        )
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+impl Store for SqliteStore {
+    fn load(&self) -> Result<Vec<SavedGame>, StoreError> {
+        let conn = open(&self.path)?;
+        let mut games: Vec<SavedGame> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut q = conn
+            .prepare("SELECT id, created_at, variant, seed, public, creator FROM games ORDER BY created_at, id")
+            .map_err(err)?;
+        let rows = q
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, bool>(4)?,
+                    r.get::<_, String>(5)?,
+                ))
+            })
+            .map_err(err)?;
+        for row in rows {
+            let (id, created_at, variant, seed, public, creator) = row.map_err(err)?;
+            let variant = Variant::parse(&variant)
+                .ok_or_else(|| StoreError(format!("game {id}: unknown variant {variant:?}")))?;
+            index.insert(id.clone(), games.len());
+            games.push(SavedGame {
+                id,
+                created_at,
+                variant,
+                seed: seed as u64,
+                public,
+                creator,
+                seats: Vec::new(),
+                moves: Vec::new(),
+            });
+        }
+        let mut q = conn
+            .prepare(
+                "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash
+                 FROM seats ORDER BY game_id, seat",
+            )
+            .map_err(err)?;
+        let mut rows = q.query([]).map_err(err)?;
+        while let Some(r) = rows.next().map_err(err)? {
+            let id: String = r.get(0).map_err(err)?;
+            let seat: i64 = r.get(1).map_err(err)?;
+            let kind: String = r.get(2).map_err(err)?;
+            let g = index
+                .get(&id)
+                .map(|&i| &mut games[i])
+                .ok_or_else(|| StoreError(format!("seat of unknown game {id}")))?;
+            if seat as usize != g.seats.len() {
+                return Err(StoreError(format!("game {id}: seat {seat} out of order")));
+            }
+            let saved = match kind.as_str() {
+                "human" => SavedSeat::Human {
+                    invite_hash: r.get::<_, Option<String>>(5).map_err(err)?.unwrap_or_default(),
+                    token_hash: r.get(6).map_err(err)?,
+                },
+                "bot" => SavedSeat::Bot {
+                    bot: r.get::<_, Option<String>>(3).map_err(err)?.unwrap_or_default(),
+                    level: r.get::<_, Option<u8>>(4).map_err(err)?.unwrap_or(1),
+                },
+                other => return Err(StoreError(format!("game {id}: seat kind {other:?}"))),
+            };
+            g.seats.push(saved);
+        }
+        let mut q = conn
+            .prepare("SELECT game_id, n, seat, move FROM moves ORDER BY game_id, n")
+            .map_err(err)?;
+        let mut rows = q.query([]).map_err(err)?;
+        while let Some(r) = rows.next().map_err(err)? {
+            let id: String = r.get(0).map_err(err)?;
+            let n: i64 = r.get(1).map_err(err)?;
+            let seat: u8 = r.get(2).map_err(err)?;
+            let text: String = r.get(3).map_err(err)?;
+            let g = index
+                .get(&id)
+                .map(|&i| &mut games[i])
+                .ok_or_else(|| StoreError(format!("move of unknown game {id}")))?;
+            if n as usize != g.moves.len() {
+                return Err(StoreError(format!("game {id}: move {n} out of order")));
+            }
+            let mv = serde_json::from_str(&text)
+                .map_err(|e| StoreError(format!("game {id} move {n}: {e}")))?;
+            g.moves.push(SavedMove { seat, mv });
+        }
+        Ok(games)
+    }
+
+    fn write(&self, event: Event) -> Pending {
+        let (reply, pending) = oneshot::channel();
+        if let Err(mpsc::SendError((_, reply))) = self.jobs.send((event, reply)) {
+            let _ = reply.send(Err(StoreError("the writer thread has stopped".into())));
+        }
+        pending
+    }
+}
+
+/// The number of moves stored for `game` (for tests and the load generator's check).
+pub fn count_moves(path: &Path, game: Option<&str>) -> Result<u64, StoreError> {
+    let conn = open(path)?;
+    let n: i64 = match game {
+        Some(g) => conn
+            .query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [g], |r| r.get(0))
+            .optional()
+            .map_err(err)?
+            .unwrap_or(0),
+        None => conn
+            .query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0))
+            .map_err(err)?,
+    };
+    Ok(n as u64)
+}

@@ -1,0 +1,86 @@
+//! Live updates: a WebSocket per game and watcher. It sends the full state for the watcher's
+//! seat (or as a spectator) on connect and after every change, so a reconnect needs nothing
+//! else.
+
+use crate::api::Update;
+use crate::app::App;
+use crate::error::ApiError;
+use crate::table::Table;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
+
+#[derive(Deserialize)]
+pub struct WsQuery {
+    /// The seat token; without it the socket watches as a spectator.
+    token: Option<String>,
+}
+
+/// Live updates for a seat (`?token=`) or a spectator. Every message is `Update` JSON.
+#[utoipa::path(get, path = "/api/games/{id}/ws",
+    params(("id" = String, Path, description = "game id"),
+           ("token" = Option<String>, Query, description = "the seat token; absent for a spectator")),
+    responses((status = 101, description = "WebSocket; each message is an Update", body = crate::api::Update),
+              (status = 403, body = crate::error::ErrorBody)))]
+pub async fn connect(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let table = app.table(&id)?;
+    let seat = table.lock().await.who(q.token.as_deref())?;
+    Ok(upgrade.on_upgrade(move |socket| watch(table, seat, socket)))
+}
+
+async fn state_message(table: &Table, seat: Option<u8>) -> Message {
+    let st = table.lock().await;
+    let update = Update {
+        kind: "state".into(),
+        state: st.state_for(&table.id, seat),
+    };
+    Message::Text(
+        serde_json::to_string(&update)
+            .expect("states serialise")
+            .into(),
+    )
+}
+
+async fn watch(table: Arc<Table>, seat: Option<u8>, socket: WebSocket) {
+    let (mut tx, mut rx) = socket.split();
+    // Subscribe before the first state, so no change can fall between the two.
+    let mut updates = table.updates.subscribe();
+    if tx.send(state_message(&table, seat).await).await.is_err() {
+        return;
+    }
+    let mut keepalive = tokio::time::interval(Duration::from_secs(30));
+    keepalive.tick().await;
+    loop {
+        tokio::select! {
+            incoming = rx.next() => match incoming {
+                // Clients have nothing to say here; moves go over HTTP.
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            },
+            update = updates.recv() => match update {
+                // A watcher that fell behind gets the current state, which says it all.
+                Ok(_) | Err(RecvError::Lagged(_)) => {
+                    if tx.send(state_message(&table, seat).await).await.is_err() {
+                        break;
+                    }
+                }
+                Err(RecvError::Closed) => break,
+            },
+            _ = keepalive.tick() => {
+                if tx.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
