@@ -58,7 +58,14 @@ fn start_server(db: &std::path::Path) -> Result<(Server, String), String> {
     let mut child = Command::new(exe)
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
-        .args(["--moves-per-token", "0", "--moves-per-ip", "0", "--open-games-per-ip", "0"])
+        .args([
+            "--moves-per-token",
+            "0",
+            "--moves-per-ip",
+            "0",
+            "--open-games-per-ip",
+            "0",
+        ])
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -100,7 +107,10 @@ fn print(report: &LoadReport, cfg: &LoadConfig) {
         report.errors,
         report.rate_limited
     );
-    println!("latency (ms)   {:>8} {:>8} {:>8} {:>8} {:>8}", "count", "p50", "p90", "p99", "max");
+    println!(
+        "latency (ms)   {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "count", "p50", "p90", "p99", "max"
+    );
     println!("{}", row("POST move", &report.move_ms));
     println!("{}", row("GET state", &report.state_ms));
     if let Some(e) = &report.first_error {
@@ -109,8 +119,8 @@ fn print(report: &LoadReport, cfg: &LoadConfig) {
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
-    if !(args.rate > 0.0) {
-        return Err("--rate must be above 0".into());
+    if !args.rate.is_finite() || args.rate <= 0.0 {
+        return Err("--rate must be a number above 0".into());
     }
     let temp;
     let (server, url, db) = match &args.url {
@@ -119,7 +129,8 @@ fn run_inner(args: Args) -> Result<(), String> {
             let db = match &args.db {
                 Some(p) => p.clone(),
                 None => {
-                    temp = std::env::temp_dir().join(format!("sagani-loadtest-{}", std::process::id()));
+                    temp = std::env::temp_dir()
+                        .join(format!("sagani-loadtest-{}", std::process::id()));
                     std::fs::create_dir_all(&temp).map_err(|e| e.to_string())?;
                     temp.join("load.db")
                 }
@@ -149,7 +160,11 @@ fn run_inner(args: Args) -> Result<(), String> {
             "durability: {} moves acknowledged, {} stored after kill -9{}",
             report.acknowledged,
             stored,
-            if stored >= report.acknowledged { "" } else { "  LOST MOVES" }
+            if stored >= report.acknowledged {
+                ""
+            } else {
+                "  LOST MOVES"
+            }
         );
         if args.db.is_none() {
             let _ = std::fs::remove_dir_all(db.parent().expect("temp dir"));

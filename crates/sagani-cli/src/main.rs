@@ -3,9 +3,9 @@
 mod arena;
 mod bench;
 mod hint;
+mod loadtest;
 mod plot;
 mod replay;
-mod loadtest;
 mod seats;
 mod serve;
 mod solo;

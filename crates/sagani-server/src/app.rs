@@ -103,7 +103,12 @@ impl App {
     }
 
     pub fn all_tables(&self) -> Vec<Arc<Table>> {
-        self.tables.read().expect("tables lock").values().cloned().collect()
+        self.tables
+            .read()
+            .expect("tables lock")
+            .values()
+            .cloned()
+            .collect()
     }
 
     pub fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
@@ -128,7 +133,13 @@ impl App {
             )));
         }
         let variant = match req.variant.as_deref() {
-            None => if n == 1 { Variant::Solo } else { Variant::Standard },
+            None => {
+                if n == 1 {
+                    Variant::Solo
+                } else {
+                    Variant::Standard
+                }
+            }
             Some(v) => Variant::parse(v).ok_or_else(|| {
                 ApiError::bad_request(format!(
                     "unknown variant {v:?}; it is standard, solo or solo-all"
@@ -138,7 +149,11 @@ impl App {
         if variant.is_solo() != (n == 1) {
             return Err(ApiError::bad_request(format!(
                 "the {variant} variant is for {}, not {n} seats",
-                if variant.is_solo() { "1 seat" } else { "2 to 4 seats" }
+                if variant.is_solo() {
+                    "1 seat"
+                } else {
+                    "2 to 4 seats"
+                }
             )));
         }
         let max = self.config.limits.open_games_per_ip;
@@ -152,7 +167,9 @@ impl App {
                 return Err(ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
                     "too_many_games",
-                    format!("this address already has {open} games that are not over (at most {max})"),
+                    format!(
+                        "this address already has {open} games that are not over (at most {max})"
+                    ),
                 ));
             }
         }
@@ -174,9 +191,8 @@ impl App {
                     });
                 }
                 SeatRequest::Bot { bot, level } => {
-                    let level = bots::check(bot, *level).map_err(|e| {
-                        ApiError::bad_request(format!("seat {i}: {e}"))
-                    })?;
+                    let level = bots::check(bot, *level)
+                        .map_err(|e| ApiError::bad_request(format!("seat {i}: {e}")))?;
                     seats.push(SavedSeat::Bot {
                         bot: bot.clone(),
                         level,
@@ -228,14 +244,20 @@ impl App {
         detached(async move { app.join_now(table, req).await }).await
     }
 
-    async fn join_now(self: Arc<App>, table: Arc<Table>, req: JoinRequest) -> Result<Joined, ApiError> {
+    async fn join_now(
+        self: Arc<App>,
+        table: Arc<Table>,
+        req: JoinRequest,
+    ) -> Result<Joined, ApiError> {
         let mut st = table.lock().await;
         let seat = match (&req.invite, req.seat) {
             (Some(code), _) => {
                 let h = secret::hash(code);
                 st.seats
                     .iter()
-                    .position(|s| matches!(s, SavedSeat::Human { invite_hash, .. } if *invite_hash == h))
+                    .position(
+                        |s| matches!(s, SavedSeat::Human { invite_hash, .. } if *invite_hash == h),
+                    )
                     .ok_or_else(|| {
                         ApiError::new(
                             StatusCode::FORBIDDEN,
@@ -272,7 +294,10 @@ impl App {
                     st.version(),
                 ))
             }
-            Some(SavedSeat::Human { token_hash: Some(_), .. }) => {
+            Some(SavedSeat::Human {
+                token_hash: Some(_),
+                ..
+            }) => {
                 return Err(ApiError::conflict(
                     "seat_taken",
                     format!("seat {seat} is already claimed"),
@@ -314,7 +339,13 @@ impl App {
         detached(async move { app.play_now(&table, seat, version, mv).await }).await
     }
 
-    async fn play_now(self: &Arc<App>, table: &Arc<Table>, seat: u8, version: u64, mv: Move) -> Result<Played, ApiError> {
+    async fn play_now(
+        self: &Arc<App>,
+        table: &Arc<Table>,
+        seat: u8,
+        version: u64,
+        mv: Move,
+    ) -> Result<Played, ApiError> {
         let mut st = table.lock().await;
         let current = st.version();
         if version != current {
@@ -343,7 +374,11 @@ impl App {
         }
         st.game.play(mv).map_err(|e| ApiError {
             version: Some(current),
-            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", e.to_string())
+            ..ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_move",
+                e.to_string(),
+            )
         })?;
         let event = Event::Moved {
             game: table.id.clone(),

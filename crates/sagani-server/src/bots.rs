@@ -47,9 +47,8 @@ fn make(bot: &str, seed: u64) -> Box<dyn Bot> {
                 ..MctsConfig::default()
             },
         )),
-        name => sagani_ai::make_bot(name, seed).unwrap_or_else(|_| {
-            Box::new(sagani_ai::RandomBot::new(seed)) as Box<dyn Bot>
-        }),
+        name => sagani_ai::make_bot(name, seed)
+            .unwrap_or_else(|_| Box::new(sagani_ai::RandomBot::new(seed)) as Box<dyn Bot>),
     }
 }
 
@@ -61,7 +60,9 @@ pub async fn think(slots: &Semaphore, job: Job) -> Move {
     let budget = Budget::millis(level_ms.min(job.think.as_millis() as u64));
     let seed = crate::secret::random_seed();
     tokio::task::spawn_blocking(move || {
-        make(&job.bot, seed).choose(&job.view, &job.legal, budget).mv
+        make(&job.bot, seed)
+            .choose(&job.view, &job.legal, budget)
+            .mv
     })
     .await
     .unwrap_or(fallback)
@@ -78,6 +79,8 @@ mod tests {
         assert!(check("mcts", Some(0)).unwrap_err().contains("1 to 5"));
         assert_eq!(check("greedy", None), Ok(1));
         assert!(check("greedy", Some(2)).unwrap_err().contains("no levels"));
-        assert!(check("alphazero", None).unwrap_err().contains("unknown bot"));
+        assert!(check("alphazero", None)
+            .unwrap_err()
+            .contains("unknown bot"));
     }
 }

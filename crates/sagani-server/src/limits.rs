@@ -37,7 +37,9 @@ pub struct Limiters {
 fn limiter(per_second: u32) -> Option<DefaultKeyedRateLimiter<String>> {
     let rate = NonZeroU32::new(per_second)?;
     let burst = NonZeroU32::new(per_second.saturating_mul(2)).unwrap_or(rate);
-    Some(RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst)))
+    Some(RateLimiter::keyed(
+        Quota::per_second(rate).allow_burst(burst),
+    ))
 }
 
 fn refuse(what: &str) -> ApiError {
@@ -62,7 +64,8 @@ impl Limiters {
     /// Counts one move by `token_hash` from `ip`, or refuses it.
     pub fn check_move(&self, token_hash: &str, ip: &str) -> Result<(), ApiError> {
         if let Some(l) = &self.per_ip {
-            l.check_key(&ip.to_string()).map_err(|_| refuse("address"))?;
+            l.check_key(&ip.to_string())
+                .map_err(|_| refuse("address"))?;
         }
         if let Some(l) = &self.per_token {
             l.check_key(&token_hash.to_string())

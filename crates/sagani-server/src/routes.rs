@@ -135,14 +135,19 @@ pub async fn play(
     })?;
     let table = app.table(&id)?;
     let token_hash = secret::hash(&token);
-    let seat = table.lock().await.seat_of_hash(&token_hash).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "wrong_token",
-            "this token holds no seat at this game",
-        )
-    })?;
-    app.limiters.check_move(&token_hash, &addr.ip().to_string())?;
+    let seat = table
+        .lock()
+        .await
+        .seat_of_hash(&token_hash)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "wrong_token",
+                "this token holds no seat at this game",
+            )
+        })?;
+    app.limiters
+        .check_move(&token_hash, &addr.ip().to_string())?;
     let played = app.play(&table, seat, req.version, req.mv).await?;
     Ok(Json(MoveResult {
         applied: played.applied,
@@ -162,7 +167,11 @@ pub async fn preview(
     let table = app.table(&id)?;
     let st = table.lock().await;
     let preview = st.game.game().preview(req.mv).map_err(|e| {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", e.to_string())
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            e.to_string(),
+        )
     })?;
     Ok(Json(PreviewResult { preview }))
 }
@@ -172,10 +181,7 @@ pub async fn preview(
     params(("id" = String, Path, description = "game id")),
     responses((status = 200, description = "the game record (RECORD.md)", content_type = "application/json"),
               (status = 409, body = ErrorBody, description = "the game is not over")))]
-pub async fn record(
-    State(app): AppState,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
+pub async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
     let table = app.table(&id)?;
     let st = table.lock().await;
     if !st.game.game().is_over() {

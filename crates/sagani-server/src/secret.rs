@@ -6,10 +6,12 @@ use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 /// `bytes` random bytes as lowercase hex (rand's thread generator: a CSPRNG seeded by the OS).

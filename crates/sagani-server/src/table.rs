@@ -42,11 +42,15 @@ impl TableState {
     pub fn status(&self) -> &'static str {
         if self.game.game().is_over() {
             "over"
-        } else if self
-            .seats
-            .iter()
-            .any(|s| matches!(s, SavedSeat::Human { token_hash: None, .. }))
-        {
+        } else if self.seats.iter().any(|s| {
+            matches!(
+                s,
+                SavedSeat::Human {
+                    token_hash: None,
+                    ..
+                }
+            )
+        }) {
             "waiting"
         } else {
             "playing"
@@ -93,9 +97,10 @@ impl TableState {
     }
 
     pub fn seat_of_hash(&self, h: &str) -> Option<u8> {
-        self.seats.iter().position(|s| {
-            matches!(s, SavedSeat::Human { token_hash: Some(t), .. } if t == h)
-        }).map(|i| i as u8)
+        self.seats
+            .iter()
+            .position(|s| matches!(s, SavedSeat::Human { token_hash: Some(t), .. } if t == h))
+            .map(|i| i as u8)
     }
 
     /// What seat `you` (or a spectator) is shown.
@@ -131,8 +136,8 @@ impl TableState {
     pub fn undo_last(&mut self) {
         let mut record = self.game.record().clone();
         record.moves.pop();
-        self.game = RecordedGame::from_record(record)
-            .expect("a prefix of a replayable record replays");
+        self.game =
+            RecordedGame::from_record(record).expect("a prefix of a replayable record replays");
     }
 }
 
@@ -148,7 +153,10 @@ impl Table {
         let mut game = RecordedGame::new(&setup).map_err(|e| e.to_string())?;
         for (n, m) in saved.moves.iter().enumerate() {
             if game.game().to_act() != Some(m.seat) {
-                return Err(format!("move {n} is stored for seat {}, not the seat to act", m.seat));
+                return Err(format!(
+                    "move {n} is stored for seat {}, not the seat to act",
+                    m.seat
+                ));
             }
             game.play(m.mv).map_err(|e| format!("move {n}: {e}"))?;
         }

@@ -52,12 +52,16 @@ fn err(e: impl std::fmt::Display) -> StoreError {
 }
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
-    let conn = Connection::open(path).map_err(|e| StoreError(format!("{}: {e}", path.display())))?;
+    let conn =
+        Connection::open(path).map_err(|e| StoreError(format!("{}: {e}", path.display())))?;
     // WAL lets readers run beside the writer; FULL syncs every commit, so an acknowledged move
     // survives a crash or a power cut.
-    conn.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
-    conn.pragma_update(None, "synchronous", "FULL").map_err(err)?;
-    conn.pragma_update(None, "foreign_keys", "ON").map_err(err)?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(err)?;
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(err)?;
+    conn.pragma_update(None, "foreign_keys", "ON")
+        .map_err(err)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(err)?;
     Ok(conn)
@@ -140,7 +144,9 @@ fn apply(tx: &rusqlite::Transaction<'_>, event: &Event) -> Result<(), StoreError
             if n == 1 {
                 Ok(())
             } else {
-                Err(StoreError(format!("seat {seat} of game {game} is not free")))
+                Err(StoreError(format!(
+                    "seat {seat} of game {game} is not free"
+                )))
             }
         }
         Event::Moved { game, n, seat, mv } => {
@@ -243,11 +249,17 @@ impl Store for SqliteStore {
             }
             let saved = match kind.as_str() {
                 "human" => SavedSeat::Human {
-                    invite_hash: r.get::<_, Option<String>>(5).map_err(err)?.unwrap_or_default(),
+                    invite_hash: r
+                        .get::<_, Option<String>>(5)
+                        .map_err(err)?
+                        .unwrap_or_default(),
                     token_hash: r.get(6).map_err(err)?,
                 },
                 "bot" => SavedSeat::Bot {
-                    bot: r.get::<_, Option<String>>(3).map_err(err)?.unwrap_or_default(),
+                    bot: r
+                        .get::<_, Option<String>>(3)
+                        .map_err(err)?
+                        .unwrap_or_default(),
                     level: r.get::<_, Option<u8>>(4).map_err(err)?.unwrap_or(1),
                 },
                 other => return Err(StoreError(format!("game {id}: seat kind {other:?}"))),
@@ -291,7 +303,9 @@ pub fn count_moves(path: &Path, game: Option<&str>) -> Result<u64, StoreError> {
     let conn = open(path)?;
     let n: i64 = match game {
         Some(g) => conn
-            .query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [g], |r| r.get(0))
+            .query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [g], |r| {
+                r.get(0)
+            })
             .optional()
             .map_err(err)?
             .unwrap_or(0),
@@ -300,4 +314,122 @@ pub fn count_moves(path: &Path, game: Option<&str>) -> Result<u64, StoreError> {
             .map_err(err)?,
     };
     Ok(n as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sagani_core::Move;
+
+    fn game(id: &str) -> SavedGame {
+        SavedGame {
+            id: id.into(),
+            created_at: 1,
+            variant: Variant::Standard,
+            seed: u64::MAX - 5,
+            public: true,
+            creator: "127.0.0.1".into(),
+            seats: vec![
+                SavedSeat::Human {
+                    invite_hash: "i".into(),
+                    token_hash: None,
+                },
+                SavedSeat::Bot {
+                    bot: "mcts".into(),
+                    level: 4,
+                },
+            ],
+            moves: Vec::new(),
+        }
+    }
+
+    fn write(store: &SqliteStore, event: Event) -> Result<(), StoreError> {
+        store.write(event).blocking_recv().expect("an answer")
+    }
+
+    #[test]
+    fn events_come_back_as_they_were_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let store = SqliteStore::open(&path).unwrap();
+        write(&store, Event::Created(game("g1"))).unwrap();
+        let mv = Move::Place {
+            tile: 3,
+            x: 0,
+            y: 0,
+            rot: 1,
+        };
+        write(
+            &store,
+            Event::Moved {
+                game: "g1".into(),
+                n: 0,
+                seat: 1,
+                mv,
+            },
+        )
+        .unwrap();
+        write(
+            &store,
+            Event::Claimed {
+                game: "g1".into(),
+                seat: 0,
+                token_hash: "t".into(),
+            },
+        )
+        .unwrap();
+        let journal: String = open(&path)
+            .unwrap()
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(journal, "wal");
+        drop(store);
+        let loaded = SqliteStore::open(&path).unwrap().load().unwrap();
+        let mut expected = game("g1");
+        expected.seats[0] = SavedSeat::Human {
+            invite_hash: "i".into(),
+            token_hash: Some("t".into()),
+        };
+        expected.moves.push(SavedMove { seat: 1, mv });
+        assert_eq!(loaded, vec![expected]);
+    }
+
+    #[test]
+    fn a_refused_event_changes_nothing_and_spares_its_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("s.db")).unwrap();
+        write(&store, Event::Created(game("g1"))).unwrap();
+        // Queued together, so they share a transaction.
+        let dup = store.write(Event::Moved {
+            game: "g1".into(),
+            n: 0,
+            seat: 0,
+            mv: Move::Pass,
+        });
+        let again = store.write(Event::Moved {
+            game: "g1".into(),
+            n: 0,
+            seat: 0,
+            mv: Move::Pass,
+        });
+        let claim_bot = store.write(Event::Claimed {
+            game: "g1".into(),
+            seat: 1,
+            token_hash: "x".into(),
+        });
+        let twin = store.write(Event::Created(game("g1")));
+        let other = store.write(Event::Created(game("g2")));
+        assert!(dup.blocking_recv().unwrap().is_ok());
+        assert!(again.blocking_recv().unwrap().is_err(), "move 0 twice");
+        assert!(
+            claim_bot.blocking_recv().unwrap().is_err(),
+            "a bot seat is not claimed"
+        );
+        assert!(twin.blocking_recv().unwrap().is_err(), "the same id twice");
+        assert!(other.blocking_recv().unwrap().is_ok());
+        let loaded = store.load().unwrap();
+        assert_eq!(loaded.len(), 2);
+        assert_eq!(loaded[0].moves.len(), 1);
+        assert_eq!(loaded[0].seats, game("g1").seats);
+    }
 }

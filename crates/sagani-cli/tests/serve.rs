@@ -1,0 +1,222 @@
+//! `sagani serve` as a process: killed with SIGKILL mid-game and started again on the same
+//! database, it continues the game with no acknowledged move lost.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(db: &Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sagani"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--moves-per-token",
+            "0",
+            "--db",
+        ])
+        .arg(db)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sagani serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    Server { child, url }
+}
+
+fn call(r: reqwest::blocking::RequestBuilder) -> (u16, Value) {
+    let response = r.send().expect("the server answers");
+    let status = response.status().as_u16();
+    (status, response.json().expect("JSON"))
+}
+
+fn state(http: &reqwest::blocking::Client, server: &Server, game: &str, token: &str) -> Value {
+    let (status, body) = call(
+        http.get(format!("{}/api/games/{game}", server.url))
+            .bearer_auth(token),
+    );
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+/// Plays `n` moves (the first legal move of whoever must act); gives the last answer.
+fn play(
+    http: &reqwest::blocking::Client,
+    server: &Server,
+    game: &str,
+    tokens: &[String],
+    n: usize,
+) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..n {
+        let s = state(http, server, game, &tokens[0]);
+        let actor = s["view"]["next"]["player"].as_u64().unwrap() as usize;
+        let s = state(http, server, game, &tokens[actor]);
+        let body = json!({"version": s["version"], "move": s["legal"][0]});
+        let (status, answer) = call(
+            http.post(format!("{}/api/games/{game}/moves", server.url))
+                .bearer_auth(&tokens[actor])
+                .json(&body),
+        );
+        assert_eq!(status, 200, "{answer}");
+        last = answer;
+    }
+    last
+}
+
+/// Just an address, for a thread that must not own the process.
+struct FakeServer {
+    url: String,
+}
+
+/// One move by whoever must act; `None` once the server is gone (or the game is over).
+fn play_one(
+    http: &reqwest::blocking::Client,
+    server: &FakeServer,
+    game: &str,
+    tokens: &[String],
+) -> Option<u64> {
+    let get = |token: &str| -> Option<Value> {
+        let r = http
+            .get(format!("{}/api/games/{game}", server.url))
+            .bearer_auth(token)
+            .send()
+            .ok()?;
+        r.json().ok()
+    };
+    let s = get(&tokens[0])?;
+    let actor = s["view"]["next"]["player"].as_u64()? as usize;
+    let s = get(&tokens[actor])?;
+    let body = json!({"version": s["version"], "move": s["legal"][0]});
+    let r = http
+        .post(format!("{}/api/games/{game}/moves", server.url))
+        .bearer_auth(&tokens[actor])
+        .json(&body)
+        .send()
+        .ok()?;
+    if r.status() != 200 {
+        return None;
+    }
+    let answer: Value = r.json().ok()?;
+    answer["state"]["version"].as_u64()
+}
+
+#[test]
+fn a_killed_server_continues_its_games_with_no_acknowledged_move_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let http = reqwest::blocking::Client::new();
+    let server = serve(&db);
+    let (status, created) = call(
+        http.post(format!("{}/api/games", server.url))
+            .json(&json!({"seats": [{"kind": "human"}, {"kind": "human"}]})),
+    );
+    assert_eq!(status, 201, "{created}");
+    let game = created["game"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = created["invites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let (status, joined) = call(
+                http.post(format!("{}/api/games/{game}/join", server.url))
+                    .json(&json!({"invite": i["code"]})),
+            );
+            assert_eq!(status, 200, "{joined}");
+            joined["token"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let last = play(&http, &server, &game, &tokens, 12);
+    assert_eq!(last["state"]["version"], 12);
+    let before = state(&http, &server, &game, &tokens[0]);
+
+    // SIGKILL: no chance to flush anything that was not already committed.
+    drop(server);
+    let server = serve(&db);
+    let after = state(&http, &server, &game, &tokens[0]);
+    assert_eq!(after["version"], 12, "every acknowledged move is back");
+    assert_eq!(
+        after["view"], before["view"],
+        "the same game, rebuilt from its moves"
+    );
+    assert_eq!(after["status"], "playing", "the seats' tokens still hold");
+
+    // Killed again while a client is sending moves as fast as it can: every move it was told
+    // of is kept (and at most the one in flight besides).
+    let acknowledged = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(12));
+    let player = {
+        let (url, game, tokens, acknowledged) = (
+            server.url.clone(),
+            game.clone(),
+            tokens.clone(),
+            acknowledged.clone(),
+        );
+        std::thread::spawn(move || {
+            let http = reqwest::blocking::Client::new();
+            let server = FakeServer { url };
+            while let Some(v) = play_one(&http, &server, &game, &tokens) {
+                acknowledged.store(v, std::sync::atomic::Ordering::SeqCst);
+            }
+        })
+    };
+    while acknowledged.load(std::sync::atomic::Ordering::SeqCst) < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    drop(server);
+    player.join().unwrap();
+    let acked = acknowledged.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(acked >= 30, "the client played on until the kill ({acked})");
+    let server = serve(&db);
+    let after = state(&http, &server, &game, &tokens[0]);
+    let stored = after["version"].as_u64().unwrap();
+    eprintln!("acknowledged {acked}, stored {stored}");
+    assert!(
+        stored == acked || stored == acked + 1,
+        "{acked} moves acknowledged, {stored} after the restart"
+    );
+
+    // It plays on, with the same tokens.
+    let last = play(&http, &server, &game, &tokens, 5);
+    assert_eq!(last["state"]["version"].as_u64(), Some(stored + 5));
+    let (status, health) = call(http.get(format!("{}/healthz", server.url)));
+    assert_eq!((status, health["games"].as_u64()), (200, Some(1)));
+}
+
+#[test]
+fn serve_refuses_a_bad_database_path_clearly() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sagani"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            "/nonexistent-dir/x/games.db",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent-dir/x/games.db"), "{err}");
+}

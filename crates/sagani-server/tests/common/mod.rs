@@ -1,0 +1,245 @@
+//! A real server on 127.0.0.1 (an ephemeral port, a new database) and a small HTTP/WebSocket
+//! client that keeps every payload it receives.
+
+#![allow(dead_code)]
+
+use futures_util::StreamExt;
+use sagani_server::{Config, Limits};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::task::JoinHandle;
+
+pub struct TestServer {
+    pub url: String,
+    pub db: PathBuf,
+    _dir: tempfile::TempDir,
+    handle: JoinHandle<()>,
+    /// Every body received by this client, in order.
+    pub payloads: Arc<Mutex<Vec<String>>>,
+    pub client: reqwest::Client,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.handle.abort();
+    }
+}
+
+pub fn open_limits() -> Config {
+    Config {
+        limits: Limits {
+            moves_per_token: 0,
+            moves_per_ip: 0,
+            open_games_per_ip: 0,
+            ..Limits::default()
+        },
+        ..Config::default()
+    }
+}
+
+pub async fn start(config: Config) -> TestServer {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("test.db");
+    let app = sagani_server::open(&db, config).expect("server opens");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let handle = tokio::spawn(async move {
+        sagani_server::serve(app, listener, std::future::pending())
+            .await
+            .expect("serve");
+    });
+    TestServer {
+        url,
+        db,
+        _dir: dir,
+        handle,
+        payloads: Arc::new(Mutex::new(Vec::new())),
+        client: reqwest::Client::new(),
+    }
+}
+
+/// An answer: its status and JSON body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl TestServer {
+    async fn finish(&self, r: reqwest::RequestBuilder) -> Answer {
+        let response = r.send().await.expect("the server answers");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("a body");
+        self.payloads.lock().unwrap().push(text.clone());
+        let body = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("status {status}: body is not JSON ({e}): {text}"));
+        Answer {
+            status,
+            body,
+            headers,
+        }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
+        let mut r = self.client.get(format!("{}{path}", self.url));
+        if let Some(t) = token {
+            r = r.bearer_auth(t);
+        }
+        self.finish(r).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Answer {
+        let mut r = self.client.post(format!("{}{path}", self.url)).json(&body);
+        if let Some(t) = token {
+            r = r.bearer_auth(t);
+        }
+        self.finish(r).await
+    }
+
+    pub async fn post_raw(&self, path: &str, body: Vec<u8>) -> Answer {
+        let r = self
+            .client
+            .post(format!("{}{path}", self.url))
+            .header("content-type", "application/json")
+            .body(body);
+        self.finish(r).await
+    }
+
+    /// Creates a game; gives its id and the invite codes.
+    pub async fn create(&self, seats: Value) -> (String, Vec<String>) {
+        let a = self
+            .post("/api/games", None, json!({ "seats": seats }))
+            .await;
+        assert_eq!(a.status, 201, "{:?}", a.body);
+        let id = a.body["game"].as_str().unwrap().to_string();
+        let invites = a.body["invites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["code"].as_str().unwrap().to_string())
+            .collect();
+        (id, invites)
+    }
+
+    pub async fn join(&self, game: &str, invite: &str) -> String {
+        let a = self
+            .post(
+                &format!("/api/games/{game}/join"),
+                None,
+                json!({ "invite": invite }),
+            )
+            .await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+        a.body["token"].as_str().unwrap().to_string()
+    }
+
+    pub async fn state(&self, game: &str, token: Option<&str>) -> Value {
+        let a = self.get(&format!("/api/games/{game}"), token).await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+        a.body
+    }
+
+    pub async fn play(&self, game: &str, token: &str, version: u64, mv: &Value) -> Answer {
+        self.post(
+            &format!("/api/games/{game}/moves"),
+            Some(token),
+            json!({ "version": version, "move": mv }),
+        )
+        .await
+    }
+
+    /// Waits until the game reaches `version` or more (bots play on their own).
+    pub async fn wait_for(
+        &self,
+        game: &str,
+        token: Option<&str>,
+        pred: impl Fn(&Value) -> bool,
+    ) -> Value {
+        for _ in 0..600 {
+            let s = self.state(game, token).await;
+            if pred(&s) {
+                return s;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the game did not get there in 30 s");
+    }
+
+    pub fn ws_url(&self, game: &str, token: Option<&str>) -> String {
+        let base = self.url.replace("http://", "ws://");
+        match token {
+            Some(t) => format!("{base}/api/games/{game}/ws?token={t}"),
+            None => format!("{base}/api/games/{game}/ws"),
+        }
+    }
+}
+
+/// A WebSocket watcher that keeps every message it receives.
+pub struct Watcher {
+    pub messages: Arc<Mutex<Vec<String>>>,
+    task: JoinHandle<()>,
+}
+
+impl Watcher {
+    pub async fn connect(url: &str) -> Watcher {
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("ws connects");
+        let messages = Arc::new(Mutex::new(Vec::new()));
+        let keep = messages.clone();
+        let task = tokio::spawn(async move {
+            let (_, mut rx) = socket.split();
+            while let Some(Ok(m)) = rx.next().await {
+                if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
+                    keep.lock().unwrap().push(t.to_string());
+                }
+            }
+        });
+        Watcher { messages, task }
+    }
+
+    pub fn states(&self) -> Vec<Value> {
+        self.messages
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let v: Value = serde_json::from_str(m).expect("ws JSON");
+                assert_eq!(v["type"], "state");
+                v["state"].clone()
+            })
+            .collect()
+    }
+
+    /// Waits until a message satisfies `pred`.
+    pub async fn wait_for(&self, pred: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..600 {
+            if let Some(s) = self.states().into_iter().find(|s| pred(s)) {
+                return s;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no such WebSocket message in 30 s");
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The stored seed of `game` (read from the database, as only the server can).
+pub fn stored_seed(db: &std::path::Path, game: &str) -> u64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let seed: i64 = conn
+        .query_row("SELECT seed FROM games WHERE id = ?1", [game], |r| r.get(0))
+        .unwrap();
+    seed as u64
+}

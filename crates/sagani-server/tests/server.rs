@@ -1,0 +1,520 @@
+//! The server against real HTTP and WebSocket clients on 127.0.0.1.
+
+mod common;
+
+use common::{open_limits, start, stored_seed, Watcher};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use sagani_core::record::{Record, RecordedGame};
+use sagani_server::{Config, Limits};
+use serde_json::{json, Value};
+
+fn version(state: &Value) -> u64 {
+    state["version"].as_u64().expect("a version")
+}
+
+fn random_legal(state: &Value, rng: &mut SmallRng) -> Value {
+    let legal = state["legal"].as_array().expect("legal moves");
+    assert!(!legal.is_empty(), "no legal move in {state}");
+    legal[rng.random_range(0..legal.len())].clone()
+}
+
+/// The version a payload speaks of, if it speaks of one.
+fn payload_version(v: &Value) -> Option<u64> {
+    v.get("version")
+        .or_else(|| v.get("state").and_then(|s| s.get("version")))
+        .and_then(Value::as_u64)
+}
+
+/// Runs of 3 tiles of the pile still hidden at each version, in draw order, as they would
+/// read in JSON. Runs that ascend are left out: the pile's contents are public, sorted.
+fn hidden_runs(record: &Record, version: u64) -> Vec<String> {
+    let mut prefix = record.clone();
+    prefix.moves.truncate(version as usize);
+    let game = prefix.replay().expect("a prefix replays");
+    let hidden = &record.deck[record.deck.len() - game.draw_pile_len()..];
+    hidden
+        .windows(3)
+        .filter(|w| !(w[0] < w[1] && w[1] < w[2]))
+        .map(|w| format!("{},{},{}", w[0], w[1], w[2]))
+        .collect()
+}
+
+/// Searches payloads for the seed and the hidden order of the draw pile.
+fn assert_no_secrets(payloads: &[String], record: &Record, seed: u64) {
+    let mut runs_at = std::collections::HashMap::new();
+    let mut last_version = 0;
+    for text in payloads {
+        for needle in [
+            seed.to_string(),
+            format!("{seed:x}"),
+            format!("{seed:016x}"),
+        ] {
+            assert!(!text.contains(&needle), "the seed is in a payload: {text}");
+        }
+        let compact = text.replace(' ', "");
+        let v: Value = serde_json::from_str(text).expect("payloads are JSON");
+        let version = payload_version(&v).unwrap_or(last_version);
+        last_version = version;
+        let runs = runs_at
+            .entry(version)
+            .or_insert_with(|| hidden_runs(record, version));
+        for run in runs.iter() {
+            assert!(
+                !compact.contains(&format!("[{run}")) && !compact.contains(&format!(",{run}")),
+                "hidden draw order {run} (version {version}) is in a payload: {text}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_human_against_a_bot_reveals_nothing_until_it_is_over() {
+    // The test moves at machine speed: without move limits (they have their own test).
+    let server = start(open_limits()).await;
+    let (game, invites) = server
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 1}]))
+        .await;
+    assert_eq!(invites.len(), 1, "one invite for the one human seat");
+    let spectator = Watcher::connect(&server.ws_url(&game, None)).await;
+    let token = server.join(&game, &invites[0]).await;
+    let seat = Watcher::connect(&server.ws_url(&game, Some(&token))).await;
+
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut moves_by_me = 0;
+    let mut reconnected = None;
+    loop {
+        let s = server
+            .wait_for(&game, Some(&token), |s| {
+                s["view"]["over"] == true || !s["legal"].as_array().unwrap().is_empty()
+            })
+            .await;
+        if s["view"]["over"] == true {
+            break;
+        }
+        assert_eq!(s["you"], 0);
+        let mv = random_legal(&s, &mut rng);
+        let a = server.play(&game, &token, version(&s), &mv).await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+        assert_eq!(a.body["applied"], true);
+        assert_eq!(version(&a.body["state"]), version(&s) + 1);
+        moves_by_me += 1;
+        if moves_by_me == 10 {
+            // A client that comes back mid-game gets the whole current state at once.
+            let w = Watcher::connect(&server.ws_url(&game, Some(&token))).await;
+            let first = w.wait_for(|_| true).await;
+            assert!(version(&first) > version(&s));
+            assert_eq!(first["you"], 0);
+            reconnected = Some(w);
+        }
+    }
+    assert!(moves_by_me > 10);
+    assert!(reconnected.is_some());
+    let end = server.state(&game, Some(&token)).await;
+    assert_eq!(end["status"], "over");
+    let final_version = version(&end);
+
+    // The watchers saw every version up to the end, in order.
+    let last = spectator.wait_for(|s| version(s) == final_version).await;
+    assert_eq!(last["view"]["over"], true);
+    assert!(last.get("you").is_none(), "a spectator has no seat");
+    let versions: Vec<u64> = spectator.states().iter().map(version).collect();
+    assert!(versions.windows(2).all(|w| w[0] <= w[1]), "{versions:?}");
+    for v in 1..=final_version {
+        assert!(versions.contains(&v), "the spectator missed version {v}");
+    }
+    seat.wait_for(|s| version(s) == final_version).await;
+
+    // The record is given out now, and replays to the same end.
+    let r = server
+        .client
+        .get(format!("{}/api/games/{game}/record", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let text = r.text().await.unwrap();
+    let record = Record::from_json(&text).expect("a valid record");
+    assert_eq!(record.moves.len() as u64, final_version);
+    let replayed = RecordedGame::from_record(record.clone()).unwrap();
+    assert!(replayed.game().is_over());
+    assert_eq!(
+        serde_json::to_value(replayed.game().view(None)).unwrap(),
+        last["view"]
+    );
+
+    // Nothing before the end held the seed or the hidden draw order.
+    let seed = stored_seed(&server.db, &game);
+    let mut payloads: Vec<String> = server.payloads.lock().unwrap().clone();
+    payloads.pop(); // the final state is over: everything may be known
+    payloads.extend(spectator.messages.lock().unwrap().iter().cloned());
+    payloads.extend(seat.messages.lock().unwrap().iter().cloned());
+    payloads.extend(
+        reconnected
+            .unwrap()
+            .messages
+            .lock()
+            .unwrap()
+            .iter()
+            .cloned(),
+    );
+    assert!(payloads.len() > 2 * final_version as usize);
+    assert_no_secrets(&payloads, &record, seed);
+}
+
+/// The secret search itself finds the pile's order when it is there.
+#[test]
+fn the_secret_search_can_fail() {
+    let game = RecordedGame::new(&sagani_core::Setup::seeded(2, 99)).unwrap();
+    let record = game.record().clone();
+    let leak = serde_json::to_string(&json!({ "version": 0, "pile": record.deck })).unwrap();
+    let caught = std::panic::catch_unwind(|| assert_no_secrets(&[leak], &record, 1));
+    assert!(caught.is_err());
+    let seed_leak = json!({ "seed": 12345678901234567u64 }).to_string();
+    let caught =
+        std::panic::catch_unwind(|| assert_no_secrets(&[seed_leak], &record, 12345678901234567));
+    assert!(caught.is_err());
+    let view =
+        serde_json::to_string(&json!({"version": 0, "view": game.game().view(Some(0))})).unwrap();
+    assert_no_secrets(&[view], &record, 12345678901234567);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_tokens_versions_and_retries() {
+    let server = start(open_limits()).await;
+    let (game, invites) = server
+        .create(json!([{"kind": "human"}, {"kind": "human"}]))
+        .await;
+    let path = format!("/api/games/{game}/moves");
+
+    // Invites: each claims its seat once.
+    let bad = server
+        .post(
+            &format!("/api/games/{game}/join"),
+            None,
+            json!({"invite": "00"}),
+        )
+        .await;
+    assert_eq!(
+        (bad.status, bad.body["error"].as_str()),
+        (403, Some("wrong_invite"))
+    );
+    let t0 = server.join(&game, &invites[0]).await;
+    let again = server
+        .post(
+            &format!("/api/games/{game}/join"),
+            None,
+            json!({"invite": invites[0]}),
+        )
+        .await;
+    assert_eq!(
+        (again.status, again.body["error"].as_str()),
+        (409, Some("seat_taken"))
+    );
+    let private = server
+        .post(&format!("/api/games/{game}/join"), None, json!({"seat": 1}))
+        .await;
+    assert_eq!(
+        private.status, 403,
+        "a private game's seat needs its invite"
+    );
+    assert_eq!(server.state(&game, None).await["status"], "waiting");
+    let t1 = server.join(&game, &invites[1]).await;
+    assert_ne!(t0, t1);
+    assert!(t0.len() >= 32, "at least 128 bits");
+    assert_eq!(server.state(&game, None).await["status"], "playing");
+
+    let s = server.state(&game, Some(&t0)).await;
+    let to_act = s["view"]["next"]["player"].as_u64().unwrap() as usize;
+    let (mine, theirs) = if to_act == 0 { (&t0, &t1) } else { (&t1, &t0) };
+    let s = server.state(&game, Some(mine)).await;
+    let mv = s["legal"][0].clone();
+    assert_eq!(server.state(&game, Some(theirs)).await["legal"], json!([]));
+
+    // No token, a wrong token, the other seat's token: refused, nothing changes.
+    let a = server
+        .post(&path, None, json!({"version": 0, "move": mv}))
+        .await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (401, Some("missing_token"))
+    );
+    let a = server.play(&game, &"ab".repeat(32), 0, &mv).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (403, Some("wrong_token"))
+    );
+    let a = server
+        .get(&format!("/api/games/{game}"), Some("nonsense"))
+        .await;
+    assert_eq!(a.status, 403);
+    let a = server.play(&game, theirs, 0, &mv).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (409, Some("not_your_turn"))
+    );
+    // An illegal move: the engine's reason, nothing changes.
+    let a = server
+        .play(
+            &game,
+            mine,
+            0,
+            &json!({"action": "place", "tile": 1, "x": 5, "y": 5, "rot": 0}),
+        )
+        .await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (422, Some("illegal_move"))
+    );
+    assert!(!a.body["message"].as_str().unwrap().is_empty());
+    let a = server
+        .play(&game, mine, 0, &json!({"action": "pass"}))
+        .await;
+    assert_eq!(a.status, 422);
+    assert!(
+        a.body["message"].as_str().unwrap().contains("intermezzo"),
+        "{:?}",
+        a.body
+    );
+    assert_eq!(version(&server.state(&game, None).await), 0);
+    assert_eq!(
+        sagani_server::store::count_moves(&server.db, Some(&game)).unwrap(),
+        0
+    );
+
+    // The move, then the same move again (a retry): applied once.
+    let a = server.play(&game, mine, 0, &mv).await;
+    assert_eq!((a.status, &a.body["applied"]), (200, &json!(true)));
+    let a = server.play(&game, mine, 0, &mv).await;
+    assert_eq!(
+        (a.status, &a.body["applied"]),
+        (200, &json!(false)),
+        "{:?}",
+        a.body
+    );
+    assert_eq!(version(&a.body["state"]), 1);
+    assert_eq!(
+        sagani_server::store::count_moves(&server.db, Some(&game)).unwrap(),
+        1
+    );
+    // A different move against the old version is stale.
+    let other = s["legal"][1].clone();
+    let a = server.play(&game, mine, 0, &other).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (409, Some("stale_version"))
+    );
+    assert_eq!(a.body["version"], 1);
+    let a = server.play(&game, mine, 7, &other).await;
+    assert_eq!(a.status, 409, "a version from the future is refused too");
+
+    // A spectator watches and receives updates, but cannot move.
+    let watcher = Watcher::connect(&server.ws_url(&game, None)).await;
+    watcher.wait_for(|s| version(s) == 1).await;
+    let s = server.state(&game, None).await;
+    assert_eq!(s["legal"], json!([]));
+    assert!(s.get("you").is_none());
+    let next = s["view"]["next"]["player"].as_u64().unwrap() as usize;
+    let actor = if next == 0 { &t0 } else { &t1 };
+    let s = server.state(&game, Some(actor)).await;
+    let mv = s["legal"][0].clone();
+    let a = server
+        .post(&path, None, json!({"version": 1, "move": mv}))
+        .await;
+    assert_eq!(a.status, 401, "a spectator has no token to move with");
+    let a = server.play(&game, actor, 1, &mv).await;
+    assert_eq!(a.status, 200);
+    watcher.wait_for(|s| version(s) == 2).await;
+    let bad_ws = tokio_tungstenite::connect_async(server.ws_url(&game, Some("nonsense"))).await;
+    assert!(bad_ws.is_err(), "a WebSocket with a wrong token is refused");
+
+    // Preview and the record.
+    let s = server
+        .state(&game, Some(if version(&s) % 2 == 0 { &t0 } else { &t1 }))
+        .await;
+    let _ = s;
+    let a = server.get(&format!("/api/games/{game}/record"), None).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (409, Some("game_in_progress"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn previews_lobby_and_bad_requests() {
+    let server = start(open_limits()).await;
+    let (game, invites) = server.create(json!([{"kind": "human"}])).await;
+    let token = server.join(&game, &invites[0]).await;
+    let s = server.state(&game, Some(&token)).await;
+    assert_eq!(s["view"]["variant"], "solo");
+    let mv = s["legal"][0].clone();
+    let a = server
+        .post(
+            &format!("/api/games/{game}/preview"),
+            None,
+            json!({"move": mv}),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    assert_eq!(a.body["preview"]["tile"], mv["tile"]);
+    let a = server
+        .post(
+            &format!("/api/games/{game}/preview"),
+            None,
+            json!({"move": {"action": "pass"}}),
+        )
+        .await;
+    assert_eq!(a.status, 422);
+    assert_eq!(
+        version(&server.state(&game, None).await),
+        0,
+        "a preview changes nothing"
+    );
+
+    // The lobby lists public games only; their free seats can be claimed without invites.
+    let (public, _) = {
+        let a = server
+            .post("/api/games", None, json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "public": true}))
+            .await;
+        assert_eq!(a.status, 201);
+        (a.body["game"].as_str().unwrap().to_string(), ())
+    };
+    let lobby = server.get("/api/games", None).await;
+    let ids: Vec<&str> = lobby.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec![public.as_str()]);
+    let a = server
+        .post(
+            &format!("/api/games/{public}/join"),
+            None,
+            json!({"seat": 1}),
+        )
+        .await;
+    assert_eq!(a.status, 409, "seat 1 is a bot's");
+    let a = server
+        .post(
+            &format!("/api/games/{public}/join"),
+            None,
+            json!({"seat": 0}),
+        )
+        .await;
+    assert_eq!(a.status, 200);
+
+    // Bad requests get clear JSON errors.
+    for (body, needle) in [
+        (json!({"seats": []}), "1 to 4 seats"),
+        (
+            json!({"seats": vec![json!({"kind": "human"}); 5]}),
+            "1 to 4 seats",
+        ),
+        (
+            json!({"seats": [{"kind": "human"}], "variant": "standard"}),
+            "2 to 4 seats",
+        ),
+        (
+            json!({"seats": [{"kind": "human"}, {"kind": "human"}], "variant": "blitz"}),
+            "unknown variant",
+        ),
+        (
+            json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "deep-blue"}]}),
+            "unknown bot",
+        ),
+        (
+            json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 9}]}),
+            "1 to 5",
+        ),
+        (json!({"seats": [{"kind": "alien"}]}), "kind"),
+        (json!({"seat": [{"kind": "human"}]}), "seat"),
+    ] {
+        let a = server.post("/api/games", None, body.clone()).await;
+        assert!(a.status == 400 || a.status == 422, "{body}: {:?}", a.body);
+        let message = a.body["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{body}: {message}");
+    }
+    let a = server.post_raw("/api/games", b"{not json".to_vec()).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (400, Some("bad_request"))
+    );
+    let a = server.post_raw("/api/games", vec![b' '; 100_000]).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (413, Some("body_too_large"))
+    );
+    let a = server.get("/api/games/0000", None).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (404, Some("not_found"))
+    );
+    let a = server.get("/no/such/page", None).await;
+    assert_eq!(a.status, 404);
+    let a = server.get("/healthz", None).await;
+    assert_eq!((a.status, a.body["status"].as_str()), (200, Some("ok")));
+
+    // The OpenAPI document names every route.
+    let a = server.get("/api/openapi.json", None).await;
+    assert_eq!(a.status, 200);
+    let paths = a.body["paths"].as_object().unwrap();
+    for p in [
+        "/healthz",
+        "/api/games",
+        "/api/games/{id}",
+        "/api/games/{id}/join",
+        "/api/games/{id}/moves",
+        "/api/games/{id}/preview",
+        "/api/games/{id}/record",
+        "/api/games/{id}/ws",
+    ] {
+        assert!(
+            paths.contains_key(p),
+            "{p} is missing from the OpenAPI document"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_refuse_with_json() {
+    let server = start(Config {
+        limits: Limits {
+            moves_per_token: 1,
+            moves_per_ip: 0,
+            open_games_per_ip: 2,
+            ..Limits::default()
+        },
+        ..Config::default()
+    })
+    .await;
+    let (game, invites) = server.create(json!([{"kind": "human"}])).await;
+    server.create(json!([{"kind": "human"}])).await;
+    let a = server
+        .post("/api/games", None, json!({"seats": [{"kind": "human"}]}))
+        .await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (429, Some("too_many_games"))
+    );
+
+    let token = server.join(&game, &invites[0]).await;
+    let mut limited = 0;
+    for _ in 0..6 {
+        // Stale moves count too: the limit is on requests, before any work.
+        let a = server
+            .play(&game, &token, 99, &json!({"action": "pass"}))
+            .await;
+        if a.status == 429 {
+            assert_eq!(a.body["error"], "rate_limited");
+            assert!(a.headers.contains_key("retry-after"));
+            limited += 1;
+        } else {
+            assert_eq!(a.status, 409);
+        }
+    }
+    assert!(
+        limited >= 3,
+        "a burst of 2 then refusals, got {limited} refusals"
+    );
+}
