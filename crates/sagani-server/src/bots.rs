@@ -52,20 +52,37 @@ fn make(bot: &str, seed: u64) -> Box<dyn Bot> {
     }
 }
 
-/// The bot's move. Its seed is fresh randomness, unrelated to the deck's seed.
+/// Extra time a bot gets beyond its budget before the server stops waiting for it.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// The bot's move. Its seed is fresh randomness, unrelated to the deck's seed. A bot that
+/// overruns its budget by `GRACE` (or fails) gets a random legal move played for it.
 pub async fn think(slots: &Semaphore, job: Job) -> Move {
     let _permit = slots.acquire().await;
-    let fallback = job.legal[0];
+    let seed = crate::secret::random_seed();
+    let fallback = job.legal[(seed % job.legal.len() as u64) as usize];
     let level_ms = LEVEL_MS[(job.level.clamp(1, 5) - 1) as usize];
     let budget = Budget::millis(level_ms.min(job.think.as_millis() as u64));
-    let seed = crate::secret::random_seed();
-    tokio::task::spawn_blocking(move || {
+    let limit = budget.time.unwrap_or_default() + GRACE;
+    let thinking = tokio::task::spawn_blocking(move || {
         make(&job.bot, seed)
             .choose(&job.view, &job.legal, budget)
             .mv
-    })
-    .await
-    .unwrap_or(fallback)
+    });
+    match tokio::time::timeout(limit, thinking).await {
+        Ok(Ok(mv)) => mv,
+        Ok(Err(e)) => {
+            tracing::error!("a bot failed: {e}");
+            fallback
+        }
+        Err(_) => {
+            tracing::warn!(
+                "a bot overran its budget of {:?}",
+                budget.time.unwrap_or_default()
+            );
+            fallback
+        }
+    }
 }
 
 #[cfg(test)]
