@@ -1,7 +1,9 @@
-//! Secrets: seeds, seat tokens and invite codes from the operating system's randomness, kept
-//! only as SHA-256 hashes.
+//! Secrets: decks, seat tokens and invite codes from the operating system's randomness
+//! (tokens and invites are kept only as SHA-256 hashes).
 
-use rand::RngCore;
+use rand::seq::SliceRandom;
+use rand::{Rng, RngCore};
+use sagani_core::{TileId, TILE_COUNT};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
@@ -23,6 +25,18 @@ pub fn random_hex(bytes: usize) -> String {
 
 pub fn random_seed() -> u64 {
     rand::rng().next_u64()
+}
+
+/// A uniform number in `0..n`.
+pub fn random_below(n: u32) -> u32 {
+    rand::rng().random_range(0..n.max(1))
+}
+
+/// The 72 tiles in a uniformly random order, top of the draw pile first.
+pub fn random_deck() -> Vec<TileId> {
+    let mut deck: Vec<TileId> = (1..=TILE_COUNT as TileId).collect();
+    deck.shuffle(&mut rand::rng());
+    deck
 }
 
 /// The SHA-256 of a secret, as stored and compared.

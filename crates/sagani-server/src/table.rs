@@ -147,8 +147,8 @@ impl Table {
         let setup = Setup {
             players: saved.seats.len() as u8,
             variant: Some(saved.variant),
-            deck: DeckOrder::Seed(saved.seed),
-            start_player: None,
+            deck: DeckOrder::Explicit(saved.deck.iter().map(|&t| t as i64).collect()),
+            start_player: Some(saved.start_player),
         };
         let mut game = RecordedGame::new(&setup).map_err(|e| e.to_string())?;
         for (n, m) in saved.moves.iter().enumerate() {

@@ -5,19 +5,21 @@ mod sqlite;
 
 pub use sqlite::{count_moves, SqliteStore};
 
-use sagani_core::{Move, Variant};
+use sagani_core::{Move, TileId, Variant};
 use std::fmt;
 use tokio::sync::oneshot;
 
-/// A game as stored: enough to rebuild it by replaying `moves` on the seeded setup.
+/// A game as stored: enough to rebuild it by replaying `moves` on its deck.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavedGame {
     pub id: String,
     /// Seconds since the Unix epoch.
     pub created_at: i64,
     pub variant: Variant,
-    /// The deck's seed: secret until the game is over, and never sent by the server.
-    pub seed: u64,
+    /// The draw pile, top first, shuffled with the operating system's randomness: secret until
+    /// the game is over. (No seed: a 64-bit seed could be searched for from the first offer.)
+    pub deck: Vec<TileId>,
+    pub start_player: u8,
     pub public: bool,
     /// The address that created the game (for the open-games limit).
     pub creator: String,

@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     created_at INTEGER NOT NULL,
     variant TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    deck TEXT NOT NULL,
+    start_player INTEGER NOT NULL,
     public INTEGER NOT NULL,
     creator TEXT NOT NULL
 );
@@ -163,13 +164,14 @@ fn apply(tx: &rusqlite::Transaction<'_>, event: &Event) -> Result<(), StoreError
 
 fn insert_game(tx: &rusqlite::Transaction<'_>, g: &SavedGame) -> Result<(), StoreError> {
     tx.execute(
-        "INSERT INTO games (id, created_at, variant, seed, public, creator)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
             g.id,
             g.created_at,
             g.variant.name(),
-            g.seed as i64,
+            serde_json::to_string(&g.deck).map_err(err)?,
+            g.start_player,
             g.public,
             g.creator
         ],
@@ -199,7 +201,10 @@ impl Store for SqliteStore {
         let mut games: Vec<SavedGame> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut q = conn
-            .prepare("SELECT id, created_at, variant, seed, public, creator FROM games ORDER BY created_at, id")
+            .prepare(
+                "SELECT id, created_at, variant, deck, start_player, public, creator
+                 FROM games ORDER BY created_at, id",
+            )
             .map_err(err)?;
         let rows = q
             .query_map([], |r| {
@@ -207,14 +212,18 @@ impl Store for SqliteStore {
                     r.get::<_, String>(0)?,
                     r.get::<_, i64>(1)?,
                     r.get::<_, String>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, bool>(4)?,
-                    r.get::<_, String>(5)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, u8>(4)?,
+                    r.get::<_, bool>(5)?,
+                    r.get::<_, String>(6)?,
                 ))
             })
             .map_err(err)?;
         for row in rows {
-            let (id, created_at, variant, seed, public, creator) = row.map_err(err)?;
+            let (id, created_at, variant, deck, start_player, public, creator) =
+                row.map_err(err)?;
+            let deck = serde_json::from_str(&deck)
+                .map_err(|e| StoreError(format!("game {id}: deck: {e}")))?;
             let variant = Variant::parse(&variant)
                 .ok_or_else(|| StoreError(format!("game {id}: unknown variant {variant:?}")))?;
             index.insert(id.clone(), games.len());
@@ -222,7 +231,8 @@ impl Store for SqliteStore {
                 id,
                 created_at,
                 variant,
-                seed: seed as u64,
+                deck,
+                start_player,
                 public,
                 creator,
                 seats: Vec::new(),
@@ -326,7 +336,8 @@ mod tests {
             id: id.into(),
             created_at: 1,
             variant: Variant::Standard,
-            seed: u64::MAX - 5,
+            deck: (1..=72).rev().collect(),
+            start_player: 1,
             public: true,
             creator: "127.0.0.1".into(),
             seats: vec![

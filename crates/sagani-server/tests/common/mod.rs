@@ -235,11 +235,11 @@ impl Drop for Watcher {
     }
 }
 
-/// The stored seed of `game` (read from the database, as only the server can).
-pub fn stored_seed(db: &std::path::Path, game: &str) -> u64 {
+/// The stored deck of `game` (read from the database, as only the server can).
+pub fn stored_deck(db: &std::path::Path, game: &str) -> Vec<u8> {
     let conn = rusqlite::Connection::open(db).unwrap();
-    let seed: i64 = conn
-        .query_row("SELECT seed FROM games WHERE id = ?1", [game], |r| r.get(0))
+    let deck: String = conn
+        .query_row("SELECT deck FROM games WHERE id = ?1", [game], |r| r.get(0))
         .unwrap();
-    seed as u64
+    serde_json::from_str(&deck).unwrap()
 }
