@@ -6,7 +6,7 @@ use crate::bots;
 use crate::error::ApiError;
 use crate::limits::{Limiters, Limits};
 use crate::secret;
-use crate::store::{Event, SavedGame, SavedSeat, Store};
+use crate::store::{Event, SavedGame, SavedSeat, Store, StoreError};
 use crate::table::{Table, TableState};
 use axum::http::StatusCode;
 use sagani_core::{Move, Variant};
@@ -40,6 +40,8 @@ pub struct App {
     pub limiters: Limiters,
     tables: RwLock<HashMap<String, Arc<Table>>>,
     pub(crate) bot_slots: Arc<Semaphore>,
+    /// Held while a game is created, so the open-games limit counts every game.
+    creating: tokio::sync::Mutex<()>,
 }
 
 /// What became of a move.
@@ -61,10 +63,12 @@ async fn detached<T: Send + 'static>(
     work: impl std::future::Future<Output = Result<T, ApiError>> + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::spawn(work).await.unwrap_or_else(|e| {
+        // The panic's text stays in the log: it may name anything.
+        tracing::error!("a request failed: {e}");
         Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
-            format!("the server failed on this request: {e}"),
+            "the server failed on this request",
         ))
     })
 }
@@ -90,6 +94,7 @@ impl App {
             store,
             config,
             tables: RwLock::new(tables),
+            creating: tokio::sync::Mutex::new(()),
         });
         Ok(app)
     }
@@ -146,6 +151,12 @@ impl App {
                 ))
             })?,
         };
+        if !req.seats.iter().any(|s| matches!(s, SeatRequest::Human)) {
+            // Bots play at a table with a person; games between bots are `sagani arena`'s.
+            return Err(ApiError::bad_request(
+                "a game needs at least one human seat (bots play each other with `sagani arena`)",
+            ));
+        }
         if variant.is_solo() != (n == 1) {
             return Err(ApiError::bad_request(format!(
                 "the {variant} variant is for {}, not {n} seats",
@@ -156,6 +167,7 @@ impl App {
                 }
             )));
         }
+        let _creating = self.creating.lock().await;
         let max = self.config.limits.open_games_per_ip;
         if max > 0 {
             let open = self
@@ -229,14 +241,41 @@ impl App {
     }
 
     async fn commit(&self, event: Event) -> Result<(), ApiError> {
-        match self.store.write(event).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => {
-                tracing::error!("{e}");
-                Err(ApiError::storage(e))
-            }
-            Err(_) => Err(ApiError::storage("the store did not answer")),
+        let outcome = match self.store.write(event).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(StoreError("the store did not answer".into())),
+        };
+        outcome.map_err(|e| {
+            tracing::error!("{e}");
+            ApiError::storage()
+        })
+    }
+
+    /// After a write whose outcome is unknown: the table as the store has it (or, if the store
+    /// cannot say, as it was before the write, which `fallback` restores).
+    async fn resync(
+        &self,
+        table: &Table,
+        st: &mut TableState,
+        fallback: impl FnOnce(&mut TableState),
+    ) {
+        let store = self.store.clone();
+        let id = table.id.clone();
+        let stored = tokio::task::spawn_blocking(move || store.load_game(&id)).await;
+        match stored {
+            Ok(Ok(Some(saved))) => match TableState::restore(&saved) {
+                Ok(fresh) => {
+                    *st = fresh;
+                    table.changed(st);
+                    return;
+                }
+                Err(e) => tracing::error!("game {} does not replay from the store: {e}", table.id),
+            },
+            Ok(Ok(None)) => tracing::error!("game {} is gone from the store", table.id),
+            Ok(Err(e)) => tracing::error!("game {}: {e}", table.id),
+            Err(e) => tracing::error!("game {}: {e}", table.id),
         }
+        fallback(st);
     }
 
     pub async fn join(self: &Arc<App>, id: &str, req: JoinRequest) -> Result<Joined, ApiError> {
@@ -251,6 +290,7 @@ impl App {
         req: JoinRequest,
     ) -> Result<Joined, ApiError> {
         let mut st = table.lock().await;
+        let by_invite = req.invite.is_some();
         let seat = match (&req.invite, req.seat) {
             (Some(code), _) => {
                 let h = secret::hash(code);
@@ -295,10 +335,12 @@ impl App {
                     st.version(),
                 ))
             }
+            // The invite claims its seat again (a lost answer, a second device): a new token,
+            // and the old one stops working. A public seat taken by number has no such proof.
             Some(SavedSeat::Human {
                 token_hash: Some(_),
                 ..
-            }) => {
+            }) if !by_invite => {
                 return Err(ApiError::conflict(
                     "seat_taken",
                     format!("seat {seat} is already claimed"),
@@ -309,12 +351,17 @@ impl App {
         }
         let token = secret::random_hex(32);
         let token_hash = secret::hash(&token);
-        self.commit(Event::Claimed {
-            game: table.id.clone(),
-            seat: seat as u8,
-            token_hash: token_hash.clone(),
-        })
-        .await?;
+        let claimed = self
+            .commit(Event::Claimed {
+                game: table.id.clone(),
+                seat: seat as u8,
+                token_hash: token_hash.clone(),
+            })
+            .await;
+        if let Err(e) = claimed {
+            self.resync(&table, &mut st, |_| {}).await;
+            return Err(e);
+        }
         if let SavedSeat::Human { token_hash: t, .. } = &mut st.seats[seat] {
             *t = Some(token_hash);
         }
@@ -388,7 +435,7 @@ impl App {
             mv,
         };
         if let Err(e) = self.commit(event).await {
-            st.undo_last();
+            self.resync(table, &mut st, |st| st.undo_last()).await;
             return Err(e);
         }
         table.changed(&st);
@@ -402,8 +449,9 @@ impl App {
         })
     }
 
-    /// Starts the bot whose turn it is, if any, once per version.
-    fn kick_bot(self: &Arc<App>, table: &Arc<Table>, st: &mut TableState) {
+    /// Starts the bot whose turn it is, if any, once per version. Called after every change
+    /// and whenever someone looks, so a bot held up by a failure is asked again.
+    pub(crate) fn kick_bot(self: &Arc<App>, table: &Arc<Table>, st: &mut TableState) {
         let game = st.game.game();
         let Some(seat) = game.to_act() else { return };
         let SavedSeat::Bot { bot, level } = &st.seats[seat as usize] else {
@@ -424,9 +472,26 @@ impl App {
         let (app, table) = (self.clone(), table.clone());
         tokio::spawn(async move {
             let mv = bots::think(&app.bot_slots, job).await;
-            if let Err(e) = app.play_now(&table, seat, version, mv).await {
-                tracing::error!("game {} bot seat {seat}: {}", table.id, e.message);
-                table.lock().await.bot_thinking = None;
+            // A store that fails is tried again, less and less often; the move stays the
+            // same, so a write that did land is answered as a retry.
+            let mut wait = Duration::from_millis(250);
+            loop {
+                match app.play_now(&table, seat, version, mv).await {
+                    Ok(_) => break,
+                    Err(e) if e.code == "storage" => {
+                        tracing::warn!("game {} bot seat {seat}: retrying in {wait:?}", table.id);
+                        tokio::time::sleep(wait).await;
+                        wait = (wait * 2).min(Duration::from_secs(30));
+                    }
+                    Err(e) => {
+                        tracing::error!("game {} bot seat {seat}: {}", table.id, e.message);
+                        let mut st = table.lock().await;
+                        if st.bot_thinking == Some(version) {
+                            st.bot_thinking = None;
+                        }
+                        break;
+                    }
+                }
             }
         });
     }

@@ -60,9 +60,13 @@ impl ApiError {
         }
     }
 
-    pub fn storage(e: impl std::fmt::Display) -> ApiError {
-        // The store's messages name games and seats, never secrets.
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "storage", e.to_string())
+    /// The store failed; its own message goes to the log, not to the client.
+    pub fn storage() -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage",
+            "the game could not be saved just now; try again",
+        )
     }
 }
 
@@ -102,10 +106,18 @@ where
 }
 
 fn json_rejection(r: JsonRejection) -> ApiError {
-    let status = r.status();
-    if status == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::new(status, "body_too_large", "the request body is too large")
-    } else {
-        ApiError::new(status, "bad_request", r.body_text())
+    match r {
+        JsonRejection::MissingJsonContentType(_) => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "bad_content_type",
+            "send the body as JSON, with `Content-Type: application/json`",
+        ),
+        r if r.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            "the request body is too large",
+        ),
+        // Bad syntax and a wrong shape alike: the message says which field and where.
+        r => ApiError::bad_request(r.body_text()),
     }
 }

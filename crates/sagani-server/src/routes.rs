@@ -21,9 +21,14 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
-    let text = value.to_str().unwrap_or("");
-    match text.strip_prefix("Bearer ") {
-        Some(t) if !t.trim().is_empty() => Ok(Some(t.trim().to_string())),
+    let text = value.to_str().unwrap_or("").trim();
+    // The scheme's name is case-insensitive (RFC 9110).
+    let token = match text.split_once(' ') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        _ => "",
+    };
+    match token {
+        t if !t.is_empty() => Ok(Some(t.to_string())),
         _ => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "missing_token",
@@ -74,7 +79,7 @@ pub async fn create(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     Body(req): Body<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let created = app.create(req, addr.ip().to_string()).await?;
+    let created = app.create(req, client_key(&addr)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -104,8 +109,9 @@ pub async fn state(
 ) -> Result<Json<GameState>, ApiError> {
     let token = bearer(&headers)?;
     let table = app.table(&id)?;
-    let st = table.lock().await;
+    let mut st = table.lock().await;
     let you = st.who(token.as_deref())?;
+    app.kick_bot(&table, &mut st);
     Ok(Json(st.state_for(&table.id, you)))
 }
 
@@ -146,8 +152,7 @@ pub async fn play(
                 "this token holds no seat at this game",
             )
         })?;
-    app.limiters
-        .check_move(&token_hash, &addr.ip().to_string())?;
+    app.limiters.check_move(&token_hash, &client_key(&addr))?;
     let played = app.play(&table, seat, req.version, req.mv).await?;
     Ok(Json(MoveResult {
         applied: played.applied,
@@ -207,4 +212,44 @@ pub async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Resp
 
 pub async fn not_found() -> ApiError {
     ApiError::not_found("no such page or API route")
+}
+
+pub async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this route does not take that method (see /api/openapi.json)",
+    )
+}
+
+/// The address a limit counts by: an IPv4 address, or the /64 network of an IPv6 one (a
+/// single host usually holds a whole /64).
+pub fn client_key(addr: &SocketAddr) -> String {
+    match addr.ip().to_canonical() {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+    }
+}
+
+/// Where the links the server hands out (a game to watch, an invite) lead until the browser
+/// page exists: a short note on how to use them with the API.
+pub async fn page(uri: axum::http::Uri) -> axum::response::Html<String> {
+    let clean = |s: &str| -> String { s.chars().filter(|c| c.is_ascii_alphanumeric()).collect() };
+    let mut parts = uri.path().trim_start_matches("/games/").split('/');
+    let game = clean(parts.next().unwrap_or(""));
+    let how = match (parts.next(), parts.next()) {
+        (Some("join"), Some(code)) => format!(
+            "<p>To take your seat, claim it with this invite:</p><pre>curl -X POST /api/games/{game}/join -H 'content-type: application/json' -d '{{\"invite\": \"{}\"}}'</pre>",
+            clean(code)
+        ),
+        _ => format!(
+            "<p>Watch it live: <code>GET /api/games/{game}</code> or the WebSocket <code>/api/games/{game}/ws</code>.</p>"
+        ),
+    };
+    axum::response::Html(format!(
+        "<!doctype html><meta charset=utf-8><title>Sagani game {game}</title><h1>Sagani game {game}</h1>{how}<p>The browser page is not here yet; the API is described at <a href=/api/openapi.json>/api/openapi.json</a>.</p>"
+    ))
 }

@@ -132,18 +132,16 @@ impl TableState {
         self.game.record().moves.get(version as usize) == Some(&RecordMove { player: seat, mv })
     }
 
-    /// Takes back the last move (after its commit failed).
+    /// Takes back the last move (when the store cannot say whether it was written).
     pub fn undo_last(&mut self) {
         let mut record = self.game.record().clone();
         record.moves.pop();
         self.game =
             RecordedGame::from_record(record).expect("a prefix of a replayable record replays");
     }
-}
 
-impl Table {
-    /// Rebuilds a stored game by replaying its moves.
-    pub fn restore(saved: SavedGame) -> Result<Table, String> {
+    /// The game and seats as stored: the setup, then every move replayed.
+    pub fn restore(saved: &SavedGame) -> Result<TableState, String> {
         let setup = Setup {
             players: saved.seats.len() as u8,
             variant: Some(saved.variant),
@@ -160,22 +158,29 @@ impl Table {
             }
             game.play(m.mv).map_err(|e| format!("move {n}: {e}"))?;
         }
-        let over = game.game().is_over();
+        Ok(TableState {
+            game,
+            seats: saved.seats.clone(),
+            bot_thinking: None,
+        })
+    }
+}
+
+impl Table {
+    /// Rebuilds a stored game by replaying its moves.
+    pub fn restore(saved: SavedGame) -> Result<Table, String> {
+        let state = TableState::restore(&saved)?;
         let (updates, _) = broadcast::channel(16);
         Ok(Table {
+            players: saved.seats.len() as u8,
+            over: AtomicBool::new(state.game.game().is_over()),
             id: saved.id,
             created_at: saved.created_at,
             variant: saved.variant,
-            players: setup.players,
             public: saved.public,
             creator: saved.creator,
-            state: Mutex::new(TableState {
-                game,
-                seats: saved.seats,
-                bot_thinking: None,
-            }),
+            state: Mutex::new(state),
             updates,
-            over: AtomicBool::new(over),
         })
     }
 

@@ -6,6 +6,8 @@ use crate::api::Update;
 use crate::app::App;
 use crate::error::ApiError;
 use crate::table::Table;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -30,12 +32,28 @@ pub struct WsQuery {
 pub async fn connect(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    Query(q): Query<WsQuery>,
-    upgrade: WebSocketUpgrade,
+    query: Result<Query<WsQuery>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::new(
+            e.status(),
+            "bad_request",
+            format!("{}: this route is a WebSocket", e.body_text()),
+        )
+    })?;
     let table = app.table(&id)?;
-    let seat = table.lock().await.who(q.token.as_deref())?;
-    Ok(upgrade.on_upgrade(move |socket| watch(table, seat, socket)))
+    let seat = {
+        let mut st = table.lock().await;
+        let seat = st.who(q.token.as_deref())?;
+        app.kick_bot(&table, &mut st);
+        seat
+    };
+    Ok(upgrade
+        // Clients have nothing to send but pongs and closes.
+        .max_message_size(4096)
+        .on_upgrade(move |socket| watch(table, seat, socket)))
 }
 
 async fn state_message(table: &Table, seat: Option<u8>) -> Message {

@@ -189,18 +189,17 @@ async fn seats_tokens_versions_and_retries() {
         (bad.status, bad.body["error"].as_str()),
         (403, Some("wrong_invite"))
     );
+    let first = server.join(&game, &invites[0]).await;
+    assert_eq!(server.state(&game, Some(&first)).await["you"], 0);
+    // The invite claims the seat again (a lost answer, another device): the old token goes.
     let t0 = server.join(&game, &invites[0]).await;
-    let again = server
-        .post(
-            &format!("/api/games/{game}/join"),
-            None,
-            json!({"invite": invites[0]}),
-        )
-        .await;
+    assert_ne!(first, t0);
+    let old = server.get(&format!("/api/games/{game}"), Some(&first)).await;
     assert_eq!(
-        (again.status, again.body["error"].as_str()),
-        (409, Some("seat_taken"))
+        (old.status, old.body["error"].as_str()),
+        (403, Some("wrong_token"))
     );
+    assert_eq!(server.state(&game, Some(&t0)).await["you"], 0);
     let private = server
         .post(&format!("/api/games/{game}/join"), None, json!({"seat": 1}))
         .await;

@@ -52,6 +52,7 @@ pub struct SavedMove {
 #[derive(Clone, Debug)]
 pub enum Event {
     Created(SavedGame),
+    /// A human seat got a token (replacing any earlier one).
     Claimed {
         game: String,
         seat: u8,
@@ -84,6 +85,11 @@ pub trait Store: Send + Sync + 'static {
     /// Every stored game with its moves in order (at start-up).
     fn load(&self) -> Result<Vec<SavedGame>, StoreError>;
 
-    /// Queues `event`; the returned receiver resolves once it is committed.
+    /// One stored game with its moves (to resynchronise after a write whose outcome is not
+    /// known). Blocking.
+    fn load_game(&self, id: &str) -> Result<Option<SavedGame>, StoreError>;
+
+    /// Queues `event`; the returned receiver resolves once it is committed. An error means
+    /// it may or may not be stored: reload with `load_game` to know.
     fn write(&self, event: Event) -> Pending;
 }

@@ -108,8 +108,18 @@ fn commit(conn: &mut Connection, group: &[Job]) -> Vec<Result<(), StoreError>> {
         Ok(tx) => tx,
         Err(e) => return group.iter().map(|_| Err(err(&e))).collect(),
     };
-    // A failed statement leaves the transaction usable: only its own event fails.
-    let results: Vec<_> = group.iter().map(|(event, _)| apply(&tx, event)).collect();
+    // A failed statement (a constraint) leaves the transaction usable: only its own event fails.
+    // Some errors (disk full, I/O) make SQLite roll the whole transaction back: then nothing
+    // of the group is stored, and no later event may run outside a transaction.
+    let mut results = Vec::with_capacity(group.len());
+    for (event, _) in group {
+        results.push(apply(&tx, event));
+        if tx.is_autocommit() {
+            let _ = tx.rollback();
+            let e = StoreError("the transaction was rolled back".into());
+            return group.iter().map(|_| Err(e.clone())).collect();
+        }
+    }
     match tx.commit() {
         Ok(()) => results,
         Err(e) => group.iter().map(|_| Err(err(&e))).collect(),
@@ -138,16 +148,14 @@ fn apply(tx: &rusqlite::Transaction<'_>, event: &Event) -> Result<(), StoreError
             let n = tx
                 .execute(
                     "UPDATE seats SET token_hash = ?3
-                     WHERE game_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL",
+                     WHERE game_id = ?1 AND seat = ?2 AND kind = 'human'",
                     params![game, seat, token_hash],
                 )
                 .map_err(err)?;
             if n == 1 {
                 Ok(())
             } else {
-                Err(StoreError(format!(
-                    "seat {seat} of game {game} is not free"
-                )))
+                Err(StoreError(format!("game {game} has no human seat {seat}")))
             }
         }
         Event::Moved { game, n, seat, mv } => {
@@ -195,19 +203,22 @@ fn insert_game(tx: &rusqlite::Transaction<'_>, g: &SavedGame) -> Result<(), Stor
     Ok(())
 }
 
-impl Store for SqliteStore {
-    fn load(&self) -> Result<Vec<SavedGame>, StoreError> {
+impl SqliteStore {
+    /// The games whose id matches `id` (all with `None`), with seats and moves.
+    fn load_where(&self, id: Option<&str>) -> Result<Vec<SavedGame>, StoreError> {
         let conn = open(&self.path)?;
+        // `?1 IS NULL` selects every game; otherwise the one.
+        let only = id;
         let mut games: Vec<SavedGame> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut q = conn
             .prepare(
                 "SELECT id, created_at, variant, deck, start_player, public, creator
-                 FROM games ORDER BY created_at, id",
+                 FROM games WHERE ?1 IS NULL OR id = ?1 ORDER BY created_at, id",
             )
             .map_err(err)?;
         let rows = q
-            .query_map([], |r| {
+            .query_map([only], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, i64>(1)?,
@@ -242,10 +253,10 @@ impl Store for SqliteStore {
         let mut q = conn
             .prepare(
                 "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash
-                 FROM seats ORDER BY game_id, seat",
+                 FROM seats WHERE ?1 IS NULL OR game_id = ?1 ORDER BY game_id, seat",
             )
             .map_err(err)?;
-        let mut rows = q.query([]).map_err(err)?;
+        let mut rows = q.query([only]).map_err(err)?;
         while let Some(r) = rows.next().map_err(err)? {
             let id: String = r.get(0).map_err(err)?;
             let seat: i64 = r.get(1).map_err(err)?;
@@ -277,9 +288,12 @@ impl Store for SqliteStore {
             g.seats.push(saved);
         }
         let mut q = conn
-            .prepare("SELECT game_id, n, seat, move FROM moves ORDER BY game_id, n")
+            .prepare(
+                "SELECT game_id, n, seat, move FROM moves
+                 WHERE ?1 IS NULL OR game_id = ?1 ORDER BY game_id, n",
+            )
             .map_err(err)?;
-        let mut rows = q.query([]).map_err(err)?;
+        let mut rows = q.query([only]).map_err(err)?;
         while let Some(r) = rows.next().map_err(err)? {
             let id: String = r.get(0).map_err(err)?;
             let n: i64 = r.get(1).map_err(err)?;
@@ -297,6 +311,16 @@ impl Store for SqliteStore {
             g.moves.push(SavedMove { seat, mv });
         }
         Ok(games)
+    }
+}
+
+impl Store for SqliteStore {
+    fn load(&self) -> Result<Vec<SavedGame>, StoreError> {
+        self.load_where(None)
+    }
+
+    fn load_game(&self, id: &str) -> Result<Option<SavedGame>, StoreError> {
+        Ok(self.load_where(Some(id))?.pop())
     }
 
     fn write(&self, event: Event) -> Pending {
