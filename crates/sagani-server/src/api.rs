@@ -192,4 +192,7 @@ pub struct Update {
     #[serde(rename = "type")]
     pub kind: String,
     pub state: GameState,
+    /// Every move played since this socket's previous message, in order (empty in the first
+    /// message), so a client can show each one even when several came at once.
+    pub moves: Vec<PlayedMove>,
 }

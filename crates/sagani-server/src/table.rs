@@ -127,6 +127,21 @@ impl TableState {
         }
     }
 
+    /// The moves played from version `since` on.
+    pub fn moves_since(&self, since: u64) -> Vec<PlayedMove> {
+        let moves = &self.game.record().moves;
+        moves
+            .iter()
+            .enumerate()
+            .skip(since as usize)
+            .map(|(i, m)| PlayedMove {
+                version: i as u64,
+                seat: m.player,
+                mv: m.mv,
+            })
+            .collect()
+    }
+
     /// Whether move number `version` was `mv` by `seat` (a retried move).
     pub fn played_at(&self, version: u64, seat: u8, mv: sagani_core::Move) -> bool {
         self.game.record().moves.get(version as usize) == Some(&RecordMove { player: seat, mv })

@@ -56,12 +56,16 @@ pub async fn connect(
         .on_upgrade(move |socket| watch(table, seat, socket)))
 }
 
-async fn state_message(table: &Table, seat: Option<u8>) -> Message {
+/// The state now, with the moves since version `sent` (none on the first message); moves
+/// `sent` on to the version sent.
+async fn state_message(table: &Table, seat: Option<u8>, sent: &mut Option<u64>) -> Message {
     let st = table.lock().await;
     let update = Update {
         kind: "state".into(),
         state: st.state_for(&table.id, seat),
+        moves: sent.map_or_else(Vec::new, |v| st.moves_since(v)),
     };
+    *sent = Some(st.version());
     Message::Text(
         serde_json::to_string(&update)
             .expect("states serialise")
@@ -73,7 +77,12 @@ async fn watch(table: Arc<Table>, seat: Option<u8>, socket: WebSocket) {
     let (mut tx, mut rx) = socket.split();
     // Subscribe before the first state, so no change can fall between the two.
     let mut updates = table.updates.subscribe();
-    if tx.send(state_message(&table, seat).await).await.is_err() {
+    let mut sent = None;
+    if tx
+        .send(state_message(&table, seat, &mut sent).await)
+        .await
+        .is_err()
+    {
         return;
     }
     let mut keepalive = tokio::time::interval(Duration::from_secs(30));
@@ -88,7 +97,7 @@ async fn watch(table: Arc<Table>, seat: Option<u8>, socket: WebSocket) {
             update = updates.recv() => match update {
                 // A watcher that fell behind gets the current state, which says it all.
                 Ok(_) | Err(RecvError::Lagged(_)) => {
-                    if tx.send(state_message(&table, seat).await).await.is_err() {
+                    if tx.send(state_message(&table, seat, &mut sent).await).await.is_err() {
                         break;
                     }
                 }

@@ -108,15 +108,19 @@ async fn a_whole_game_human_against_a_bot_reveals_nothing_until_it_is_over() {
     assert_eq!(end["status"], "over");
     let final_version = version(&end);
 
-    // The watchers saw every version up to the end, in order.
+    // The watchers saw the game to its end, and every move on the way exactly once.
     let last = spectator.wait_for(|s| version(s) == final_version).await;
     assert_eq!(last["view"]["over"], true);
     assert!(last.get("you").is_none(), "a spectator has no seat");
     let versions: Vec<u64> = spectator.states().iter().map(version).collect();
     assert!(versions.windows(2).all(|w| w[0] <= w[1]), "{versions:?}");
-    for v in 1..=final_version {
-        assert!(versions.contains(&v), "the spectator missed version {v}");
-    }
+    let told: Vec<u64> = spectator
+        .updates()
+        .iter()
+        .flat_map(|u| u["moves"].as_array().unwrap().clone())
+        .map(|m| m["version"].as_u64().unwrap())
+        .collect();
+    assert_eq!(told, (versions[0]..final_version).collect::<Vec<_>>());
     seat.wait_for(|s| version(s) == final_version).await;
 
     // The record is given out now, and replays to the same end.
@@ -194,7 +198,9 @@ async fn seats_tokens_versions_and_retries() {
     // The invite claims the seat again (a lost answer, another device): the old token goes.
     let t0 = server.join(&game, &invites[0]).await;
     assert_ne!(first, t0);
-    let old = server.get(&format!("/api/games/{game}"), Some(&first)).await;
+    let old = server
+        .get(&format!("/api/games/{game}"), Some(&first))
+        .await;
     assert_eq!(
         (old.status, old.body["error"].as_str()),
         (403, Some("wrong_token"))
@@ -414,9 +420,14 @@ async fn previews_lobby_and_bad_requests() {
         ),
         (json!({"seats": [{"kind": "alien"}]}), "kind"),
         (json!({"seat": [{"kind": "human"}]}), "seat"),
+        (
+            json!({"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]}),
+            "human seat",
+        ),
     ] {
         let a = server.post("/api/games", None, body.clone()).await;
-        assert!(a.status == 400 || a.status == 422, "{body}: {:?}", a.body);
+        assert_eq!(a.status, 400, "{body}: {:?}", a.body);
+        assert_eq!(a.body["error"], "bad_request");
         let message = a.body["message"].as_str().unwrap();
         assert!(message.contains(needle), "{body}: {message}");
     }
@@ -439,6 +450,46 @@ async fn previews_lobby_and_bad_requests() {
     assert_eq!(a.status, 404);
     let a = server.get("/healthz", None).await;
     assert_eq!((a.status, a.body["status"].as_str()), (200, Some("ok")));
+    let a = server.get(&format!("/api/games/{game}/moves"), None).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (405, Some("method_not_allowed"))
+    );
+    let r = server
+        .client
+        .post(format!("{}/api/games", server.url))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 415);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "bad_content_type");
+    let a = server.get(&format!("/api/games/{game}/ws"), None).await;
+    assert_eq!(
+        a.status, 400,
+        "a WebSocket route without an upgrade: {:?}",
+        a.body
+    );
+    // The scheme name of the token is case-insensitive.
+    let r = server
+        .client
+        .get(format!("{}/api/games/{game}", server.url))
+        .header("authorization", format!("bearer {token}"))
+        .send()
+        .await
+        .unwrap();
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["you"], 0);
+    // The links handed out lead somewhere.
+    let r = server
+        .client
+        .get(format!("{}/games/{game}/join/{}", server.url, invites[0]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.text().await.unwrap().contains("/join"));
 
     // The OpenAPI document names every route.
     let a = server.get("/api/openapi.json", None).await;
@@ -473,8 +524,31 @@ async fn limits_refuse_with_json() {
         ..Config::default()
     })
     .await;
-    let (game, invites) = server.create(json!([{"kind": "human"}])).await;
-    server.create(json!([{"kind": "human"}])).await;
+    // Many creations at once: exactly the limit's worth gets through.
+    let creations: Vec<_> = (0..10)
+        .map(|_| {
+            let (client, url) = (server.client.clone(), server.url.clone());
+            tokio::spawn(async move {
+                let r = client
+                    .post(format!("{url}/api/games"))
+                    .json(&json!({"seats": [{"kind": "human"}]}))
+                    .send()
+                    .await
+                    .unwrap();
+                (r.status().as_u16(), r.json::<Value>().await.unwrap())
+            })
+        })
+        .collect();
+    let mut created = Vec::new();
+    for c in creations {
+        let (status, body) = c.await.unwrap();
+        match status {
+            201 => created.push(body),
+            429 => assert_eq!(body["error"], "too_many_games"),
+            other => panic!("{other}: {body}"),
+        }
+    }
+    assert_eq!(created.len(), 2);
     let a = server
         .post("/api/games", None, json!({"seats": [{"kind": "human"}]}))
         .await;
@@ -482,6 +556,11 @@ async fn limits_refuse_with_json() {
         (a.status, a.body["error"].as_str()),
         (429, Some("too_many_games"))
     );
+    let game = created[0]["game"].as_str().unwrap().to_string();
+    let invites = vec![created[0]["invites"][0]["code"]
+        .as_str()
+        .unwrap()
+        .to_string()];
 
     let token = server.join(&game, &invites[0]).await;
     let mut limited = 0;
@@ -501,5 +580,39 @@ async fn limits_refuse_with_json() {
     assert!(
         limited >= 3,
         "a burst of 2 then refusals, got {limited} refusals"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_per_address_move_limit_counts_every_seat() {
+    let server = start(Config {
+        limits: Limits {
+            moves_per_token: 0,
+            moves_per_ip: 1,
+            open_games_per_ip: 0,
+            ..Limits::default()
+        },
+        ..Config::default()
+    })
+    .await;
+    let mut tokens = Vec::new();
+    for _ in 0..3 {
+        let (game, invites) = server.create(json!([{"kind": "human"}])).await;
+        tokens.push((game.clone(), server.join(&game, &invites[0]).await));
+    }
+    let mut statuses = Vec::new();
+    for (game, token) in tokens.iter().cycle().take(6) {
+        statuses.push(
+            server
+                .play(game, token, 99, &json!({"action": "pass"}))
+                .await
+                .status,
+        );
+    }
+    // A burst of 2 for the address, whatever the seat.
+    assert_eq!(&statuses[..2], &[409, 409]);
+    assert!(
+        statuses[2..].iter().filter(|&&s| s == 429).count() >= 3,
+        "{statuses:?}"
     );
 }

@@ -204,7 +204,8 @@ impl Watcher {
         Watcher { messages, task }
     }
 
-    pub fn states(&self) -> Vec<Value> {
+    /// Every message, whole.
+    pub fn updates(&self) -> Vec<Value> {
         self.messages
             .lock()
             .unwrap()
@@ -212,8 +213,15 @@ impl Watcher {
             .map(|m| {
                 let v: Value = serde_json::from_str(m).expect("ws JSON");
                 assert_eq!(v["type"], "state");
-                v["state"].clone()
+                v
             })
+            .collect()
+    }
+
+    pub fn states(&self) -> Vec<Value> {
+        self.updates()
+            .into_iter()
+            .map(|u| u["state"].clone())
             .collect()
     }
 
