@@ -2,12 +2,15 @@
 
 mod common;
 
-use common::{open_limits, start, stored_deck, Watcher};
+use common::{open_limits, start, start_with, stored_deck, Watcher};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sagani_core::record::{Record, RecordedGame};
+use sagani_server::store::{Event, Pending, SavedGame, Store, StoreError};
 use sagani_server::{Config, Limits};
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
 
 fn version(state: &Value) -> u64 {
     state["version"].as_u64().expect("a version")
@@ -615,4 +618,198 @@ async fn the_per_address_move_limit_counts_every_seat() {
         statuses[2..].iter().filter(|&&s| s == 429).count() >= 3,
         "{statuses:?}"
     );
+}
+
+/// How the flaky store treats a move's write.
+const WRITE: u8 = 0;
+const REFUSE: u8 = 1;
+/// Writes it, then says it failed (the answer of a commit lost on the way).
+const LAND_BUT_FAIL: u8 = 2;
+
+/// A store that fails the moves of one seat on demand.
+struct Flaky {
+    inner: Arc<dyn Store>,
+    seat: u8,
+    mode: Arc<AtomicU8>,
+}
+
+impl Store for Flaky {
+    fn load(&self) -> Result<Vec<SavedGame>, StoreError> {
+        self.inner.load()
+    }
+
+    fn load_game(&self, id: &str) -> Result<Option<SavedGame>, StoreError> {
+        self.inner.load_game(id)
+    }
+
+    fn write(&self, event: Event) -> Pending {
+        let mode = match &event {
+            Event::Moved { seat, .. } if *seat == self.seat => self.mode.load(Ordering::SeqCst),
+            _ => WRITE,
+        };
+        let (reply, pending) = tokio::sync::oneshot::channel();
+        let failed = Err(StoreError("disk on fire".into()));
+        match mode {
+            REFUSE => {
+                let _ = reply.send(failed);
+            }
+            LAND_BUT_FAIL => {
+                let landed = self.inner.write(event);
+                tokio::spawn(async move {
+                    let _ = landed.await;
+                    let _ = reply.send(failed);
+                });
+            }
+            _ => return self.inner.write(event),
+        }
+        pending
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
+    let mode = Arc::new(AtomicU8::new(WRITE));
+    let flaky_mode = mode.clone();
+    let server = start_with(open_limits(), move |inner| {
+        Arc::new(Flaky {
+            inner,
+            seat: 1,
+            mode: flaky_mode,
+        })
+    })
+    .await;
+    // Seat 1 is a human here: its moves fail on demand.
+    let (game, invites) = server
+        .create(json!([{"kind": "human"}, {"kind": "human"}]))
+        .await;
+    let tokens = [
+        server.join(&game, &invites[0]).await,
+        server.join(&game, &invites[1]).await,
+    ];
+    let mut s = server.state(&game, None).await;
+    while s["view"]["next"]["player"] != 1 {
+        let t = &tokens[s["view"]["next"]["player"].as_u64().unwrap() as usize];
+        let me = server.state(&game, Some(t)).await;
+        assert_eq!(
+            server
+                .play(&game, t, version(&me), &me["legal"][0])
+                .await
+                .status,
+            200
+        );
+        s = server.state(&game, None).await;
+    }
+    let me = server.state(&game, Some(&tokens[1])).await;
+    let (v, mv) = (version(&me), me["legal"][0].clone());
+
+    mode.store(REFUSE, Ordering::SeqCst);
+    let a = server.play(&game, &tokens[1], v, &mv).await;
+    assert_eq!((a.status, a.body["error"].as_str()), (503, Some("storage")));
+    assert!(
+        !a.body["message"].as_str().unwrap().contains("fire"),
+        "store details stay in the log"
+    );
+    assert_eq!(
+        version(&server.state(&game, None).await),
+        v,
+        "nothing changed"
+    );
+
+    // The write lands but its answer is lost: the server reads the store back, and the
+    // client's retry is recognised.
+    mode.store(LAND_BUT_FAIL, Ordering::SeqCst);
+    let a = server.play(&game, &tokens[1], v, &mv).await;
+    assert_eq!(a.status, 503);
+    assert_eq!(
+        version(&server.state(&game, None).await),
+        v + 1,
+        "the store has it"
+    );
+    mode.store(WRITE, Ordering::SeqCst);
+    let a = server.play(&game, &tokens[1], v, &mv).await;
+    assert_eq!((a.status, &a.body["applied"]), (200, &json!(false)));
+
+    // A bot whose move cannot be stored tries again until it can.
+    let mode = Arc::new(AtomicU8::new(WRITE));
+    let flaky_mode = mode.clone();
+    let server = start_with(open_limits(), move |inner| {
+        Arc::new(Flaky {
+            inner,
+            seat: 1,
+            mode: flaky_mode,
+        })
+    })
+    .await;
+    let (game, invites) = server
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
+        .await;
+    let token = server.join(&game, &invites[0]).await;
+    mode.store(REFUSE, Ordering::SeqCst);
+    let s = server
+        .wait_for(&game, Some(&token), |s| {
+            !s["legal"].as_array().unwrap().is_empty()
+        })
+        .await;
+    let a = server
+        .play(&game, &token, version(&s), &s["legal"][0])
+        .await;
+    assert_eq!(a.status, 200);
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    let stuck = server.state(&game, None).await;
+    assert_eq!(
+        stuck["view"]["next"]["player"], 1,
+        "the bot's move is refused"
+    );
+    mode.store(WRITE, Ordering::SeqCst);
+    let moved = server
+        .wait_for(&game, None, |s| version(s) > version(&stuck))
+        .await;
+    assert_eq!(moved["last_move"]["seat"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thinking_bot_does_not_hold_up_the_server() {
+    let server = start(Config {
+        bot_think_ms: 1500,
+        bot_threads: 1,
+        ..open_limits()
+    })
+    .await;
+    let (game, invites) = server
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 5}]))
+        .await;
+    let token = server.join(&game, &invites[0]).await;
+    let s = server
+        .wait_for(&game, Some(&token), |s| {
+            !s["legal"].as_array().unwrap().is_empty()
+        })
+        .await;
+    let a = server
+        .play(&game, &token, version(&s), &s["legal"][0])
+        .await;
+    assert_eq!(a.status, 200);
+    let thinking = version(&a.body["state"]);
+    // While the bot thinks (its only thread busy), the server answers everyone else.
+    let (other, other_invites) = server.create(json!([{"kind": "human"}])).await;
+    let other_token = server.join(&other, &other_invites[0]).await;
+    let o = server.state(&other, Some(&other_token)).await;
+    assert_eq!(
+        server
+            .play(&other, &other_token, 0, &o["legal"][0])
+            .await
+            .status,
+        200
+    );
+    assert_eq!(server.get("/healthz", None).await.status, 200);
+    assert_eq!(
+        version(&server.state(&game, None).await),
+        thinking,
+        "all that was answered while the bot was still thinking"
+    );
+    // It moves within its limit (1.5 s, not level 5's 4 s) plus the grace.
+    let started = std::time::Instant::now();
+    server
+        .wait_for(&game, None, |s| version(s) > thinking)
+        .await;
+    assert!(started.elapsed() < std::time::Duration::from_millis(3500));
 }

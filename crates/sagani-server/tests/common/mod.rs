@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use futures_util::StreamExt;
+use sagani_server::store::{SqliteStore, Store};
 use sagani_server::{Config, Limits};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -40,9 +41,18 @@ pub fn open_limits() -> Config {
 }
 
 pub async fn start(config: Config) -> TestServer {
+    start_with(config, |store| store).await
+}
+
+/// A server whose SQLite store is wrapped by `wrap` (to make it fail on purpose).
+pub async fn start_with(
+    config: Config,
+    wrap: impl FnOnce(Arc<dyn Store>) -> Arc<dyn Store>,
+) -> TestServer {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("test.db");
-    let app = sagani_server::open(&db, config).expect("server opens");
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).expect("store opens"));
+    let app = sagani_server::App::start(wrap(store), config).expect("server opens");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
