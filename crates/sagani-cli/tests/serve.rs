@@ -19,6 +19,10 @@ impl Drop for Server {
 }
 
 fn serve(db: &Path) -> Server {
+    serve_with(db, &[])
+}
+
+fn serve_with(db: &Path, extra: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sagani"))
         .args([
             "serve",
@@ -29,6 +33,7 @@ fn serve(db: &Path) -> Server {
             "--db",
         ])
         .arg(db)
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -181,7 +186,12 @@ fn a_killed_server_continues_its_games_with_no_acknowledged_move_lost() {
             }
         })
     };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while acknowledged.load(std::sync::atomic::Ordering::SeqCst) < 30 {
+        assert!(
+            std::time::Instant::now() < deadline && !player.is_finished(),
+            "the client stopped before 30 moves"
+        );
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     drop(server);
@@ -219,4 +229,52 @@ fn serve_refuses_a_bad_database_path_clearly() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/nonexistent-dir/x/games.db"), "{err}");
+}
+
+#[test]
+fn a_bot_whose_turn_it_was_moves_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let http = reqwest::blocking::Client::new();
+    // The bot thinks for 3 s: long enough to kill the server in the middle.
+    let server = serve_with(&db, &["--bot-think-ms", "3000"]);
+    let (status, created) =
+        call(http.post(format!("{}/api/games", server.url)).json(
+            &json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 5}]}),
+        ));
+    assert_eq!(status, 201, "{created}");
+    let game = created["game"].as_str().unwrap().to_string();
+    let (_, joined) = call(
+        http.post(format!("{}/api/games/{game}/join", server.url))
+            .json(&json!({"invite": created["invites"][0]["code"]})),
+    );
+    let token = joined["token"].as_str().unwrap().to_string();
+    let wait_for = |server: &Server, pred: &dyn Fn(&Value) -> bool| -> Value {
+        for _ in 0..300 {
+            let s = state(&http, server, &game, &token);
+            if pred(&s) {
+                return s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("the game did not get there in 15 s");
+    };
+    let mine = |s: &Value| !s["legal"].as_array().unwrap().is_empty();
+    let s = wait_for(&server, &mine);
+    let (status, answer) = call(
+        http.post(format!("{}/api/games/{game}/moves", server.url))
+            .bearer_auth(&token)
+            .json(&json!({"version": s["version"], "move": s["legal"][0]})),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let thinking = answer["state"]["version"].as_u64().unwrap();
+    assert_eq!(
+        answer["state"]["view"]["next"]["player"], 1,
+        "the bot's turn"
+    );
+    drop(server);
+
+    let server = serve_with(&db, &["--bot-think-ms", "300"]);
+    let s = wait_for(&server, &|s| s["version"].as_u64().unwrap() > thinking);
+    assert_eq!(s["last_move"]["seat"], 1, "the bot moved after the restart");
 }

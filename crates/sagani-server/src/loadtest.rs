@@ -7,6 +7,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sagani_core::Move;
 use serde_json::json;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -30,6 +31,9 @@ pub struct LoadReport {
     pub moves: u64,
     /// Every move the server acknowledged, warm-up and wind-down included.
     pub acknowledged: u64,
+    /// Per game, the number of moves the server acknowledged (they come in order, so all of
+    /// them must be stored).
+    pub acknowledged_by_game: HashMap<String, u64>,
     pub games_started: u64,
     pub games_finished: u64,
     /// Requests that failed (an error status other than 429, or no answer).
@@ -72,6 +76,7 @@ impl Percentiles {
 struct Tally {
     moves: u64,
     acknowledged: u64,
+    acknowledged_by_game: HashMap<String, u64>,
     games_started: u64,
     games_finished: u64,
     errors: u64,
@@ -223,6 +228,8 @@ async fn player(run: Arc<Run>, every: Duration, seed: u64) {
                 Ok((result, ms, at)) => {
                     let mut t = run.tally.lock().expect("tally");
                     t.acknowledged += 1;
+                    t.acknowledged_by_game
+                        .insert(game.clone(), result.state.version);
                     if run.measuring(at) {
                         t.moves += 1;
                         t.move_ms.push(ms);
@@ -287,6 +294,7 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         elapsed: cfg.duration,
         moves: t.moves,
         acknowledged: t.acknowledged,
+        acknowledged_by_game: t.acknowledged_by_game,
         games_started: t.games_started,
         games_finished: t.games_finished,
         errors: t.errors,

@@ -560,7 +560,7 @@ async fn limits_refuse_with_json() {
         (429, Some("too_many_games"))
     );
     let game = created[0]["game"].as_str().unwrap().to_string();
-    let invites = vec![created[0]["invites"][0]["code"]
+    let invites = [created[0]["invites"][0]["code"]
         .as_str()
         .unwrap()
         .to_string()];

@@ -3,7 +3,7 @@
 
 mod sqlite;
 
-pub use sqlite::{count_moves, SqliteStore};
+pub use sqlite::{count_moves, moves_per_game, SqliteStore};
 
 use sagani_core::{Move, TileId, Variant};
 use std::fmt;

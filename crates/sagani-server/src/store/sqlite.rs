@@ -332,6 +332,20 @@ impl Store for SqliteStore {
     }
 }
 
+/// The number of moves stored per game (for the load generator's check).
+pub fn moves_per_game(path: &Path) -> Result<HashMap<String, u64>, StoreError> {
+    let conn = open(path)?;
+    let mut q = conn
+        .prepare("SELECT game_id, COUNT(*) FROM moves GROUP BY game_id")
+        .map_err(err)?;
+    let rows = q
+        .query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+        })
+        .map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
+}
+
 /// The number of moves stored for `game` (for tests and the load generator's check).
 pub fn count_moves(path: &Path, game: Option<&str>) -> Result<u64, StoreError> {
     let conn = open(path)?;
