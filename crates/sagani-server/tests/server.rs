@@ -666,18 +666,24 @@ impl Store for Flaky {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
+/// A server whose store fails seat 1's moves as the returned switch says.
+async fn flaky_server() -> (common::TestServer, Arc<AtomicU8>) {
     let mode = Arc::new(AtomicU8::new(WRITE));
-    let flaky_mode = mode.clone();
+    let switch = mode.clone();
     let server = start_with(open_limits(), move |inner| {
         Arc::new(Flaky {
             inner,
             seat: 1,
-            mode: flaky_mode,
+            mode,
         })
     })
     .await;
+    (server, switch)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
+    let (server, mode) = flaky_server().await;
     // Seat 1 is a human here: its moves fail on demand.
     let (game, invites) = server
         .create(json!([{"kind": "human"}, {"kind": "human"}]))
@@ -730,16 +736,7 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
     assert_eq!((a.status, &a.body["applied"]), (200, &json!(false)));
 
     // A bot whose move cannot be stored tries again until it can.
-    let mode = Arc::new(AtomicU8::new(WRITE));
-    let flaky_mode = mode.clone();
-    let server = start_with(open_limits(), move |inner| {
-        Arc::new(Flaky {
-            inner,
-            seat: 1,
-            mode: flaky_mode,
-        })
-    })
-    .await;
+    let (server, mode) = flaky_server().await;
     let (game, invites) = server
         .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
         .await;
