@@ -741,12 +741,13 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
         .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
         .await;
     let token = server.join(&game, &invites[0]).await;
-    mode.store(REFUSE, Ordering::SeqCst);
+    // (If the bot starts, its first move must land before its writes are refused.)
     let s = server
         .wait_for(&game, Some(&token), |s| {
             !s["legal"].as_array().unwrap().is_empty()
         })
         .await;
+    mode.store(REFUSE, Ordering::SeqCst);
     let a = server
         .play(&game, &token, version(&s), &s["legal"][0])
         .await;
