@@ -25,7 +25,7 @@ pub struct Args {
     /// Bots thinking at the same time (default: the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     bot_threads: Option<u64>,
-    /// Largest request body in bytes.
+    /// Largest request body in bytes (0: no limit).
     #[arg(long, default_value_t = Limits::default().body_bytes)]
     max_body: usize,
     /// Moves per second one seat token may send (0: no limit).

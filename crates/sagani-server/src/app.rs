@@ -40,8 +40,8 @@ pub struct App {
     pub limiters: Limiters,
     tables: RwLock<HashMap<String, Arc<Table>>>,
     pub(crate) bot_slots: Arc<Semaphore>,
-    /// Held while a game is created, so the open-games limit counts every game.
-    creating: tokio::sync::Mutex<()>,
+    /// Games being created, per address, so the open-games limit counts them too.
+    creating: std::sync::Mutex<HashMap<String, usize>>,
 }
 
 /// What became of a move.
@@ -49,6 +49,24 @@ pub struct Played {
     /// False when the move repeated one already applied.
     pub applied: bool,
     pub state: GameState,
+}
+
+/// A game being created, counted against its address until dropped.
+struct Reserved {
+    app: Arc<App>,
+    ip: String,
+}
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        let mut creating = self.app.creating.lock().expect("creating lock");
+        if let Some(n) = creating.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                creating.remove(&self.ip);
+            }
+        }
+    }
 }
 
 fn now() -> i64 {
@@ -94,7 +112,7 @@ impl App {
             store,
             config,
             tables: RwLock::new(tables),
-            creating: tokio::sync::Mutex::new(()),
+            creating: std::sync::Mutex::new(HashMap::new()),
         });
         Ok(app)
     }
@@ -167,24 +185,7 @@ impl App {
                 }
             )));
         }
-        let _creating = self.creating.lock().await;
-        let max = self.config.limits.open_games_per_ip;
-        if max > 0 {
-            let open = self
-                .all_tables()
-                .iter()
-                .filter(|t| t.creator == ip && !t.is_over())
-                .count();
-            if open >= max {
-                return Err(ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too_many_games",
-                    format!(
-                        "this address already has {open} games that are not over (at most {max})"
-                    ),
-                ));
-            }
-        }
+        let _slot = self.reserve_game(&ip)?;
         let id = secret::random_hex(8);
         let mut seats = Vec::new();
         let mut invites = Vec::new();
@@ -224,7 +225,14 @@ impl App {
             moves: Vec::new(),
         };
         let table = Arc::new(Table::restore(saved.clone()).map_err(ApiError::bad_request)?);
-        self.commit(Event::Created(saved)).await?;
+        if let Err(e) = self.commit(Event::Created(saved)).await {
+            // It may have landed all the same: then the game is there, and so are the invites.
+            let (store, key) = (self.store.clone(), id.clone());
+            let landed = tokio::task::spawn_blocking(move || store.load_game(&key)).await;
+            if !matches!(landed, Ok(Ok(Some(_)))) {
+                return Err(e);
+            }
+        }
         self.tables
             .write()
             .expect("tables lock")
@@ -237,6 +245,36 @@ impl App {
             watch_url: format!("/games/{id}"),
             game: id,
             invites,
+        })
+    }
+
+    /// Counts a game about to be created against `ip`'s open games, or refuses it. The count
+    /// lasts as long as the returned guard.
+    fn reserve_game(self: &Arc<App>, ip: &str) -> Result<Reserved, ApiError> {
+        let max = self.config.limits.open_games_per_ip;
+        let mut creating = self.creating.lock().expect("creating lock");
+        let pending = creating.get(ip).copied().unwrap_or(0);
+        if max > 0 {
+            let open = self
+                .all_tables()
+                .iter()
+                .filter(|t| t.creator == ip && !t.is_over())
+                .count();
+            if open + pending >= max {
+                return Err(ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_games",
+                    format!(
+                        "this address already has {} games that are not over (at most {max})",
+                        open + pending
+                    ),
+                ));
+            }
+        }
+        creating.insert(ip.to_string(), pending + 1);
+        Ok(Reserved {
+            app: self.clone(),
+            ip: ip.to_string(),
         })
     }
 
@@ -254,8 +292,8 @@ impl App {
     /// After a write whose outcome is unknown: the table as the store has it (or, if the store
     /// cannot say, as it was before the write, which `fallback` restores).
     async fn resync(
-        &self,
-        table: &Table,
+        self: &Arc<App>,
+        table: &Arc<Table>,
         st: &mut TableState,
         fallback: impl FnOnce(&mut TableState),
     ) {
@@ -264,9 +302,12 @@ impl App {
         let stored = tokio::task::spawn_blocking(move || store.load_game(&id)).await;
         match stored {
             Ok(Ok(Some(saved))) => match TableState::restore(&saved) {
-                Ok(fresh) => {
+                Ok(mut fresh) => {
+                    // A bot still thinking (or retrying) about this version keeps its turn.
+                    fresh.bot_thinking = st.bot_thinking;
                     *st = fresh;
                     table.changed(st);
+                    self.kick_bot(table, st);
                     return;
                 }
                 Err(e) => tracing::error!("game {} does not replay from the store: {e}", table.id),
@@ -356,14 +397,23 @@ impl App {
                 game: table.id.clone(),
                 seat: seat as u8,
                 token_hash: token_hash.clone(),
+                by_invite,
             })
             .await;
         if let Err(e) = claimed {
             self.resync(&table, &mut st, |_| {}).await;
             return Err(e);
         }
-        if let SavedSeat::Human { token_hash: t, .. } = &mut st.seats[seat] {
+        if let SavedSeat::Human {
+            token_hash: t,
+            invite_hash,
+        } = &mut st.seats[seat]
+        {
             *t = Some(token_hash);
+            if !by_invite {
+                // Taken by number: the creator's invite for it no longer takes it over.
+                invite_hash.clear();
+            }
         }
         table.changed(&st);
         tracing::info!("game {} seat {seat} claimed", table.id);
@@ -376,28 +426,45 @@ impl App {
 
     /// Plays `mv` for `seat`, made against `version`: refused if stale, not `seat`'s turn or
     /// illegal; a repeat of the move already played at `version` is answered, not replayed.
+    /// `token_hash` is checked again under the table's lock (a re-claim may have revoked it).
     pub async fn play(
         self: &Arc<App>,
         table: &Arc<Table>,
+        token_hash: String,
         seat: u8,
         version: u64,
         mv: Move,
     ) -> Result<Played, ApiError> {
         let (app, table) = (self.clone(), table.clone());
-        detached(async move { app.play_now(&table, seat, version, mv).await }).await
+        detached(async move {
+            app.play_now(&table, Some(&token_hash), seat, version, mv)
+                .await
+        })
+        .await
     }
 
+    /// `token_hash` is `None` for a bot.
     async fn play_now(
         self: &Arc<App>,
         table: &Arc<Table>,
+        token_hash: Option<&str>,
         seat: u8,
         version: u64,
         mv: Move,
     ) -> Result<Played, ApiError> {
         let mut st = table.lock().await;
+        if token_hash.is_some_and(|h| st.seat_of_hash(h) != Some(seat)) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "wrong_token",
+                "this token holds no seat at this game",
+            ));
+        }
         let current = st.version();
         if version != current {
             if version < current && st.played_at(version, seat, mv) {
+                // A retry: perhaps of a move whose answer was lost, so nobody asked the bot.
+                self.kick_bot(table, &mut st);
                 return Ok(Played {
                     applied: false,
                     state: st.state_for(&table.id, Some(seat)),
@@ -476,7 +543,7 @@ impl App {
             // same, so a write that did land is answered as a retry.
             let mut wait = Duration::from_millis(250);
             loop {
-                match app.play_now(&table, seat, version, mv).await {
+                match app.play_now(&table, None, seat, version, mv).await {
                     Ok(_) => break,
                     Err(e) if e.code == "storage" => {
                         tracing::warn!("game {} bot seat {seat}: retrying in {wait:?}", table.id);

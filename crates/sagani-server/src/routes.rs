@@ -153,7 +153,9 @@ pub async fn play(
             )
         })?;
     app.limiters.check_move(&token_hash, &client_key(&addr))?;
-    let played = app.play(&table, seat, req.version, req.mv).await?;
+    let played = app
+        .play(&table, token_hash, seat, req.version, req.mv)
+        .await?;
     Ok(Json(MoveResult {
         applied: played.applied,
         state: played.state,

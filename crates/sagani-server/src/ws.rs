@@ -50,39 +50,58 @@ pub async fn connect(
         app.kick_bot(&table, &mut st);
         seat
     };
+    let watcher = Watcher {
+        table,
+        seat: seat.map(|s| (s, crate::secret::hash(q.token.as_deref().unwrap_or("")))),
+        sent: None,
+    };
     Ok(upgrade
         // Clients have nothing to send but pongs and closes.
+        .max_frame_size(4096)
         .max_message_size(4096)
-        .on_upgrade(move |socket| watch(table, seat, socket)))
+        .on_upgrade(move |socket| watch(watcher, socket)))
 }
 
-/// The state now, with the moves since version `sent` (none on the first message); moves
-/// `sent` on to the version sent.
-async fn state_message(table: &Table, seat: Option<u8>, sent: &mut Option<u64>) -> Message {
-    let st = table.lock().await;
-    let update = Update {
-        kind: "state".into(),
-        state: st.state_for(&table.id, seat),
-        moves: sent.map_or_else(Vec::new, |v| st.moves_since(v)),
-    };
-    *sent = Some(st.version());
-    Message::Text(
-        serde_json::to_string(&update)
-            .expect("states serialise")
-            .into(),
-    )
+struct Watcher {
+    table: Arc<Table>,
+    /// The seat and its token's hash; `None` for a spectator.
+    seat: Option<(u8, String)>,
+    /// The version of the last message sent.
+    sent: Option<u64>,
 }
 
-async fn watch(table: Arc<Table>, seat: Option<u8>, socket: WebSocket) {
+impl Watcher {
+    /// The state now, with the moves since the last message (none in the first); `None` once
+    /// the seat's token was revoked by a re-claim.
+    async fn message(&mut self) -> Option<Message> {
+        let st = self.table.lock().await;
+        if let Some((seat, hash)) = &self.seat {
+            if st.seat_of_hash(hash) != Some(*seat) {
+                return None;
+            }
+        }
+        let update = Update {
+            kind: "state".into(),
+            state: st.state_for(&self.table.id, self.seat.as_ref().map(|s| s.0)),
+            moves: self.sent.map_or_else(Vec::new, |v| st.moves_since(v)),
+        };
+        self.sent = Some(st.version());
+        Some(Message::Text(
+            serde_json::to_string(&update)
+                .expect("states serialise")
+                .into(),
+        ))
+    }
+}
+
+async fn watch(mut watcher: Watcher, socket: WebSocket) {
     let (mut tx, mut rx) = socket.split();
     // Subscribe before the first state, so no change can fall between the two.
-    let mut updates = table.updates.subscribe();
-    let mut sent = None;
-    if tx
-        .send(state_message(&table, seat, &mut sent).await)
-        .await
-        .is_err()
-    {
+    let mut updates = watcher.table.updates.subscribe();
+    let Some(first) = watcher.message().await else {
+        return;
+    };
+    if tx.send(first).await.is_err() {
         return;
     }
     let mut keepalive = tokio::time::interval(Duration::from_secs(30));
@@ -96,11 +115,18 @@ async fn watch(table: Arc<Table>, seat: Option<u8>, socket: WebSocket) {
             },
             update = updates.recv() => match update {
                 // A watcher that fell behind gets the current state, which says it all.
-                Ok(_) | Err(RecvError::Lagged(_)) => {
-                    if tx.send(state_message(&table, seat, &mut sent).await).await.is_err() {
+                Ok(_) | Err(RecvError::Lagged(_)) => match watcher.message().await {
+                    Some(m) => {
+                        if tx.send(m).await.is_err() {
+                            break;
+                        }
+                    }
+                    None => {
+                        // The seat was claimed again elsewhere: this socket no longer speaks for it.
+                        let _ = tx.send(Message::Close(None)).await;
                         break;
                     }
-                }
+                },
                 Err(RecvError::Closed) => break,
             },
             _ = keepalive.tick() => {

@@ -366,13 +366,16 @@ async fn previews_lobby_and_bad_requests() {
     );
 
     // The lobby lists public games only; their free seats can be claimed without invites.
-    let (public, _) = {
-        let a = server
-            .post("/api/games", None, json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "public": true}))
-            .await;
-        assert_eq!(a.status, 201);
-        (a.body["game"].as_str().unwrap().to_string(), ())
-    };
+    let a = server
+        .post(
+            "/api/games",
+            None,
+            json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "public": true}),
+        )
+        .await;
+    assert_eq!(a.status, 201);
+    let public = a.body["game"].as_str().unwrap().to_string();
+    let creators_invite = a.body["invites"][0]["code"].as_str().unwrap().to_string();
     let lobby = server.get("/api/games", None).await;
     let ids: Vec<&str> = lobby.body["games"]
         .as_array()
@@ -381,22 +384,35 @@ async fn previews_lobby_and_bad_requests() {
         .map(|g| g["game"].as_str().unwrap())
         .collect();
     assert_eq!(ids, vec![public.as_str()]);
-    let a = server
-        .post(
-            &format!("/api/games/{public}/join"),
-            None,
-            json!({"seat": 1}),
-        )
-        .await;
+    let join = format!("/api/games/{public}/join");
+    let a = server.post(&join, None, json!({"seat": 1})).await;
     assert_eq!(a.status, 409, "seat 1 is a bot's");
+    let a = server.post(&join, None, json!({"seat": 0})).await;
+    assert_eq!(a.status, 200);
+    let stranger = a.body["token"].as_str().unwrap().to_string();
+    let a = server.post(&join, None, json!({"seat": 0})).await;
+    assert_eq!(a.status, 409, "a seat taken by number stays taken");
+    // Nor can the creator's invite take it over.
     let a = server
-        .post(
-            &format!("/api/games/{public}/join"),
-            None,
-            json!({"seat": 0}),
-        )
+        .post(&join, None, json!({"invite": creators_invite}))
+        .await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (403, Some("wrong_invite"))
+    );
+    assert_eq!(server.state(&public, Some(&stranger)).await["you"], 0);
+
+    // A seat claimed again by its invite: the old token's WebSocket is closed.
+    let w = Watcher::connect(&server.ws_url(&game, Some(&token))).await;
+    w.wait_for(|_| true).await;
+    let fresh = server.join(&game, &invites[0]).await;
+    let s = server.state(&game, Some(&fresh)).await;
+    let a = server
+        .play(&game, &fresh, version(&s), &s["legal"][0])
         .await;
     assert_eq!(a.status, 200);
+    w.wait_closed().await;
+    assert_eq!(w.states().len(), 1, "nothing more for a revoked token");
 
     // Bad requests get clear JSON errors.
     for (body, needle) in [
@@ -478,7 +494,7 @@ async fn previews_lobby_and_bad_requests() {
     let r = server
         .client
         .get(format!("{}/api/games/{game}", server.url))
-        .header("authorization", format!("bearer {token}"))
+        .header("authorization", format!("bearer {fresh}"))
         .send()
         .await
         .unwrap();
@@ -666,16 +682,12 @@ impl Store for Flaky {
     }
 }
 
-/// A server whose store fails seat 1's moves as the returned switch says.
-async fn flaky_server() -> (common::TestServer, Arc<AtomicU8>) {
+/// A server whose store fails `seat`'s moves as the returned switch says.
+async fn flaky_server(seat: u8) -> (common::TestServer, Arc<AtomicU8>) {
     let mode = Arc::new(AtomicU8::new(WRITE));
     let switch = mode.clone();
     let server = start_with(open_limits(), move |inner| {
-        Arc::new(Flaky {
-            inner,
-            seat: 1,
-            mode,
-        })
+        Arc::new(Flaky { inner, seat, mode })
     })
     .await;
     (server, switch)
@@ -683,7 +695,7 @@ async fn flaky_server() -> (common::TestServer, Arc<AtomicU8>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
-    let (server, mode) = flaky_server().await;
+    let (server, mode) = flaky_server(1).await;
     // Seat 1 is a human here: its moves fail on demand.
     let (game, invites) = server
         .create(json!([{"kind": "human"}, {"kind": "human"}]))
@@ -736,7 +748,7 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
     assert_eq!((a.status, &a.body["applied"]), (200, &json!(false)));
 
     // A bot whose move cannot be stored tries again until it can.
-    let (server, mode) = flaky_server().await;
+    let (server, mode) = flaky_server(1).await;
     let (game, invites) = server
         .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
         .await;
@@ -752,20 +764,47 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
         .play(&game, &token, version(&s), &s["legal"][0])
         .await;
     assert_eq!(a.status, 200);
+    let played = version(&a.body["state"]);
     tokio::time::sleep(std::time::Duration::from_millis(600)).await;
-    let stuck = server.state(&game, None).await;
-    assert_eq!(
-        stuck["view"]["next"]["player"], 1,
-        "the bot's move is refused"
-    );
+    let stored = || sagani_server::store::count_moves(&server.db, Some(&game)).unwrap();
+    assert_eq!(stored(), played, "the bot's move is refused");
     mode.store(WRITE, Ordering::SeqCst);
-    let moved = server
-        .wait_for(&game, None, |s| version(s) > version(&stuck))
+    // Nobody looks at the game (a look would ask the bot again): the bot's own retry lands.
+    wait_until(|| stored() > played).await;
+
+    // A human's move lands but its answer is lost: the bot after it still gets its turn.
+    let (server, mode) = flaky_server(0).await;
+    let (game, invites) = server
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
         .await;
-    assert_eq!(moved["last_move"]["seat"], 1);
+    let token = server.join(&game, &invites[0]).await;
+    let s = server
+        .wait_for(&game, Some(&token), |s| {
+            !s["legal"].as_array().unwrap().is_empty()
+        })
+        .await;
+    mode.store(LAND_BUT_FAIL, Ordering::SeqCst);
+    let a = server
+        .play(&game, &token, version(&s), &s["legal"][0])
+        .await;
+    assert_eq!(a.status, 503);
+    let stored = || sagani_server::store::count_moves(&server.db, Some(&game)).unwrap();
+    wait_until(|| stored() > version(&s) + 1).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+/// Waits up to 30 s for `done`, without asking the server anything.
+async fn wait_until(done: impl Fn() -> bool) {
+    for _ in 0..600 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("not done in 30 s");
+}
+
+// One worker thread: a bot thinking on it instead of a blocking thread would stall it all.
+#[tokio::test(flavor = "current_thread")]
 async fn a_thinking_bot_does_not_hold_up_the_server() {
     let server = start(Config {
         bot_think_ms: 1500,

@@ -52,11 +52,13 @@ pub struct SavedMove {
 #[derive(Clone, Debug)]
 pub enum Event {
     Created(SavedGame),
-    /// A human seat got a token (replacing any earlier one).
+    /// A human seat got a token (replacing any earlier one). Claimed by number (in a public
+    /// game) rather than by its invite, the seat's invite stops working.
     Claimed {
         game: String,
         seat: u8,
         token_hash: String,
+        by_invite: bool,
     },
     /// Move number `n` (0-based) of `game`.
     Moved {

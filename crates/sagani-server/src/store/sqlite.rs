@@ -12,6 +12,9 @@ use tokio::sync::oneshot;
 /// Most events committed in one transaction.
 const GROUP: usize = 512;
 
+/// The schema's version, kept in SQLite's `user_version`.
+const SCHEMA_VERSION: i64 = 1;
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -72,7 +75,25 @@ impl SqliteStore {
     /// Opens (or creates) the database at `path` and starts its writer thread.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let conn = open(path)?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(err)?;
+        let tables: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(err)?;
+        if tables > 0 && version != SCHEMA_VERSION {
+            return Err(StoreError(format!(
+                "{} is not a database of this sagani (schema version {version}, expected {SCHEMA_VERSION})",
+                path.display()
+            )));
+        }
         conn.execute_batch(SCHEMA).map_err(err)?;
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)
+            .map_err(err)?;
         let (jobs, queue) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("sagani-store".into())
@@ -144,12 +165,14 @@ fn apply(tx: &rusqlite::Transaction<'_>, event: &Event) -> Result<(), StoreError
             game,
             seat,
             token_hash,
+            by_invite,
         } => {
             let n = tx
                 .execute(
-                    "UPDATE seats SET token_hash = ?3
+                    "UPDATE seats SET token_hash = ?3,
+                         invite_hash = CASE WHEN ?4 THEN invite_hash ELSE NULL END
                      WHERE game_id = ?1 AND seat = ?2 AND kind = 'human'",
-                    params![game, seat, token_hash],
+                    params![game, seat, token_hash, by_invite],
                 )
                 .map_err(err)?;
             if n == 1 {
@@ -424,6 +447,7 @@ mod tests {
                 game: "g1".into(),
                 seat: 0,
                 token_hash: "t".into(),
+                by_invite: true,
             },
         )
         .unwrap();
@@ -465,6 +489,7 @@ mod tests {
             game: "g1".into(),
             seat: 1,
             token_hash: "x".into(),
+            by_invite: true,
         });
         let twin = store.write(Event::Created(game("g1")));
         let other = store.write(Event::Created(game("g2")));
@@ -480,5 +505,25 @@ mod tests {
         assert_eq!(loaded.len(), 2);
         assert_eq!(loaded[0].moves.len(), 1);
         assert_eq!(loaded[0].seats, game("g1").seats);
+    }
+
+    #[test]
+    fn a_database_of_another_schema_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch("CREATE TABLE games (id TEXT PRIMARY KEY, seed INTEGER)")
+            .unwrap();
+        let e = SqliteStore::open(&path).err().expect("refused");
+        assert!(e.0.contains("schema version 0, expected 1"), "{e}");
+        let version: i64 = Connection::open(&path)
+            .unwrap()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 0);
+        // A new file, or one made by this version, opens.
+        SqliteStore::open(&dir.path().join("new.db")).unwrap();
+        SqliteStore::open(&dir.path().join("new.db")).unwrap();
     }
 }

@@ -247,6 +247,19 @@ impl Watcher {
     }
 }
 
+impl Watcher {
+    /// Waits until the server closes the socket.
+    pub async fn wait_closed(&self) {
+        for _ in 0..600 {
+            if self.task.is_finished() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the WebSocket stayed open for 30 s");
+    }
+}
+
 impl Drop for Watcher {
     fn drop(&mut self) {
         self.task.abort();
