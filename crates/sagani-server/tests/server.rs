@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sagani_core::record::{Record, RecordedGame};
 use sagani_server::store::{Event, Pending, SavedGame, Store, StoreError};
-use sagani_server::{Config, Limits};
+use sagani_server::Config;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
@@ -533,16 +533,7 @@ async fn previews_lobby_and_bad_requests() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_refuse_with_json() {
-    let server = start(Config {
-        limits: Limits {
-            moves_per_token: 1,
-            moves_per_ip: 0,
-            open_games_per_ip: 2,
-            ..Limits::default()
-        },
-        ..Config::default()
-    })
-    .await;
+    let server = start(common::limits(1, 0, 2)).await;
     // Many creations at once: exactly the limit's worth gets through.
     let creations: Vec<_> = (0..10)
         .map(|_| {
@@ -604,16 +595,7 @@ async fn limits_refuse_with_json() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_per_address_move_limit_counts_every_seat() {
-    let server = start(Config {
-        limits: Limits {
-            moves_per_token: 0,
-            moves_per_ip: 1,
-            open_games_per_ip: 0,
-            ..Limits::default()
-        },
-        ..Config::default()
-    })
-    .await;
+    let server = start(common::limits(0, 1, 0)).await;
     let mut tokens = Vec::new();
     for _ in 0..3 {
         let (game, invites) = server.create(json!([{"kind": "human"}])).await;
@@ -749,16 +731,8 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
 
     // A bot whose move cannot be stored tries again until it can.
     let (server, mode) = flaky_server(1).await;
-    let (game, invites) = server
-        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
-        .await;
-    let token = server.join(&game, &invites[0]).await;
     // (If the bot starts, its first move must land before its writes are refused.)
-    let s = server
-        .wait_for(&game, Some(&token), |s| {
-            !s["legal"].as_array().unwrap().is_empty()
-        })
-        .await;
+    let (game, token, s) = human_to_act_against_a_bot(&server).await;
     mode.store(REFUSE, Ordering::SeqCst);
     let a = server
         .play(&game, &token, version(&s), &s["legal"][0])
@@ -774,6 +748,19 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
 
     // A human's move lands but its answer is lost: the bot after it still gets its turn.
     let (server, mode) = flaky_server(0).await;
+    let (game, token, s) = human_to_act_against_a_bot(&server).await;
+    mode.store(LAND_BUT_FAIL, Ordering::SeqCst);
+    let a = server
+        .play(&game, &token, version(&s), &s["legal"][0])
+        .await;
+    assert_eq!(a.status, 503);
+    let stored = || sagani_server::store::count_moves(&server.db, Some(&game)).unwrap();
+    wait_until(|| stored() > version(&s) + 1).await;
+}
+
+/// A new game of a human (seat 0) against a random bot, once the human is to act: its id,
+/// the human's token and state.
+async fn human_to_act_against_a_bot(server: &common::TestServer) -> (String, String, Value) {
     let (game, invites) = server
         .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
         .await;
@@ -783,13 +770,7 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
             !s["legal"].as_array().unwrap().is_empty()
         })
         .await;
-    mode.store(LAND_BUT_FAIL, Ordering::SeqCst);
-    let a = server
-        .play(&game, &token, version(&s), &s["legal"][0])
-        .await;
-    assert_eq!(a.status, 503);
-    let stored = || sagani_server::store::count_moves(&server.db, Some(&game)).unwrap();
-    wait_until(|| stored() > version(&s) + 1).await;
+    (game, token, s)
 }
 
 /// Waits up to 30 s for `done`, without asking the server anything.

@@ -28,16 +28,21 @@ impl Drop for TestServer {
     }
 }
 
-pub fn open_limits() -> Config {
+/// The default configuration with these limits (0: none).
+pub fn limits(moves_per_token: u32, moves_per_ip: u32, open_games_per_ip: usize) -> Config {
     Config {
         limits: Limits {
-            moves_per_token: 0,
-            moves_per_ip: 0,
-            open_games_per_ip: 0,
+            moves_per_token,
+            moves_per_ip,
+            open_games_per_ip,
             ..Limits::default()
         },
         ..Config::default()
     }
+}
+
+pub fn open_limits() -> Config {
+    limits(0, 0, 0)
 }
 
 pub async fn start(config: Config) -> TestServer {
