@@ -36,7 +36,16 @@ fn serve_with(db: &Path, extra: &[&str]) -> Server {
         .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        // Every log line, at the most detailed level, next to the database: searched for
+        // secrets below.
+        .env("RUST_LOG", "trace")
+        .stderr(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(db.with_extension("log"))
+                .expect("log file"),
+        )
         .spawn()
         .expect("sagani serve starts");
     let mut line = String::new();
@@ -212,6 +221,27 @@ fn a_killed_server_continues_its_games_with_no_acknowledged_move_lost() {
     assert_eq!(last["state"]["version"].as_u64(), Some(stored + 5));
     let (status, health) = call(http.get(format!("{}/healthz", server.url)));
     assert_eq!((status, health["games"].as_u64()), (200, Some(1)));
+    drop(server);
+
+    // The logs of all three runs hold neither a token nor a run of the deck.
+    use sagani_server::store::{SqliteStore, Store};
+    let deck = SqliteStore::open(&db)
+        .unwrap()
+        .load_game(&game)
+        .unwrap()
+        .unwrap()
+        .deck;
+    let log = std::fs::read_to_string(db.with_extension("log")).unwrap();
+    assert!(log.contains(&game), "the log speaks of the game: {log}");
+    for t in &tokens {
+        assert!(!log.contains(t.as_str()), "a token is in the log");
+    }
+    for w in deck.windows(3) {
+        for sep in [",", ", "] {
+            let run = format!("{}{sep}{}{sep}{}", w[0], w[1], w[2]);
+            assert!(!log.contains(&run), "the deck's run {run} is in the log");
+        }
+    }
 }
 
 #[test]
