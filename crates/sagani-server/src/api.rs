@@ -6,11 +6,36 @@ use sagani_core::{Move, Preview};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// The shape of a move (`sagani_core::Move`'s JSON, RECORD.md), for the OpenAPI document.
+#[derive(ToSchema)]
+#[schema(as = Move)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub enum MoveSchema {
+    /// Place `tile` on cell (`x`, `y`) of your display, turned `rot` quarter turns clockwise.
+    Place {
+        #[schema(minimum = 1, maximum = 72)]
+        tile: u8,
+        x: i32,
+        y: i32,
+        #[schema(minimum = 0, maximum = 3)]
+        rot: u8,
+    },
+    /// Put the last tile of the offer display on the intermezzo storage.
+    Intermezzo {
+        #[schema(minimum = 1, maximum = 72)]
+        tile: u8,
+    },
+    /// Take no tile during an intermezzo.
+    Pass,
+}
+
 /// `POST /api/games`.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
-    /// 1 to 4 seats, in seat order.
+    /// 1 to 4 seats, in seat order, at least one of them human.
+    #[schema(min_items = 1, max_items = 4)]
     pub seats: Vec<SeatRequest>,
     /// `standard` (2–4 players), `solo` or `solo-all` (1 player). Default: `standard` for 2–4
     /// seats, `solo` for 1.
@@ -108,7 +133,7 @@ pub struct GameState {
     #[schema(value_type = Object)]
     pub view: View,
     /// Your legal moves when you must act, else empty.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<MoveSchema>)]
     pub legal: Vec<Move>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_move: Option<PlayedMove>,
@@ -120,7 +145,7 @@ pub struct PlayedMove {
     pub version: u64,
     pub seat: u8,
     #[serde(rename = "move")]
-    #[schema(value_type = Object)]
+    #[schema(value_type = MoveSchema)]
     pub mv: Move,
 }
 
@@ -133,7 +158,7 @@ pub struct MoveRequest {
     /// A move as in RECORD.md: `{"action":"place","tile":7,"x":1,"y":0,"rot":2}`,
     /// `{"action":"intermezzo","tile":31}` or `{"action":"pass"}`.
     #[serde(rename = "move")]
-    #[schema(value_type = Object)]
+    #[schema(value_type = MoveSchema)]
     pub mv: Move,
 }
 
@@ -150,7 +175,7 @@ pub struct MoveResult {
 pub struct PreviewRequest {
     /// A placement for the player who must act.
     #[serde(rename = "move")]
-    #[schema(value_type = Object)]
+    #[schema(value_type = MoveSchema)]
     pub mv: Move,
 }
 
