@@ -306,7 +306,7 @@ fn a_bot_whose_turn_it_was_moves_after_a_restart() {
 
     // Nobody asks (a look would start the bot too): the restart alone must.
     let _server = serve_with(&db, &["--bot-think-ms", "300"]);
-    let stored = || sagani_server::store::count_moves(&db, Some(&game)).unwrap();
+    let stored = || sagani_server::store::count_moves(&db, &game).unwrap();
     for _ in 0..300 {
         if stored() > thinking {
             return;

@@ -45,8 +45,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/preview", post(routes::preview))
         .route("/api/games/{id}/record", get(routes::record))
         .route("/api/games/{id}/ws", get(ws::connect))
-        .route("/games/{id}", get(routes::page))
-        .route("/games/{id}/join/{code}", get(routes::page))
+        .route("/games/{id}", get(routes::watch_page))
+        .route("/games/{id}/join/{code}", get(routes::invite_page))
         .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(if body_limit == 0 {

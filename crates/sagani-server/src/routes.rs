@@ -236,21 +236,30 @@ pub fn client_key(addr: &SocketAddr) -> String {
     }
 }
 
-/// Where the links the server hands out (a game to watch, an invite) lead until the browser
-/// page exists: a short note on how to use them with the API.
-pub async fn page(uri: axum::http::Uri) -> axum::response::Html<String> {
-    let clean = |s: &str| -> String { s.chars().filter(|c| c.is_ascii_alphanumeric()).collect() };
-    let mut parts = uri.path().trim_start_matches("/games/").split('/');
-    let game = clean(parts.next().unwrap_or(""));
-    let how = match (parts.next(), parts.next()) {
-        (Some("join"), Some(code)) => format!(
-            "<p>To take your seat, claim it with this invite:</p><pre>curl -X POST /api/games/{game}/join -H 'content-type: application/json' -d '{{\"invite\": \"{}\"}}'</pre>",
-            clean(code)
-        ),
-        _ => format!(
-            "<p>Watch it live: <code>GET /api/games/{game}</code> or the WebSocket <code>/api/games/{game}/ws</code>.</p>"
-        ),
-    };
+/// Ids and codes are hex: anything else is dropped before it goes into a page.
+fn clean(s: &str) -> String {
+    s.chars().filter(|c| c.is_ascii_alphanumeric()).collect()
+}
+
+/// Where a watch link leads until the browser page exists: how to watch with the API.
+pub async fn watch_page(Path(game): Path<String>) -> axum::response::Html<String> {
+    let game = clean(&game);
+    page(&game, format!(
+        "<p>Watch it live: <code>GET /api/games/{game}</code> or the WebSocket <code>/api/games/{game}/ws</code>.</p>"
+    ))
+}
+
+/// Where an invite link leads until the browser page exists: how to claim the seat.
+pub async fn invite_page(
+    Path((game, code)): Path<(String, String)>,
+) -> axum::response::Html<String> {
+    let (game, code) = (clean(&game), clean(&code));
+    page(&game, format!(
+        "<p>To take your seat, claim it with this invite:</p><pre>curl -X POST /api/games/{game}/join -H 'content-type: application/json' -d '{{\"invite\": \"{code}\"}}'</pre>"
+    ))
+}
+
+fn page(game: &str, how: String) -> axum::response::Html<String> {
     axum::response::Html(format!(
         "<!doctype html><meta charset=utf-8><title>Sagani game {game}</title><h1>Sagani game {game}</h1>{how}<p>The browser page is not here yet; the API is described at <a href=/api/openapi.json>/api/openapi.json</a>.</p>"
     ))

@@ -276,7 +276,7 @@ async fn seats_tokens_versions_and_retries() {
     );
     assert_eq!(version(&server.state(&game, None).await), 0);
     assert_eq!(
-        sagani_server::store::count_moves(&server.db, Some(&game)).unwrap(),
+        sagani_server::store::count_moves(&server.db, &game).unwrap(),
         0
     );
 
@@ -292,7 +292,7 @@ async fn seats_tokens_versions_and_retries() {
     );
     assert_eq!(version(&a.body["state"]), 1);
     assert_eq!(
-        sagani_server::store::count_moves(&server.db, Some(&game)).unwrap(),
+        sagani_server::store::count_moves(&server.db, &game).unwrap(),
         1
     );
     // A different move against the old version is stale.
@@ -740,7 +740,7 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
     assert_eq!(a.status, 200);
     let played = version(&a.body["state"]);
     tokio::time::sleep(std::time::Duration::from_millis(600)).await;
-    let stored = || sagani_server::store::count_moves(&server.db, Some(&game)).unwrap();
+    let stored = || sagani_server::store::count_moves(&server.db, &game).unwrap();
     assert_eq!(stored(), played, "the bot's move is refused");
     mode.store(WRITE, Ordering::SeqCst);
     // Nobody looks at the game (a look would ask the bot again): the bot's own retry lands.
@@ -754,7 +754,7 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
         .play(&game, &token, version(&s), &s["legal"][0])
         .await;
     assert_eq!(a.status, 503);
-    let stored = || sagani_server::store::count_moves(&server.db, Some(&game)).unwrap();
+    let stored = || sagani_server::store::count_moves(&server.db, &game).unwrap();
     wait_until(|| stored() > version(&s) + 1).await;
 }
 

@@ -2,7 +2,7 @@
 //! groups (one fsync for many moves), each caller told only after its commit.
 
 use super::{Event, Pending, SavedGame, SavedMove, SavedSeat, Store, StoreError};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 use sagani_core::Variant;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -228,10 +228,9 @@ fn insert_game(tx: &rusqlite::Transaction<'_>, g: &SavedGame) -> Result<(), Stor
 
 impl SqliteStore {
     /// The games whose id matches `id` (all with `None`), with seats and moves.
-    fn load_where(&self, id: Option<&str>) -> Result<Vec<SavedGame>, StoreError> {
+    fn load_where(&self, only: Option<&str>) -> Result<Vec<SavedGame>, StoreError> {
         let conn = open(&self.path)?;
         // `?1 IS NULL` selects every game; otherwise the one.
-        let only = id;
         let mut games: Vec<SavedGame> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut q = conn
@@ -369,22 +368,9 @@ pub fn moves_per_game(path: &Path) -> Result<HashMap<String, u64>, StoreError> {
     rows.collect::<Result<_, _>>().map_err(err)
 }
 
-/// The number of moves stored for `game` (for tests and the load generator's check).
-pub fn count_moves(path: &Path, game: Option<&str>) -> Result<u64, StoreError> {
-    let conn = open(path)?;
-    let n: i64 = match game {
-        Some(g) => conn
-            .query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [g], |r| {
-                r.get(0)
-            })
-            .optional()
-            .map_err(err)?
-            .unwrap_or(0),
-        None => conn
-            .query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0))
-            .map_err(err)?,
-    };
-    Ok(n as u64)
+/// The number of moves stored for `game` (for tests).
+pub fn count_moves(path: &Path, game: &str) -> Result<u64, StoreError> {
+    Ok(moves_per_game(path)?.get(game).copied().unwrap_or(0))
 }
 
 #[cfg(test)]
