@@ -221,3 +221,36 @@ pub struct Update {
     /// message), so a client can show each one even when several came at once.
     pub moves: Vec<PlayedMove>,
 }
+
+/// A tile as printed: `GET /api/tiles` lists all 72, so a client draws them from the engine's
+/// own table.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct TileInfo {
+    #[schema(minimum = 1, maximum = 72)]
+    pub id: u8,
+    /// The base element: `fire`, `water`, `earth` or `air`.
+    pub element: String,
+    /// Points when it flips: 1, 3, 6 or 10.
+    pub value: u8,
+    /// The printed arrows (no rotation): the direction each points (`N`, `NE`, … `NW`) and its
+    /// element.
+    pub arrows: Vec<TileArrow>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct TileArrow {
+    pub direction: String,
+    pub element: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Tiles {
+    pub tiles: Vec<TileInfo>,
+}
+
+/// `GET /api/games/{id}/moves`: the moves played so far. Every move is public (the table shows
+/// them all); the deck is not in it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MoveList {
+    pub moves: Vec<PlayedMove>,
+}

@@ -12,6 +12,7 @@ mod routes;
 mod secret;
 pub mod store;
 mod table;
+mod web;
 mod ws;
 
 pub use app::{App, Config};
@@ -38,15 +39,19 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/openapi.json",
             get(|| async { Json(openapi::document()) }),
         )
+        .route("/", get(web::page))
+        .route("/assets/{*path}", get(web::asset))
+        .route("/api/tiles", get(routes::tiles))
         .route("/api/games", get(routes::lobby).post(routes::create))
         .route("/api/games/{id}", get(routes::state))
         .route("/api/games/{id}/join", post(routes::join))
         .route("/api/games/{id}/moves", post(routes::play))
         .route("/api/games/{id}/preview", post(routes::preview))
+        .route("/api/games/{id}/moves", get(routes::moves))
         .route("/api/games/{id}/record", get(routes::record))
         .route("/api/games/{id}/ws", get(ws::connect))
-        .route("/games/{id}", get(routes::watch_page))
-        .route("/games/{id}/join/{code}", get(routes::invite_page))
+        .route("/games/{id}", get(web::page))
+        .route("/games/{id}/join/{code}", get(web::page))
         .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(if body_limit == 0 {

@@ -1,8 +1,8 @@
 //! The HTTP API: thin handlers that read the request, ask `App`, and answer JSON.
 
 use crate::api::{
-    CreateGame, Created, GameState, Health, JoinRequest, Joined, Lobby, LobbyEntry, MoveRequest,
-    MoveResult, PreviewRequest, PreviewResult,
+    CreateGame, Created, GameState, Health, JoinRequest, Joined, Lobby, LobbyEntry, MoveList,
+    MoveRequest, MoveResult, PreviewRequest, PreviewResult, TileArrow, TileInfo, Tiles,
 };
 use crate::app::App;
 use crate::error::{ApiError, Body, ErrorBody};
@@ -42,6 +42,28 @@ pub async fn healthz(State(app): AppState) -> Json<Health> {
     Json(Health {
         status: "ok".into(),
         games: app.all_tables().len(),
+    })
+}
+
+/// The 72 tiles as printed, from the engine's table.
+#[utoipa::path(get, path = "/api/tiles", responses((status = 200, body = Tiles)))]
+pub async fn tiles() -> Json<Tiles> {
+    Json(Tiles {
+        tiles: sagani_core::TILES
+            .iter()
+            .map(|t| TileInfo {
+                id: t.id,
+                element: t.element.name().to_string(),
+                value: t.value(),
+                arrows: t
+                    .placed_arrows(0)
+                    .map(|(d, e)| TileArrow {
+                        direction: d.to_string(),
+                        element: e.name().to_string(),
+                    })
+                    .collect(),
+            })
+            .collect(),
     })
 }
 
@@ -183,6 +205,22 @@ pub async fn preview(
     Ok(Json(PreviewResult { preview }))
 }
 
+/// The moves played so far, in order: all of them public (the record, with the deck, waits for
+/// the end).
+#[utoipa::path(get, path = "/api/games/{id}/moves",
+    params(("id" = String, Path, description = "game id")),
+    responses((status = 200, body = MoveList)))]
+pub async fn moves(
+    State(app): AppState,
+    Path(id): Path<String>,
+) -> Result<Json<MoveList>, ApiError> {
+    let table = app.table(&id)?;
+    let st = table.lock().await;
+    Ok(Json(MoveList {
+        moves: st.moves_since(0),
+    }))
+}
+
 /// The record of a finished game (RECORD.md); refused while it is in progress.
 #[utoipa::path(get, path = "/api/games/{id}/record",
     params(("id" = String, Path, description = "game id")),
@@ -234,33 +272,4 @@ pub fn client_key(addr: &SocketAddr) -> String {
             format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
         }
     }
-}
-
-/// Ids and codes are hex: anything else is dropped before it goes into a page.
-fn clean(s: &str) -> String {
-    s.chars().filter(|c| c.is_ascii_alphanumeric()).collect()
-}
-
-/// Where a watch link leads until the browser page exists: how to watch with the API.
-pub async fn watch_page(Path(game): Path<String>) -> axum::response::Html<String> {
-    let game = clean(&game);
-    page(&game, format!(
-        "<p>Watch it live: <code>GET /api/games/{game}</code> or the WebSocket <code>/api/games/{game}/ws</code>.</p>"
-    ))
-}
-
-/// Where an invite link leads until the browser page exists: how to claim the seat.
-pub async fn invite_page(
-    Path((game, code)): Path<(String, String)>,
-) -> axum::response::Html<String> {
-    let (game, code) = (clean(&game), clean(&code));
-    page(&game, format!(
-        "<p>To take your seat, claim it with this invite:</p><pre>curl -X POST /api/games/{game}/join -H 'content-type: application/json' -d '{{\"invite\": \"{code}\"}}'</pre>"
-    ))
-}
-
-fn page(game: &str, how: String) -> axum::response::Html<String> {
-    axum::response::Html(format!(
-        "<!doctype html><meta charset=utf-8><title>Sagani game {game}</title><h1>Sagani game {game}</h1>{how}<p>The browser page is not here yet; the API is described at <a href=/api/openapi.json>/api/openapi.json</a>.</p>"
-    ))
 }

@@ -469,7 +469,9 @@ async fn previews_lobby_and_bad_requests() {
     assert_eq!(a.status, 404);
     let a = server.get("/healthz", None).await;
     assert_eq!((a.status, a.body["status"].as_str()), (200, Some("ok")));
-    let a = server.get(&format!("/api/games/{game}/moves"), None).await;
+    let a = server
+        .get(&format!("/api/games/{game}/preview"), None)
+        .await;
     assert_eq!(
         (a.status, a.body["error"].as_str()),
         (405, Some("method_not_allowed"))
@@ -500,15 +502,85 @@ async fn previews_lobby_and_bad_requests() {
         .unwrap();
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["you"], 0);
-    // The links handed out lead somewhere.
+    // The links handed out lead to the page, which keeps invites out of referrers and runs
+    // nothing but its own scripts.
+    for path in [
+        "/".to_string(),
+        format!("/games/{game}"),
+        format!("/games/{game}/join/{}", invites[0]),
+    ] {
+        let r = server
+            .client
+            .get(format!("{}{path}", server.url))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        assert_eq!(r.headers()["referrer-policy"], "no-referrer", "{path}");
+        let csp = r.headers()["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(
+            r.text().await.unwrap().contains("/assets/main.js"),
+            "{path}"
+        );
+    }
     let r = server
         .client
-        .get(format!("{}/games/{game}/join/{}", server.url, invites[0]))
+        .get(format!("{}/assets/main.js", server.url))
         .send()
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
-    assert!(r.text().await.unwrap().contains("/join"));
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
+    let etag = r.headers()["etag"].clone();
+    let r = server
+        .client
+        .get(format!("{}/assets/main.js", server.url))
+        .header("if-none-match", etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 304);
+    for missing in [
+        "/assets/nope.js",
+        "/assets/e2e/package.json",
+        "/assets/index.html",
+    ] {
+        let a = server.get(missing, None).await;
+        assert_eq!(
+            (a.status, a.body["error"].as_str()),
+            (404, Some("not_found")),
+            "{missing}"
+        );
+    }
+    // The tiles as printed, from the engine's table: 18 of each element, 50 arrows of each.
+    let a = server.get("/api/tiles", None).await;
+    let tiles = a.body["tiles"].as_array().unwrap();
+    assert_eq!(tiles.len(), 72);
+    for element in ["fire", "water", "earth", "air"] {
+        let of = tiles.iter().filter(|t| t["element"] == element).count();
+        let arrows: usize = tiles
+            .iter()
+            .flat_map(|t| t["arrows"].as_array().unwrap())
+            .filter(|a| a["element"] == element)
+            .count();
+        assert_eq!((of, arrows), (18, 50), "{element}");
+    }
+    assert_eq!(
+        tiles[2]["arrows"][0],
+        json!({"direction": "N", "element": "air"})
+    );
+    // The moves so far, public: one per version.
+    let state = server.get(&format!("/api/games/{game}"), None).await;
+    let a = server.get(&format!("/api/games/{game}/moves"), None).await;
+    assert_eq!(
+        a.body["moves"].as_array().unwrap().len() as u64,
+        state.body["version"].as_u64().unwrap()
+    );
+    assert_eq!(a.body["moves"][0]["version"], 0);
 
     // The OpenAPI document names every route.
     let a = server.get("/api/openapi.json", None).await;
@@ -516,6 +588,7 @@ async fn previews_lobby_and_bad_requests() {
     let paths = a.body["paths"].as_object().unwrap();
     for p in [
         "/healthz",
+        "/api/tiles",
         "/api/games",
         "/api/games/{id}",
         "/api/games/{id}/join",
