@@ -1,0 +1,116 @@
+// Talking to the server, and the games this browser holds a seat in.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `the server answered ${status}`);
+    this.status = status;
+    this.code = (body && body.error) || 'http';
+    this.version = body && body.version;
+  }
+}
+
+/// One API call: JSON in, JSON out; every refusal becomes an `ApiError` with the server's reason.
+export async function api(method, path, { token, body } = {}) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, { error: 'network', message: 'the server cannot be reached; check your connection' });
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+let tileTable = null;
+
+/// The 72 tiles as printed, by id (from the engine's table).
+export async function tiles() {
+  if (!tileTable) {
+    const { tiles: list } = await api('GET', '/api/tiles');
+    tileTable = {};
+    for (const t of list) tileTable[t.id] = t;
+  }
+  return tileTable;
+}
+
+// The games of this browser: seat tokens and invites stay in localStorage, on this device only.
+const KEY = 'sagani.games';
+
+export function myGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(KEY));
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function store(list) {
+  localStorage.setItem(KEY, JSON.stringify(list));
+}
+
+export function findGame(id) {
+  return myGames().find((g) => g.game === id) || null;
+}
+
+/// Adds or updates the entry of game `entry.game` (fields merge).
+export function saveGame(entry) {
+  const list = myGames();
+  const i = list.findIndex((g) => g.game === entry.game);
+  if (i >= 0) list[i] = { ...list[i], ...entry };
+  else list.unshift({ created: Date.now(), ...entry });
+  store(list);
+}
+
+export function forgetGame(id) {
+  store(myGames().filter((g) => g.game !== id));
+}
+
+/// A seat request as the API takes it, from a choice like `me`, `human`, `bot:mcts:3`.
+export function seatRequest(choice) {
+  if (choice === 'me' || choice === 'human') return { kind: 'human' };
+  const [, bot, level] = choice.split(':');
+  return level ? { kind: 'bot', bot, level: Number(level) } : { kind: 'bot', bot };
+}
+
+/// Creates a game from seat choices (exactly one `me`), claims my seat, and remembers it.
+export async function createGame(choices, { variant, public: isPublic = false } = {}) {
+  const body = { seats: choices.map(seatRequest), public: isPublic };
+  if (variant) body.variant = variant;
+  const created = await api('POST', '/api/games', { body });
+  const mine = choices.indexOf('me');
+  const invite = created.invites.find((i) => i.seat === mine);
+  const joined = await api('POST', `/api/games/${created.game}/join`, { body: { invite: invite.code } });
+  saveGame({
+    game: created.game,
+    seat: joined.seat,
+    token: joined.token,
+    invite: invite.code,
+    choices,
+    variant: variant || (choices.length === 1 ? 'solo' : 'standard'),
+    public: isPublic,
+    invites: created.invites.filter((i) => i.seat !== mine).map((i) => ({ seat: i.seat, code: i.code })),
+  });
+  return created.game;
+}
+
+/// A seat's name as every player sees it.
+export function seatName(state, seat) {
+  const info = state.seats[seat];
+  const you = state.you === seat ? ' (you)' : '';
+  if (info.kind === 'bot') {
+    const level = info.level ? ` L${info.level}` : '';
+    return `Seat ${seat + 1}: ${info.bot}${level} bot${you}`;
+  }
+  return `Seat ${seat + 1}${you || (info.claimed ? '' : ' (free)')}`;
+}

@@ -1,0 +1,313 @@
+// Helpers for the end-to-end tests of the browser page: a real `sagani serve` on a fresh
+// database, and Debian's headless Chromium driven by playwright-core (never a browser that
+// Playwright downloads: that cannot work here).
+//
+//   startServer({botThinkMs})  -> {url, stop(), logs(), child, dir}
+//   launchBrowser()            -> a Playwright BrowserContext with its own fresh profile
+//   watchErrors(page)          -> array of console errors and uncaught page errors (live)
+//   artifactsDir()             -> web/e2e/artifacts/ (created)
+//   screenshot(page, name)     -> saves artifacts/<name>.png
+//
+// One launchBrowser() per player: each is a separate Chromium process with its own
+// --user-data-dir, a directory made here with mkdtemp, passed explicitly through
+// launchPersistentContext and removed when the context closes.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+/** The repository root (this file is web/e2e/lib.mjs). */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Where screenshots go; gitignored. */
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+
+/** How long `sagani serve` may take to print its address. */
+const SERVER_START_TIMEOUT_MS = 60_000;
+
+/** The Chromium flags the machine's notes say headless Chromium needs here (root, no network). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// Everything still running or on disk when the process ends: servers are killed, temp dirs
+// removed. Synchronous, because 'exit' handlers cannot wait.
+const cleanups = new Set();
+function runCleanups() {
+  for (const fn of cleanups) {
+    try {
+      fn();
+    } catch {
+      // Best effort on the way out.
+    }
+  }
+  cleanups.clear();
+}
+process.on('exit', runCleanups);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.once(signal, () => {
+    runCleanups();
+    // Exit as a shell reports death by that signal. (Re-raising it would not end the process:
+    // Playwright's own handlers for these signals would still be listening.)
+    process.exit(128 + constants.signals[signal]);
+  });
+}
+
+/** The sagani binary: $SAGANI_BIN, else target/debug/sagani, built with cargo if missing. */
+export async function saganiBin() {
+  if (process.env.SAGANI_BIN) {
+    const bin = resolve(process.env.SAGANI_BIN);
+    if (!existsSync(bin)) throw new Error(`SAGANI_BIN=${bin} does not exist`);
+    return bin;
+  }
+  const targetDir = process.env.CARGO_TARGET_DIR
+    ? resolve(REPO_ROOT, process.env.CARGO_TARGET_DIR)
+    : join(REPO_ROOT, 'target');
+  const bin = join(targetDir, 'debug', 'sagani');
+  if (!existsSync(bin)) {
+    process.stderr.write(`# ${bin} is missing: cargo build -p sagani-cli\n`);
+    const code = await new Promise((done, fail) => {
+      // Cargo's output goes to our stderr: the test runner reads stdout.
+      const cargo = spawn('cargo', ['build', '-p', 'sagani-cli'], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', process.stderr, process.stderr],
+      });
+      cargo.on('error', fail);
+      cargo.on('exit', (c, sig) => done(c ?? sig));
+    });
+    if (code !== 0) throw new Error(`cargo build -p sagani-cli failed (${code})`);
+    if (!existsSync(bin)) throw new Error(`cargo build -p sagani-cli did not make ${bin}`);
+  }
+  return bin;
+}
+
+/**
+ * Start `sagani serve` on a free loopback port with a new database in a fresh temp dir, and
+ * with the per-address and per-token limits off (the tests play many moves from one address).
+ *
+ * @param {{botThinkMs?: number}} [options]
+ * @returns {Promise<{url: string, stop: () => Promise<void>, logs: () => string,
+ *   child: import('node:child_process').ChildProcess, dir: string}>}
+ *   url is like http://127.0.0.1:PORT (no trailing slash); logs() is the server's stderr so far.
+ */
+export async function startServer({ botThinkMs = 200 } = {}) {
+  const bin = await saganiBin();
+  const dir = await mkdtemp(join(tmpdir(), 'sagani-e2e-server-'));
+  const db = join(dir, 'games.db');
+  const args = [
+    'serve',
+    '--addr', '127.0.0.1:0',
+    '--db', db,
+    '--bot-think-ms', String(botThinkMs),
+    '--open-games-per-ip', '0',
+    '--moves-per-ip', '0',
+    '--moves-per-token', '0',
+  ];
+  const child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+
+  // Keep the last 256 KiB of stderr: printed if start-up fails, and available via logs().
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    if (stderr.length > 256 * 1024) stderr = stderr.slice(-256 * 1024);
+  });
+
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  const cleanup = () => {
+    kill();
+    removeDir();
+  };
+  cleanups.add(cleanup);
+
+  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  const stdoutLines = [];
+  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+
+  const url = await new Promise((done, fail) => {
+    let settled = false;
+    const failWith = (why) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      cleanups.delete(cleanup);
+      cleanup();
+      fail(
+        new Error(
+          `sagani serve did not start: ${why}\n` +
+            `command: ${bin} ${args.join(' ')}\n` +
+            `stdout:\n${stdoutLines.join('\n')}\n` +
+            `stderr:\n${stderr}`,
+        ),
+      );
+    };
+    const timer = setTimeout(
+      () => failWith(`no address line within ${SERVER_START_TIMEOUT_MS / 1000} s`),
+      SERVER_START_TIMEOUT_MS,
+    );
+    lines.on('line', (line) => {
+      stdoutLines.push(line);
+      const m = /^sagani server on (http:\/\/127\.0\.0\.1:\d+) \(database /.exec(line);
+      if (m && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        done(m[1]);
+      }
+    });
+    child.once('error', (e) => failWith(`cannot run ${bin}: ${e.message}`));
+    exited.then(({ code, signal }) => failWith(`it exited (code ${code}, signal ${signal})`));
+  });
+  // Lines after the address line still get read (so the pipe never fills) and are dropped.
+
+  let stopped = null;
+  const stop = () => {
+    stopped ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM'); // The server shuts down cleanly on SIGTERM...
+        const late = setTimeout(kill, 5_000); // ...or is killed.
+        await exited;
+        clearTimeout(late);
+      }
+      cleanups.delete(cleanup);
+      await rm(dir, { recursive: true, force: true });
+    })();
+    return stopped;
+  };
+  return { url, stop, logs: () => stderr, child, dir };
+}
+
+/**
+ * Launch Debian's headless Chromium with a fresh profile: a new temp dir from mkdtemp, passed
+ * as --user-data-dir by launchPersistentContext, and removed by context.close() (and at exit).
+ * Returns the BrowserContext; call it once per player: two calls give two separate browsers
+ * that share no cookies, storage or cache. The context starts with one blank page
+ * (context.pages()[0]); context.newPage() opens more.
+ *
+ * @param {import('playwright-core').BrowserContextOptions} [options] extra context options
+ *   (viewport, locale, ...)
+ * @returns {Promise<import('playwright-core').BrowserContext & {userDataDir: string}>}
+ */
+export async function launchBrowser(options = {}) {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'sagani-e2e-chromium-'));
+  // At exit, Chromium may still be running (Playwright's own exit handler, which kills it, can
+  // run after this one) and would write into the dir again: kill it first.
+  const removeDir = () => {
+    killChromiumUsing(userDataDir);
+    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5 });
+  };
+  cleanups.add(removeDir);
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      headless: true,
+      args: CHROMIUM_ARGS,
+      ...options,
+    });
+  } catch (e) {
+    cleanups.delete(removeDir);
+    removeDir();
+    throw e;
+  }
+  const close = context.close.bind(context);
+  context.close = async (...args) => {
+    try {
+      await close(...args);
+    } finally {
+      cleanups.delete(removeDir);
+      await rm(userDataDir, { recursive: true, force: true });
+    }
+  };
+  context.userDataDir = userDataDir;
+  return context;
+}
+
+/** Chromium's own request for /favicon.ico (made for any page, JSON too) answered 404. */
+export const FAVICON_404 = /^console\.error: Failed to load resource: .* 404 .*\/favicon\.ico:\d+\)$/;
+
+/** SIGKILL the Chromium processes (and their process group) started with this profile dir. */
+function killChromiumUsing(userDataDir) {
+  const flag = `--user-data-dir=${userDataDir}`;
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return; // No /proc: Playwright's own exit handler is all there is.
+  }
+  for (const pid of pids) {
+    let argv;
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // Gone already.
+    }
+    if (!argv.includes(flag)) continue;
+    for (const target of [-Number(pid), Number(pid)]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // Not a group leader, or gone already.
+      }
+    }
+  }
+}
+
+/**
+ * Collect the page's console errors and uncaught exceptions (and a crash) from now on.
+ * Assert the array empty at the end of a test: `assert.deepEqual(errors, [])`.
+ * A 404 for /favicon.ico, which Chromium asks for by itself, is not collected unless
+ * keepFavicon is set.
+ *
+ * @param {import('playwright-core').Page} page
+ * @param {{ignore?: RegExp[], keepFavicon?: boolean}} [options] messages matching any of
+ *   `ignore` are not collected
+ * @returns {string[]}
+ */
+export function watchErrors(page, { ignore = [], keepFavicon = false } = {}) {
+  const skip = keepFavicon ? ignore : [...ignore, FAVICON_404];
+  const errors = [];
+  const add = (text) => {
+    if (!skip.some((re) => re.test(text))) errors.push(text);
+  };
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const { url, lineNumber } = msg.location();
+    add(`console.error: ${msg.text()}${url ? ` (${url}:${lineNumber})` : ''}`);
+  });
+  page.on('pageerror', (err) => add(`uncaught: ${err.stack || err.message || String(err)}`));
+  page.on('crash', () => add('page crashed'));
+  return errors;
+}
+
+/** web/e2e/artifacts/, created if missing. */
+export function artifactsDir() {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return ARTIFACTS;
+}
+
+/**
+ * Save a full-page screenshot as artifacts/<name>.png; returns its path.
+ *
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ */
+export async function screenshot(page, name) {
+  const path = join(artifactsDir(), `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
