@@ -1,0 +1,78 @@
+// Playing Sagani through the page, the way a person does: by clicking (or with the keyboard).
+
+import assert from 'node:assert/strict';
+
+export const table = (page) => page.locator('[data-testid=table]');
+
+export async function version(page) {
+  return Number(await table(page).getAttribute('data-version'));
+}
+
+/// Waits until this page must act or the game is over: the expected decision, or 'over'.
+export async function waitForTurn(page, timeout = 60_000) {
+  await page.waitForSelector('[data-testid=table][data-my-turn=true], [data-testid=table][data-status=over]', { timeout });
+  if ((await table(page).getAttribute('data-status')) === 'over') return 'over';
+  return table(page).getAttribute('data-expects');
+}
+
+/// Waits until the page shows a version after `before`.
+export async function waitForVersion(page, before, timeout = 30_000) {
+  await page.waitForFunction(
+    (v) => Number(document.querySelector('[data-testid=table]')?.dataset.version) > v,
+    before,
+    { timeout },
+  );
+}
+
+/// Creates a game on the home page: `seats` after mine, as the seat selects' values.
+export async function createGame(page, url, seats) {
+  await page.goto(`${url}/`);
+  await page.selectOption('[data-testid=players]', String(seats.length + 1));
+  for (const [i, choice] of seats.entries()) await page.selectOption(`[data-testid=seat-${i + 1}]`, choice);
+  await page.click('[data-testid=create]');
+  await page.waitForSelector('[data-testid=table]');
+  return new URL(page.url()).pathname.split('/')[2];
+}
+
+/// Makes the decision the page asks for, by clicking. `n` varies the choices: which tile,
+/// which cell, turning the tile, taking the intermezzo, passing. Returns what it did.
+export async function playByClicking(page, seat, n, { shots } = {}) {
+  const expects = await waitForTurn(page);
+  if (expects === 'over') return 'over';
+  const before = await version(page);
+  if (expects === 'turn') {
+    const store = page.locator('[data-testid=intermezzo-choice]');
+    if ((await store.count()) > 0 && n % 2 === 0) {
+      await store.click();
+      await waitForVersion(page, before);
+      return 'intermezzo';
+    }
+    const offer = page.locator('[data-testid=offer-tile]:not([disabled])');
+    await offer.nth(n % (await offer.count())).click();
+  } else if (expects === 'intermezzo-pick') {
+    if (n % 2 === 1) {
+      await page.click('[data-testid=pass]');
+      await waitForVersion(page, before);
+      return 'pass';
+    }
+    await page.locator('[data-testid=intermezzo-tile]:not([disabled])').first().click();
+  }
+  // place-drawn and place-revealed: the tile is chosen already.
+  await page.waitForSelector('[data-testid=placing]');
+  const cells = page.locator(`[data-testid=display-${seat}] .cell.legal`);
+  const count = await cells.count();
+  assert.ok(count > 0, 'a tile to place has legal cells');
+  await cells.nth((n * 7) % count).click();
+  if (n % 3 === 0) await page.click('[data-testid=rotate-right]');
+  if (n % 5 === 0) await page.click('[data-testid=rotate-left]');
+  await page.waitForSelector('[data-testid=preview-score]');
+  if (shots) await shots();
+  await page.click('[data-testid=confirm]');
+  await waitForVersion(page, before);
+  return expects;
+}
+
+/// How many tiles the page draws on a seat's display.
+export async function tilesOn(page, seat) {
+  return page.locator(`[data-testid=display-${seat}] g.tile:not(.ghost):not(.chosen)`).count();
+}

@@ -1,0 +1,228 @@
+// Whole games in a real Chromium against a real `sagani serve`: a 2-player game against a bot
+// by clicking, a solo game by keyboard, two browsers joining one game by invite, an illegal
+// placement, and the page's layout from a narrow window to a wide one.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { artifactsDir, launchBrowser, saganiBin, screenshot, startServer, watchErrors } from '../lib.mjs';
+import { createGame, playByClicking, table, tilesOn, version, waitForTurn, waitForVersion } from '../play.mjs';
+
+const run = promisify(execFile);
+
+describe('playing in the browser', () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('a whole 2-player game against a bot, by clicking, to the end, the record and a rematch', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    const game = await createGame(page, server.url, ['bot:greedy']);
+    let shot = false;
+    const done = new Map();
+    for (let n = 0; ; n++) {
+      const did = await playByClicking(page, 0, n, {
+        shots: shot || n < 6 ? null : async () => {
+          shot = true;
+          await screenshot(page, 'preview');
+        },
+      });
+      if (did === 'over') break;
+      done.set(did, (done.get(did) || 0) + 1);
+      if (n === 8) await screenshot(page, 'table');
+      assert.ok(n < 200, 'the game ends');
+    }
+    assert.ok(done.get('turn') > 10, `played turns: ${JSON.stringify([...done])}`);
+    await page.waitForSelector('[data-testid=end]');
+    await screenshot(page, 'end');
+
+    // The page shows what the server says.
+    const state = await (await fetch(`${server.url}/api/games/${game}`)).json();
+    assert.equal(state.status, 'over');
+    assert.equal(await page.locator('[data-testid=ranking] li').count(), 2);
+    const first = await page.locator('[data-testid=ranking] li').first().textContent();
+    assert.ok(first.includes(`${state.view.seats[state.view.ranking[0]].score} points`), first);
+    for (const seat of [0, 1]) {
+      assert.equal(Number(await page.textContent(`[data-testid=score-${seat}]`)), state.view.seats[seat].score);
+    }
+    assert.equal(await tilesOn(page, 0), state.view.seats[0].display.length);
+    assert.equal(await page.locator('[data-testid=log] li[data-version]').count(), state.version, 'every move is in the log');
+
+    // The record downloads, and `sagani replay` reaches the same scores.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-record]')]);
+    const record = JSON.parse(await readFile(await download.path(), 'utf8'));
+    assert.equal(record.moves.length, state.version);
+    const file = join(artifactsDir(), 'record.json');
+    await writeFile(file, JSON.stringify(record));
+    const { stdout } = await run(await saganiBin(), ['replay', file]);
+    const replayed = JSON.parse(stdout);
+    assert.deepEqual(replayed.players.map((p) => p.score), state.view.seats.map((s) => s.score));
+
+    // A rematch: a new game with the same seats.
+    await page.click('[data-testid=rematch]');
+    await page.waitForURL((u) => u.pathname.startsWith('/games/') && !u.pathname.includes(game));
+    await page.waitForSelector('[data-testid=table][data-status=playing]');
+    const again = await (await fetch(`${server.url}/api/games/${new URL(page.url()).pathname.split('/')[2]}`)).json();
+    assert.deepEqual(again.seats.map((s) => s.bot || s.kind), ['human', 'greedy']);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a solo game to its end, with the keyboard only', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/`);
+    await page.selectOption('[data-testid=solo-variant]', 'solo');
+    await page.click('[data-testid=solo-start]');
+    let moves = 0;
+    for (;;) {
+      const expects = await waitForTurn(page);
+      if (expects === 'over') break;
+      assert.equal(expects, 'place-revealed');
+      const before = await version(page);
+      // The revealed tile is chosen and the first legal cell has the focus.
+      await page.waitForFunction(() => document.activeElement?.classList.contains('legal'));
+      if (moves % 2 === 1) await page.keyboard.press('Tab');
+      if (moves % 3 === 0) await page.keyboard.press('e');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('[data-testid=preview-score]');
+      await page.keyboard.press('Enter');
+      await waitForVersion(page, before);
+      moves++;
+      assert.ok(moves <= 72);
+    }
+    const result = await page.textContent('[data-testid=solo-result]');
+    assert.ok(result.includes(`${moves} tiles`), result);
+    await screenshot(page, 'solo-end');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('two browsers join one game by invite link and see each other move live', async () => {
+    const a = await browser.newPage();
+    const other = await launchBrowser({ viewport: { width: 1280, height: 860 } });
+    try {
+      const b = await other.newPage();
+      const errors = [watchErrors(a), watchErrors(b)];
+      const game = await createGame(a, server.url, ['human']);
+      await a.waitForSelector('[data-testid=table][data-status=waiting]');
+      const link = await a.inputValue('[data-testid=invite-link-1]');
+      assert.match(link, new RegExp(`/games/${game}/join/[0-9a-f]+$`));
+      await b.goto(link);
+      await b.waitForSelector('[data-testid=table][data-status=playing]');
+      assert.equal(new URL(b.url()).pathname, `/games/${game}`, 'the invite leaves the address bar');
+      // A learns live that the seat was taken.
+      await a.waitForSelector('[data-testid=table][data-status=playing]');
+      assert.equal(await a.locator('[data-testid=invites]').count(), 0);
+
+      const seatOf = new Map([[a, 0], [b, 1]]);
+      for (let n = 0; n < 4; n++) {
+        const mover = (await table(a).getAttribute('data-my-turn')) === 'true' ? a : b;
+        const watcher = mover === a ? b : a;
+        const before = await version(watcher);
+        const logBefore = await watcher.locator('[data-testid=log] li[data-version]').count();
+        await playByClicking(mover, seatOf.get(mover), n);
+        await waitForVersion(watcher, before);
+        assert.equal(await watcher.locator('[data-testid=log] li[data-version]').count(), logBefore + 1);
+        // The one who watched sees the new tile outlined on the mover's display.
+        if ((await table(watcher).getAttribute('data-my-turn')) === 'true') {
+          await watcher.click('[data-testid=view-toggle]');
+          await watcher.waitForSelector(`[data-testid=display-${seatOf.get(mover)}] g.tile.fresh`);
+          if (n === 1) await screenshot(watcher, 'all-displays');
+          await watcher.click(`[data-testid=magnify-display-${seatOf.get(watcher)}]`);
+        }
+      }
+      // A reload keeps the seat: the token stays in this browser.
+      await b.reload();
+      await b.waitForSelector('[data-testid=table]');
+      assert.equal(await b.locator('[data-testid=watching]').count(), 0);
+      assert.equal(await b.locator('[data-testid=log] li[data-version]').count(), 4);
+      for (const e of errors) assert.deepEqual(e, []);
+    } finally {
+      await other.close();
+      await a.close();
+    }
+  });
+
+  test('an illegal placement is shown as an error and changes nothing', async () => {
+    const page = await browser.newPage();
+    // The browser reports the refused preview (422) on its console: that one is expected.
+    const errors = watchErrors(page, { ignore: [/422 \(Unprocessable Entity\).*\/preview/] });
+    await createGame(page, server.url, ['bot:random']);
+    // Play until my display has a tile, so the cells around it include illegal ones.
+    for (let n = 0; (await tilesOn(page, 0)) === 0; n++) await playByClicking(page, 0, n);
+    assert.equal(await waitForTurn(page), 'turn');
+    const before = await version(page);
+    const tilesBefore = await tilesOn(page, 0);
+    await page.locator('[data-testid=offer-tile]:not([disabled])').first().click();
+    const illegal = page.locator('[data-testid=display-0] .cell:not(.legal)');
+    assert.ok((await illegal.count()) > 0, 'the display shows cells that are not legal');
+    await illegal.first().click();
+    const error = await page.waitForSelector('[data-testid=error]');
+    const text = await error.textContent();
+    assert.match(text, /not allowed: .*cell \(-?\d+,-?\d+\)/, text);
+    await screenshot(page, 'illegal');
+    assert.equal(await version(page), before);
+    assert.equal(await tilesOn(page, 0), tilesBefore);
+    assert.equal(await page.locator('[data-testid=display-0] g.chosen').count(), 0);
+    const state = await (await fetch(`${server.url}${new URL(page.url()).pathname.replace('/games/', '/api/games/')}`)).json();
+    assert.equal(state.version, before, 'the server has no new move');
+    // A legal cell then works, and the error goes.
+    await page.locator('[data-testid=display-0] .cell.legal').first().click();
+    await page.waitForSelector('[data-testid=preview-score]');
+    assert.equal(await page.locator('[data-testid=error]').count(), 0);
+    await page.click('[data-testid=confirm]');
+    await waitForVersion(page, before);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('the table fits a narrow window and a wide one; pile, sizes and views work', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await createGame(page, server.url, ['bot:random', 'bot:greedy']);
+    for (let n = 0; n < 3; n++) await playByClicking(page, 0, n);
+    await waitForTurn(page);
+    for (const width of [800, 1100, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `at ${width} px the page is ${overflow} px too wide`);
+      await screenshot(page, `table-${width}`);
+    }
+    // The pile dialog lists every tile still in the pile.
+    const count = Number((await page.textContent('[data-testid=pile-count]')).match(/\d+/)[0]);
+    await page.click('[data-testid=pile-open]');
+    const dialog = page.locator('[data-testid=pile-dialog]');
+    assert.equal(await dialog.locator('svg.tile-svg').count(), count);
+    await page.click('[data-testid=pile-close]');
+    await dialog.waitFor({ state: 'detached' });
+    // The tile size slider and its reset.
+    const width = async () => Number(await page.getAttribute('[data-testid=display-0] svg', 'width'));
+    const usual = await width();
+    await page.locator('[data-testid=tile-size]').fill('128');
+    assert.ok((await width()) > usual);
+    await page.click('[data-testid=tile-size-reset]');
+    assert.equal(await width(), usual);
+    // All displays side by side; the magnifier goes back to one.
+    await page.click('[data-testid=view-toggle]');
+    for (const seat of [0, 1, 2]) await page.waitForSelector(`[data-testid=display-${seat}]`);
+    await page.click('[data-testid=magnify-2]');
+    assert.equal(await page.locator('[data-testid^=display-]').count(), 1);
+    await page.waitForSelector('[data-testid=display-2]');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
