@@ -97,12 +97,13 @@ export async function saganiBin() {
  * Start `sagani serve` on a free loopback port with a new database in a fresh temp dir, and
  * with the per-address and per-token limits off (the tests play many moves from one address).
  *
- * @param {{botThinkMs?: number}} [options]
+ * @param {{botThinkMs?: number, deckSeed?: number}} [options] deckSeed: deal decks from a seed
+ *   (`sagani serve --deck-seed`), so a game can be repeated
  * @returns {Promise<{url: string, stop: () => Promise<void>, logs: () => string,
  *   child: import('node:child_process').ChildProcess, dir: string}>}
  *   url is like http://127.0.0.1:PORT (no trailing slash); logs() is the server's stderr so far.
  */
-export async function startServer({ botThinkMs = 200 } = {}) {
+export async function startServer({ botThinkMs = 200, deckSeed } = {}) {
   const bin = await saganiBin();
   const dir = await mkdtemp(join(tmpdir(), 'sagani-e2e-server-'));
   const db = join(dir, 'games.db');
@@ -114,6 +115,7 @@ export async function startServer({ botThinkMs = 200 } = {}) {
     '--open-games-per-ip', '0',
     '--moves-per-ip', '0',
     '--moves-per-token', '0',
+    ...(deckSeed === undefined ? [] : ['--deck-seed', String(deckSeed)]),
   ];
   const child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
 

@@ -37,6 +37,10 @@ pub struct Args {
     /// Games one address may have open (created and not over; 0: no limit).
     #[arg(long, default_value_t = Limits::default().open_games_per_ip)]
     open_games_per_ip: usize,
+    /// Deal every deck from this seed (game k gets seed S+k), so games can be repeated: for
+    /// tests and demonstrations only, since whoever knows S knows every draw pile.
+    #[arg(long, value_name = "S")]
+    deck_seed: Option<u64>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -53,6 +57,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             open_games_per_ip: args.open_games_per_ip,
         },
         bot_think_ms: args.bot_think_ms,
+        deck_seed: args.deck_seed,
         ..Config::default()
     };
     if let Some(n) = args.bot_threads {
@@ -60,6 +65,9 @@ fn run_inner(args: Args) -> Result<(), String> {
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
+        if let Some(seed) = args.deck_seed {
+            tracing::warn!("decks are dealt from seed {seed}: the draw piles are not secret");
+        }
         let app = sagani_server::open(&args.db, config)?;
         let games = app.all_tables().len();
         let listener = tokio::net::TcpListener::bind(args.addr)

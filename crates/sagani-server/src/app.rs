@@ -22,6 +22,10 @@ pub struct Config {
     pub bot_think_ms: u64,
     /// Bots thinking at the same time (each on its own blocking thread).
     pub bot_threads: usize,
+    /// Deal decks (and start players, and bot seeds) from this seed instead of the operating
+    /// system's randomness, so that games can be repeated: for tests and demonstrations only,
+    /// since anyone who knows the seed knows every draw pile.
+    pub deck_seed: Option<u64>,
 }
 
 impl Default for Config {
@@ -30,6 +34,7 @@ impl Default for Config {
             limits: Limits::default(),
             bot_think_ms: 2000,
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            deck_seed: None,
         }
     }
 }
@@ -42,6 +47,8 @@ pub struct App {
     pub(crate) bot_slots: Arc<Semaphore>,
     /// Games being created, per address, so the open-games limit counts them too.
     creating: std::sync::Mutex<HashMap<String, usize>>,
+    /// Games dealt so far from `config.deck_seed`.
+    dealt: std::sync::atomic::AtomicU64,
 }
 
 /// What became of a move.
@@ -113,6 +120,7 @@ impl App {
             config,
             tables: RwLock::new(tables),
             creating: std::sync::Mutex::new(HashMap::new()),
+            dealt: std::sync::atomic::AtomicU64::new(0),
         });
         Ok(app)
     }
@@ -213,12 +221,22 @@ impl App {
                 }
             }
         }
+        let (deck, start_player) = match self.config.deck_seed {
+            Some(seed) => {
+                let k = self
+                    .dealt
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let (deck, start) = sagani_core::shuffled_deck(seed.wrapping_add(k), n as u8);
+                (deck.to_vec(), start)
+            }
+            None => (secret::random_deck(), secret::random_below(n as u32) as u8),
+        };
         let saved = SavedGame {
             id: id.clone(),
             created_at: now(),
             variant,
-            deck: secret::random_deck(),
-            start_player: secret::random_below(n as u32) as u8,
+            deck,
+            start_player,
             public: req.public,
             creator: ip,
             seats,
@@ -534,6 +552,10 @@ impl App {
             view: game.view(Some(seat)),
             legal: game.legal_moves(),
             think: Duration::from_millis(self.config.bot_think_ms),
+            seed: self.config.deck_seed.map(|seed| {
+                let deck = &st.game.record().deck;
+                seed ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(deck[0]) << 32
+            }),
         };
         st.bot_thinking = Some(version);
         let (app, table) = (self.clone(), table.clone());

@@ -35,6 +35,8 @@ pub struct Job {
     pub legal: Vec<Move>,
     /// The server's limit.
     pub think: Duration,
+    /// A fixed seed (`Config::deck_seed`); otherwise fresh randomness.
+    pub seed: Option<u64>,
 }
 
 fn make(bot: &str, seed: u64) -> Box<dyn Bot> {
@@ -55,11 +57,12 @@ fn make(bot: &str, seed: u64) -> Box<dyn Bot> {
 /// Extra time a bot gets beyond its budget before the server stops waiting for it.
 const GRACE: Duration = Duration::from_secs(2);
 
-/// The bot's move. Its seed is fresh randomness, unrelated to the deck's seed. A bot that
+/// The bot's move. Its seed is fresh randomness, unrelated to the deck (unless the server deals
+/// from a seed). A bot that
 /// overruns its budget by `GRACE` (or fails) gets a random legal move played for it.
 pub async fn think(slots: &Semaphore, job: Job) -> Move {
     let _permit = slots.acquire().await;
-    let seed = crate::secret::random_seed();
+    let seed = job.seed.unwrap_or_else(crate::secret::random_seed);
     let fallback = job.legal[(seed % job.legal.len() as u64) as usize];
     let level_ms = LEVEL_MS[(job.level.clamp(1, 5) - 1) as usize];
     let budget = Budget::millis(level_ms.min(job.think.as_millis() as u64));

@@ -904,3 +904,32 @@ async fn a_thinking_bot_does_not_hold_up_the_server() {
         .await;
     assert!(started.elapsed() < std::time::Duration::from_millis(3500));
 }
+
+/// `--deck-seed`: the same seed deals the same decks in the same order, game after game;
+/// without it every deck is fresh.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deck_seed_deals_repeatable_games() {
+    let seeded = || sagani_server::Config {
+        deck_seed: Some(11),
+        ..common::open_limits()
+    };
+    let seats = json!([{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]);
+    let mut decks = Vec::new();
+    for config in [seeded(), seeded(), common::open_limits()] {
+        let server = start(config).await;
+        let mut dealt = Vec::new();
+        for _ in 0..2 {
+            let (game, _) = server.create(seats.clone()).await;
+            dealt.push(common::stored_deck(&server.db, &game));
+        }
+        assert_ne!(dealt[0], dealt[1], "each game gets its own deck");
+        decks.push(dealt);
+    }
+    assert_eq!(decks[0], decks[1], "the same seed deals the same decks");
+    assert_ne!(decks[0], decks[2], "without a seed the decks are fresh");
+    assert_eq!(
+        decks[0][0],
+        sagani_core::shuffled_deck(11, 2).0.to_vec(),
+        "game k is dealt from seed S+k"
+    );
+}
