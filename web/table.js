@@ -462,8 +462,8 @@ class Table {
     return h('header', { class: 'bar' },
       h('a', { href: '/', class: 'home-link' }, 'Sagani'),
       h('span', { class: `status${myTurn ? ' yours' : ''}`, 'data-testid': 'status', role: 'status' }, this.statusText(names)),
-      this.live ? null : h('span', { class: 'offline', title: 'Live updates are reconnecting' }, 'reconnecting…'),
-      this.you === undefined ? h('span', { class: 'watching' }, 'watching') : null,
+      this.live ? null : h('span', { class: 'offline', 'data-testid': 'offline', title: 'Live updates are reconnecting' }, 'reconnecting…'),
+      this.you === undefined ? h('span', { class: 'watching', 'data-testid': 'watching' }, 'watching') : null,
       notify,
       h('span', { class: 'spacer' }),
       toggle,
@@ -740,18 +740,25 @@ function centre(wrap) {
   wrap.scrollTop = (wrap.scrollHeight - wrap.clientHeight) / 2;
 }
 
-/// Drag a large display around with the mouse (scrollbars and the keyboard work too).
+/// Drag a large display around with the mouse (scrollbars and the keyboard work too). A drag
+/// that starts on a cell pans; only a click without movement chooses the cell.
 function pan(wrap) {
   let from = null;
+  let moved = false;
   wrap.addEventListener('pointerdown', (ev) => {
-    if (ev.button !== 0 || ev.target.closest('.cell')) return;
+    if (ev.button !== 0) return;
     from = { x: ev.clientX, y: ev.clientY, left: wrap.scrollLeft, top: wrap.scrollTop };
-    wrap.classList.add('panning');
+    moved = false;
   });
   wrap.addEventListener('pointermove', (ev) => {
     if (!from) return;
-    wrap.scrollLeft = from.left - (ev.clientX - from.x);
-    wrap.scrollTop = from.top - (ev.clientY - from.y);
+    const dx = ev.clientX - from.x;
+    const dy = ev.clientY - from.y;
+    if (!moved && Math.hypot(dx, dy) < 6) return;
+    moved = true;
+    wrap.classList.add('panning');
+    wrap.scrollLeft = from.left - dx;
+    wrap.scrollTop = from.top - dy;
   });
   const stop = () => {
     from = null;
@@ -759,6 +766,12 @@ function pan(wrap) {
   };
   wrap.addEventListener('pointerup', stop);
   wrap.addEventListener('pointerleave', stop);
+  wrap.addEventListener('click', (ev) => {
+    if (moved) {
+      ev.stopPropagation();
+      moved = false;
+    }
+  }, true);
 }
 
 /// A seat's name for narrow places: "1 You", "2 greedy".

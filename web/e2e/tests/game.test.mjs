@@ -117,16 +117,41 @@ describe('playing in the browser', () => {
     await page.close();
   });
 
-  test('two browsers join one game by invite link and see each other move live', async () => {
+  test('two browsers join one game by invite link and see each other move live', async (t) => {
     const a = await browser.newPage();
     const other = await launchBrowser({ viewport: { width: 1280, height: 860 } });
     try {
       const b = await other.newPage();
+      // B's tab is in the background and allowed to notify: its notifications are recorded.
+      await b.addInitScript(() => {
+        window.notes = [];
+        window.Notification = class {
+          static permission = 'granted';
+          static requestPermission() {
+            return Promise.resolve('granted');
+          }
+          constructor(title, options) {
+            window.notes.push({ title, body: options && options.body });
+          }
+        };
+        Object.defineProperty(document, 'hidden', { get: () => true });
+      });
       const errors = [watchErrors(a), watchErrors(b)];
       const game = await createGame(a, server.url, ['human']);
       await a.waitForSelector('[data-testid=table][data-status=waiting]');
       const link = await a.inputValue('[data-testid=invite-link-1]');
       assert.match(link, new RegExp(`/games/${game}/join/[0-9a-f]+$`));
+      // The copy button puts the link on the clipboard.
+      await a.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await a.click('[data-testid=copy-invite-1]');
+      assert.equal(await a.evaluate(() => navigator.clipboard.readText()), link);
+      // Someone without a seat watches through the plain game link.
+      const third = await launchBrowser({ viewport: { width: 1280, height: 860 } });
+      t.after(() => third.close());
+      const spectator = await third.newPage();
+      errors.push(watchErrors(spectator));
+      await spectator.goto(`${server.url}/games/${game}`);
+      await spectator.waitForSelector('[data-testid=watching]');
       await b.goto(link);
       await b.waitForSelector('[data-testid=table][data-status=playing]');
       assert.equal(new URL(b.url()).pathname, `/games/${game}`, 'the invite leaves the address bar');
@@ -138,10 +163,12 @@ describe('playing in the browser', () => {
       for (let n = 0; n < 4; n++) {
         const mover = (await table(a).getAttribute('data-my-turn')) === 'true' ? a : b;
         const watcher = mover === a ? b : a;
-        const before = await version(watcher);
+        assert.match(await mover.title(), /^▶ Your turn/);
+        assert.doesNotMatch(await watcher.title(), /Your turn/);
+        const seen = await version(watcher);
         const logBefore = await watcher.locator('[data-testid=log] li[data-version]').count();
         await playByClicking(mover, seatOf.get(mover), n);
-        await waitForVersion(watcher, before);
+        await waitForVersion(watcher, seen);
         assert.equal(await watcher.locator('[data-testid=log] li[data-version]').count(), logBefore + 1);
         // The one who watched sees the new tile outlined on the mover's display.
         if ((await table(watcher).getAttribute('data-my-turn')) === 'true') {
@@ -151,6 +178,17 @@ describe('playing in the browser', () => {
           await watcher.click(`[data-testid=magnify-display-${seatOf.get(watcher)}]`);
         }
       }
+      // The spectator saw every move live, and B was notified of each of its turns.
+      await waitForVersion(spectator, 3);
+      assert.equal(await spectator.locator('[data-testid=log] li[data-version]').count(), 4);
+      const notes = await b.evaluate(() => window.notes);
+      assert.ok(notes.length >= 2 && notes.every((n) => n.title === 'Sagani: your turn'), JSON.stringify(notes));
+      // A's home page lists the game, and its link leads back to the table.
+      await a.goto(`${server.url}/`);
+      const mine = a.locator(`[data-testid=my-games] a[href="/games/${game}"]`);
+      await mine.click();
+      await a.waitForSelector('[data-testid=table][data-status=playing]');
+      assert.equal(await a.locator('[data-testid=watching]').count(), 0);
       // A reload keeps the seat: the token stays in this browser.
       await b.reload();
       await b.waitForSelector('[data-testid=table]');
@@ -200,14 +238,46 @@ describe('playing in the browser', () => {
     const page = await browser.newPage();
     const errors = watchErrors(page);
     await createGame(page, server.url, ['bot:random', 'bot:greedy']);
-    for (let n = 0; n < 3; n++) await playByClicking(page, 0, n);
-    await waitForTurn(page);
+    // A few moves, until it is a turn with at least two tiles on offer.
+    const ready = async () => (await waitForTurn(page)) === 'turn'
+      && (await page.locator('[data-testid=offer-tile]:not([disabled])').count()) >= 2;
+    for (let n = 0; n < 3 || !(await ready()); n++) {
+      await playByClicking(page, 0, n);
+      assert.ok(n < 40);
+    }
     for (const width of [800, 1100, 1920]) {
       await page.setViewportSize({ width, height: 900 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `at ${width} px the page is ${overflow} px too wide`);
       await screenshot(page, `table-${width}`);
     }
+    // The keyboard: 2 takes the second offer tile and puts the focus on a legal cell; Q turns
+    // the tile; Enter shows the preview, Enter again places it.
+    const before = await version(page);
+    await page.keyboard.press('2');
+    const second = page.locator('[data-testid=offer-tile]').nth(1);
+    assert.equal(await second.getAttribute('aria-pressed'), 'true');
+    assert.ok(await page.evaluate(() => document.activeElement.classList.contains('legal')));
+    // The focused cell, and then a hovered one, shows the tile there.
+    const ghost = page.locator('[data-testid=display-0] g.ghost');
+    const shownAt = async (cell) => {
+      assert.equal(await ghost.getAttribute('visibility'), 'visible');
+      const [x, y] = (await cell.getAttribute('data-cell')).split(',').map(Number);
+      assert.equal(await ghost.getAttribute('transform'), `translate(${x * 100} ${y * 100})`);
+    };
+    const legal = page.locator('[data-testid=display-0] .cell.legal');
+    assert.ok((await legal.count()) > 1);
+    await shownAt(legal.first());
+    await legal.last().hover();
+    await shownAt(legal.last());
+    await legal.first().focus();
+    await page.keyboard.press('q');
+    assert.equal(await page.locator('[data-testid=rotate-left]').count(), 1);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=preview-score]');
+    await page.keyboard.press('Enter');
+    await waitForVersion(page, before);
+    await waitForTurn(page);
     // The pile dialog lists every tile still in the pile.
     const count = Number((await page.textContent('[data-testid=pile-count]')).match(/\d+/)[0]);
     await page.click('[data-testid=pile-open]');
@@ -222,6 +292,27 @@ describe('playing in the browser', () => {
     assert.ok((await width()) > usual);
     await page.click('[data-testid=tile-size-reset]');
     assert.equal(await width(), usual);
+    // A display larger than its frame pans with the mouse, even from a cell while placing,
+    // and the drag chooses no cell.
+    await page.setViewportSize({ width: 800, height: 420 });
+    await page.locator('[data-testid=tile-size]').fill('140');
+    await page.keyboard.press('1');
+    const wrap = page.locator('[data-testid=display-0]');
+    const box = await wrap.boundingBox();
+    const at = () => wrap.evaluate((w) => [w.scrollLeft, w.scrollTop, w.scrollHeight - w.clientHeight]);
+    const [left0, top0, room] = await at();
+    assert.ok(room > 0, 'the display is taller than its frame');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 40, box.y + box.height / 2 - 60, { steps: 5 });
+    await page.mouse.up();
+    const [left1, top1] = await at();
+    assert.ok(left1 !== left0 || top1 !== top0, `panning moved nothing: ${[left0, top0]} -> ${[left1, top1]}`);
+    assert.equal(await page.locator('[data-testid=display-0] g.chosen').count(), 0, 'a drag is not a click');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('[data-testid=placing]').count(), 0);
+    await page.click('[data-testid=tile-size-reset]');
     // All displays side by side; the magnifier goes back to one.
     await page.click('[data-testid=view-toggle]');
     for (const seat of [0, 1, 2]) await page.waitForSelector(`[data-testid=display-${seat}]`);
