@@ -2,7 +2,7 @@
 //! Views, moves and previews are the engine's own JSON (RECORD.md, `sagani_core::view`).
 
 use sagani_core::view::View;
-use sagani_core::{Move, Preview};
+use sagani_core::{Move, Outcome, Preview};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -137,6 +137,12 @@ pub struct GameState {
     pub legal: Vec<Move>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_move: Option<PlayedMove>,
+    /// Once the game is over, the engine's outcome: `{"kind":"ranking",ranking,scores}`,
+    /// `{"kind":"solo",tiles_used,score,reached,symphony}` or
+    /// `{"kind":"solo-all",score,discs_left,final_score}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Outcome>,
 }
 
 /// A move that was played: `version` is the version it was made against.
@@ -235,6 +241,8 @@ pub struct TileInfo {
     /// The printed arrows (no rotation): the direction each points (`N`, `NE`, … `NW`) and its
     /// element.
     pub arrows: Vec<TileArrow>,
+    /// The arrows once placed with `rot` = 0, 1, 2, 3 quarter turns clockwise.
+    pub rotations: Vec<Vec<TileArrow>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]

@@ -51,17 +51,22 @@ pub async fn tiles() -> Json<Tiles> {
     Json(Tiles {
         tiles: sagani_core::TILES
             .iter()
-            .map(|t| TileInfo {
-                id: t.id,
-                element: t.element.name().to_string(),
-                value: t.value(),
-                arrows: t
-                    .placed_arrows(0)
-                    .map(|(d, e)| TileArrow {
-                        direction: d.to_string(),
-                        element: e.name().to_string(),
-                    })
-                    .collect(),
+            .map(|t| {
+                let arrows = |rot| {
+                    t.placed_arrows(rot)
+                        .map(|(d, e)| TileArrow {
+                            direction: d.to_string(),
+                            element: e.name().to_string(),
+                        })
+                        .collect()
+                };
+                TileInfo {
+                    id: t.id,
+                    element: t.element.name().to_string(),
+                    value: t.value(),
+                    arrows: arrows(0),
+                    rotations: (0..4).map(arrows).collect(),
+                }
             })
             .collect(),
     })

@@ -124,6 +124,7 @@ impl TableState {
                 seat: m.player,
                 mv: m.mv,
             }),
+            outcome: game.outcome(),
         }
     }
 

@@ -90,6 +90,7 @@ async fn a_whole_game_human_against_a_bot_reveals_nothing_until_it_is_over() {
             break;
         }
         assert_eq!(s["you"], 0);
+        assert!(s.get("outcome").is_none(), "no outcome before the end");
         let mv = random_legal(&s, &mut rng);
         let a = server.play(&game, &token, version(&s), &mv).await;
         assert_eq!(a.status, 200, "{:?}", a.body);
@@ -109,6 +110,9 @@ async fn a_whole_game_human_against_a_bot_reveals_nothing_until_it_is_over() {
     assert!(reconnected.is_some());
     let end = server.state(&game, Some(&token)).await;
     assert_eq!(end["status"], "over");
+    // The engine's outcome comes with the end, and only then.
+    assert_eq!(end["outcome"]["kind"], "ranking");
+    assert_eq!(end["outcome"]["ranking"], end["view"]["ranking"]);
     let final_version = version(&end);
 
     // The watchers saw the game to its end, and every move on the way exactly once.
@@ -572,6 +576,12 @@ async fn previews_lobby_and_bad_requests() {
     assert_eq!(
         tiles[2]["arrows"][0],
         json!({"direction": "N", "element": "air"})
+    );
+    // Tile 3: an air arrow up and a fire arrow up-left; a quarter turn points them E and NE.
+    assert_eq!(tiles[2]["rotations"][0], tiles[2]["arrows"]);
+    assert_eq!(
+        tiles[2]["rotations"][1],
+        json!([{"direction": "E", "element": "air"}, {"direction": "NE", "element": "fire"}])
     );
     // The moves so far, public: one per version.
     let state = server.get(&format!("/api/games/{game}"), None).await;
