@@ -36,11 +36,6 @@ function text(x, y, s, attrs = {}) {
   return t;
 }
 
-/// The direction an arrow printed pointing `dir` points after `rot` quarter turns clockwise.
-export function rotated(dir, rot) {
-  return DIRS[(DIRS.indexOf(dir) + 2 * rot) % 8];
-}
-
 /// A small pictogram per element, drawn behind the letter.
 function icon(element) {
   const c = ELEMENTS[element].color;
@@ -122,7 +117,7 @@ export function tileGroup(info, { arrows, flipped = false, marks = null, back = 
 
 /// A tile on its own, for the offer, the intermezzo storage and the pile (`size` px).
 export function tileSvg(info, { rot = 0, size = 64, back = false, label } = {}) {
-  const arrows = info.arrows.map((a) => ({ direction: rotated(a.direction, rot), element: a.element, covered: false }));
+  const arrows = back ? [] : info.rotations[rot].map((a) => ({ ...a, covered: false }));
   const s = svg('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'tile-svg', role: 'img', 'aria-label': label || describeTile(info, arrows, false) });
   s.append(tileGroup(info, { arrows, back }));
   return s;
@@ -192,7 +187,7 @@ export function displaySvg(seatView, tiles, options) {
       });
       cell.addEventListener('click', () => options.onCell(x, y, legal));
       cell.addEventListener('keydown', (ev) => {
-        if (ev.key === 'Enter' || ev.key === ' ') {
+        if ((ev.key === 'Enter' || ev.key === ' ') && !ev.repeat) {
           ev.preventDefault();
           options.onCell(x, y, legal, true);
         }
@@ -201,7 +196,8 @@ export function displaySvg(seatView, tiles, options) {
     }
   }
   const info = placing.tile;
-  const arrows = info.arrows.map((a) => ({ direction: rotated(a.direction, placing.rot), element: a.element, covered: false }));
+  // The arrows as turned come from the server's tile table.
+  const arrows = info.rotations[placing.rot].map((a) => ({ ...a, covered: false }));
   if (placing.chosen) {
     // The new tile's own arrows that the preview covers.
     const own = preview ? covers.get(info.id) : null;
@@ -222,7 +218,8 @@ export function displaySvg(seatView, tiles, options) {
     root.append(ghost);
     const follow = (ev) => {
       const cell = ev.target.closest && ev.target.closest('.cell');
-      if (!cell) return;
+      // Focus moved by the page after a click is not the player's pointing.
+      if (!cell || (ev.type === 'focusin' && !cell.matches(':focus-visible'))) return;
       const [x, y] = cell.getAttribute('data-cell').split(',').map(Number);
       ghost.setAttribute('transform', `translate(${x * CELL} ${y * CELL})`);
       ghost.setAttribute('visibility', 'visible');
@@ -234,43 +231,49 @@ export function displaySvg(seatView, tiles, options) {
   return root;
 }
 
-/// The score track: markers stacked by arrival (the earlier arrival lower, as on the table).
+/// The score track. Markers at the same score stack as on the table: the one that got there
+/// first (first in the engine's ranking) lowest. Markers too close to read side by side stack
+/// as well.
 export function scoreTrack(view, names) {
   const scores = view.seats.map((s) => s.score);
-  const target = view.target || 75;
+  // Solo-all has no goal: the track then just covers the scores.
+  const target = view.target;
   const lo = Math.min(0, ...scores);
-  const hi = Math.max(target, ...scores) + 2;
-  const width = 340, left = 12, right = 10;
+  const hi = Math.max(target ?? 10, ...scores) + 2;
+  const width = 340, left = 12, right = 10, r = 7.5;
   const scale = (width - left - right) / (hi - lo);
   const px = (v) => left + (v - lo) * scale;
-  const byScore = new Map();
-  view.seats.forEach((s, i) => {
-    if (!byScore.has(s.score)) byScore.set(s.score, []);
-    byScore.get(s.score).push(i);
+  const rank = new Map(view.ranking.map((seat, i) => [seat, i]));
+  const order = view.seats.map((_, i) => i).sort((a, b) => scores[a] - scores[b] || rank.get(a) - rank.get(b));
+  const levels = []; // per level, the x of the markers on it
+  const placed = order.map((seat) => {
+    const x = px(scores[seat]);
+    let k = 0;
+    while ((levels[k] || []).some((other) => Math.abs(other - x) < 2 * r + 1)) k++;
+    (levels[k] = levels[k] || []).push(x);
+    return { seat, x, k };
   });
-  const tallest = Math.max(...[...byScore.values()].map((l) => l.length));
-  const height = 40 + tallest * 16;
+  const height = 40 + levels.length * 16;
   const base = height - 22;
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'track-svg', role: 'img', 'aria-label': 'Score track' });
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'track-svg', role: 'img', 'aria-label': `Score track: ${view.ranking.map((p) => `${names[p]} ${scores[p]}`).join(', ')}` });
   root.append(svg('line', { x1: px(lo), y1: base, x2: px(hi), y2: base, stroke: '#888', 'stroke-width': 2 }));
   for (let v = Math.ceil(lo / 5) * 5; v <= hi; v += 5) {
     root.append(svg('line', { x1: px(v), y1: base - 4, x2: px(v), y2: base + 4, stroke: '#888' }));
     if (v % 10 === 0) root.append(text(px(v), base + 13, String(v), { 'font-size': 10, fill: '#555' }));
   }
-  root.append(svg('line', { x1: px(target), y1: 6, x2: px(target), y2: base + 4, stroke: '#b00', 'stroke-dasharray': '4 3' }));
-  root.append(text(px(target), 8, `goal ${target}`, { 'font-size': 11, fill: '#b00', 'text-anchor': 'end', dx: -4 }));
-  for (const [score, seats] of byScore) {
-    seats.sort((a, b) => view.seats[a].arrival - view.seats[b].arrival);
-    seats.forEach((seat, k) => {
-      const cy = base - 10 - k * 16;
-      const g = svg('g', { class: 'marker', 'data-seat': seat, 'data-stack': k });
-      const t = svg('title');
-      t.textContent = `${names[seat]}: ${score} points${seats.length > 1 ? (k === 0 ? ' (arrived first)' : ` (arrived after ${names[seats[k - 1]]})`) : ''}`;
-      g.append(t);
-      g.append(svg('circle', { cx: px(score), cy, r: 7.5, fill: SEAT_COLORS[seat], stroke: '#fff', 'stroke-width': 1.5 }));
-      g.append(text(px(score), cy, String(seat + 1), { 'font-size': 10, fill: '#fff', 'font-weight': 700 }));
-      root.append(g);
-    });
+  if (target !== null && target !== undefined) {
+    root.append(svg('line', { x1: px(target), y1: 6, x2: px(target), y2: base + 4, stroke: '#b00', 'stroke-dasharray': '4 3' }));
+    root.append(text(px(target), 8, `goal ${target}`, { 'font-size': 11, fill: '#b00', 'text-anchor': 'end', dx: -4 }));
+  }
+  for (const { seat, x, k } of placed) {
+    const cy = base - 10 - k * 16;
+    const g = svg('g', { class: 'marker', 'data-seat': seat, 'data-stack': k });
+    const t = svg('title');
+    t.textContent = `${names[seat]}: ${scores[seat]} points, rank ${rank.get(seat) + 1}`;
+    g.append(t);
+    g.append(svg('circle', { cx: x, cy, r, fill: SEAT_COLORS[seat], stroke: '#fff', 'stroke-width': 1.5 }));
+    g.append(text(x, cy, String(seat + 1), { 'font-size': 10, fill: '#fff', 'font-weight': 700 }));
+    root.append(g);
   }
   return root;
 }

@@ -1,7 +1,7 @@
 // The home screen: a solo game, a game for 2 to 4 with any mix of people and bots, the games
 // this browser plays in, and the public games with a free seat.
 
-import { api, createGame, forgetGame, myGames, seatName } from './api.js';
+import { api, createGame, findGame, forgetGame, myGames, seatName } from './api.js';
 import { h } from './dom.js';
 
 const SEAT_CHOICES = [
@@ -101,7 +101,7 @@ function drawMine(list) {
     const status = h('span', { class: 'status' }, '…');
     const forget = h('button', { class: 'small', title: 'Remove from this list (the game goes on)' }, 'Forget');
     const item = h('li', {},
-      h('a', { href: `/games/${g.game}` }, g.variant === 'standard' ? `${g.choices ? g.choices.length : '?'}-player game` : `Solo (${g.variant})`),
+      h('a', { href: `/games/${g.game}` }, gameLabel(g)),
       ' ', h('code', {}, g.game.slice(0, 8)), ' ', status, ' ', forget);
     forget.addEventListener('click', () => {
       forgetGame(g.game);
@@ -122,6 +122,12 @@ function drawMine(list) {
   }));
 }
 
+function gameLabel(g) {
+  const players = g.players || (g.choices && g.choices.length);
+  if (g.variant === 'solo' || g.variant === 'solo-all') return g.variant === 'solo' ? 'Solo game' : 'Solo game, all 72 tiles';
+  return players ? `${players}-player game` : 'Game';
+}
+
 /// Public games with a free seat.
 async function drawLobby(list, fail) {
   let lobby;
@@ -138,7 +144,8 @@ async function drawLobby(list, fail) {
   }
   list.replaceChildren(...open.map((g) => {
     const state = { seats: g.seats };
-    const free = g.seats.filter((s) => !s.claimed);
+    // A game this browser plays in already: open it rather than take a second seat.
+    const free = findGame(g.game) ? [] : g.seats.filter((s) => !s.claimed);
     return h('li', {},
       `${g.players} players: `, g.seats.map((s) => seatName(state, s.seat)).join(', '), ' ',
       free.map((s) => {
@@ -157,6 +164,6 @@ async function drawLobby(list, fail) {
         });
         return b;
       }),
-      ' ', h('a', { href: `/games/${g.game}` }, 'watch'));
+      ' ', h('a', { href: `/games/${g.game}` }, findGame(g.game) ? 'open (you play here)' : 'watch'));
   }));
 }

@@ -15,30 +15,72 @@ export async function claimSeat(game, body) {
   return joined;
 }
 
+/// The table on screen, closed when the page goes elsewhere (`leave`).
+let current = null;
+
+export function leave() {
+  if (current) current.close();
+  current = null;
+}
+
 /// `/games/{id}/join/{code}`: claims the seat unless this browser already holds it, then opens
 /// the table under the plain game link (so the invite does not stay in the address bar).
 export async function joinByInvite(app, game, code) {
+  const here = location.pathname;
   const mine = findGame(game);
-  if (!(mine && mine.invite === code && mine.token)) {
+  if (mine && mine.token && mine.invite !== code) {
+    // This browser plays another seat of this game (the creator trying a link, say): taking
+    // this one too would leave that seat without anyone to play it.
+    const keep = h('a', { href: `/games/${game}`, class: 'button primary', 'data-testid': 'keep-seat' }, `Go on as seat ${mine.seat + 1}`);
+    const take = h('button', { 'data-testid': 'take-seat' }, 'Take this seat instead');
+    take.addEventListener('click', () => {
+      take.disabled = true;
+      claim();
+    });
+    document.title = 'Sagani: invite';
+    app.replaceChildren(h('h1', {}, 'Sagani'),
+      h('p', { class: 'notice', 'data-testid': 'other-seat' }, `This browser already plays seat ${mine.seat + 1} of this game. An invite is for someone else: send it to them. If you take this seat here, nobody will play seat ${mine.seat + 1} from this browser.`),
+      h('p', { class: 'end-actions' }, keep, take));
+    return;
+  }
+  if (mine && mine.token) return open();
+  return claim();
+
+  async function claim() {
     try {
       await claimSeat(game, { invite: code });
     } catch (e) {
+      if (location.pathname !== here) return;
       document.title = 'Sagani: invite';
       app.replaceChildren(
         h('h1', {}, 'Sagani'),
-        h('p', { class: 'error', role: 'alert', 'data-testid': 'error' }, `This invite cannot be used: ${e.message}.`),
+        h('p', { class: 'error', 'data-testid': 'error' }, `This invite cannot be used: ${e.message}.`),
         h('p', {}, h('a', { href: `/games/${game}` }, 'Watch the game'), ' or ', h('a', { href: '/' }, 'start a new one'), '.'),
       );
+      announce(`This invite cannot be used: ${e.message}.`);
       return;
     }
+    return open();
   }
-  history.replaceState(null, '', `/games/${game}`);
-  return openTable(app, game);
+
+  function open() {
+    // The player may have gone elsewhere while the seat was claimed.
+    if (location.pathname !== here) return;
+    history.replaceState(null, '', `/games/${game}`);
+    return openTable(app, game);
+  }
 }
 
 export async function openTable(app, game) {
-  const table = new Table(app, game);
-  await table.start();
+  leave();
+  current = new Table(app, game);
+  await current.start();
+}
+
+/// Tells screen readers what changed, once (the table itself is redrawn on every update).
+export function announce(text) {
+  const region = document.getElementById('announce');
+  if (region && region.textContent !== text) region.textContent = text;
 }
 
 const EXPECT_TEXT = {
@@ -55,7 +97,8 @@ class Table {
     this.entry = findGame(game);
     this.token = this.entry ? this.entry.token : null;
     this.state = null;
-    this.log = new Map(); // version -> {text, note}
+    this.log = new Map(); // version -> the move played at that version
+    this.after = new Map(); // version -> [[score, cacophony] per seat]
     this.sel = null; // {tile, rot}
     this.chosen = null; // {x, y}
     this.preview = null;
@@ -77,8 +120,10 @@ class Table {
     this.app.replaceChildren(h('p', {}, 'Loading the game…'));
     try {
       this.tiles = await loadTiles();
+      if (this.closed) return;
       await this.fetchState();
     } catch (e) {
+      if (this.closed) return;
       if (e.status === 403 && this.token) {
         // The seat was claimed again elsewhere: watch instead.
         this.token = null;
@@ -88,25 +133,33 @@ class Table {
         return this.fatal(e);
       }
     }
-    if (!this.state) return;
-    if (this.state.you !== undefined && this.entry && !this.entry.mark) this.remember();
+    if (this.closed || !this.state) return;
+    if (this.entry) {
+      // Games joined by invite learn their kind here, for the list of my games.
+      saveGame({ game: this.id, variant: this.state.view.variant, players: this.state.view.players });
+      if (this.you !== undefined && !this.entry.mark) this.remember(this.state);
+    }
     await this.fetchLog();
+    if (this.closed) return;
     document.addEventListener('keydown', this.onKey);
-    addEventListener('popstate', () => this.close(), { once: true });
     this.connect();
     this.render();
   }
 
   fatal(e) {
+    if (this.closed) return;
+    this.closed = true;
     document.title = 'Sagani';
     const what = e.status === 404 ? 'There is no such game on this server.' : `The game cannot be loaded: ${e.message}`;
-    this.app.replaceChildren(h('h1', {}, 'Sagani'), h('p', { class: 'error', role: 'alert', 'data-testid': 'error' }, what), h('a', { href: '/' }, 'Back to the start'));
+    this.app.replaceChildren(h('h1', {}, 'Sagani'), h('p', { class: 'error', 'data-testid': 'error' }, what), h('a', { href: '/' }, 'Back to the start'));
+    announce(what);
   }
 
   close() {
     this.closed = true;
     document.removeEventListener('keydown', this.onKey);
     if (this.ws) this.ws.close();
+    if (this.dialog) this.dialog.close();
   }
 
   async fetchState() {
@@ -116,21 +169,25 @@ class Table {
   async fetchLog() {
     try {
       const { moves } = await api('GET', `/api/games/${this.id}/moves`);
-      for (const m of moves) if (!this.log.has(m.version)) this.log.set(m.version, { move: m });
+      for (const m of moves) this.logMove(m);
     } catch {
       // The log is a convenience; the table itself is complete without it.
     }
   }
 
-  /// Takes a newer state; an older one (a late answer) is dropped.
+  logMove(m) {
+    if (!this.log.has(m.version)) this.log.set(m.version, m);
+  }
+
+  /// Takes a newer state; an older one (a late answer) only adds its moves to the log.
   apply(state, moves = []) {
+    for (const m of moves) this.logMove(m);
+    if (state.last_move) this.logMove(state.last_move);
+    // Scores and Cacophony after each version, for the notes in the move log.
+    this.after.set(state.version, state.view.seats.map((p) => [p.score, p.cacophony]));
     const old = this.state;
     if (old && state.version < old.version) return false;
     this.state = state;
-    for (const m of moves) {
-      const note = moves.length === 1 && old ? scoreNote(old.view, state.view, m.seat) : '';
-      this.log.set(m.version, { move: m, note });
-    }
     if (!old || old.version !== state.version) this.clearSelection();
     if (this.focus === null) this.focus = state.you !== undefined ? state.you : 0;
     this.autoSelect();
@@ -151,31 +208,32 @@ class Table {
       } catch {
         return;
       }
-      if (msg.type !== 'state') return;
+      if (msg.type !== 'state' || this.closed) return;
       this.retry = 0;
-      this.live = true;
+      this.offline = false;
+      this.apply(msg.state, msg.moves);
       if (first) {
+        // Moves played while this socket was away.
         first = false;
-        this.apply(msg.state);
         await this.fetchLog();
-      } else {
-        this.apply(msg.state, msg.moves);
       }
-      this.render();
+      if (!this.closed) this.render();
     };
     ws.onclose = async () => {
       if (this.closed || this.ws !== ws) return;
-      this.live = false;
+      this.offline = true;
       this.render();
-      // A refused or closed socket: was the seat claimed elsewhere?
-      if (this.token) {
-        try {
-          await api('GET', `/api/games/${this.id}`, { token: this.token });
-        } catch (e) {
-          if (e.status === 403) {
-            this.token = null;
-            this.notice = 'Your seat was claimed on another device, so you are watching here.';
-          }
+      // A refused or closed socket: was the seat claimed elsewhere, or the game removed?
+      try {
+        await api('GET', `/api/games/${this.id}`, { token: this.token });
+      } catch (e) {
+        if (e.status === 403 && this.token) {
+          this.token = null;
+          this.notice = 'Your seat was claimed on another device, so you are watching here.';
+        } else if (e.status === 404) {
+          this.notice = 'This game is no longer on this server.';
+          this.render();
+          return;
         }
       }
       const wait = Math.min(10000, 500 * 2 ** this.retry++);
@@ -228,7 +286,8 @@ class Table {
     this.previewFor = null;
   }
 
-  choose(tile) {
+  /// Chooses a tile to place; from the keyboard, the focus goes on to the first legal cell.
+  choose(tile, byKey = false) {
     if (!this.placeable().has(tile)) return;
     this.error = '';
     this.sel = { tile, rot: this.sel && this.sel.tile === tile ? this.sel.rot : 0 };
@@ -237,9 +296,8 @@ class Table {
     this.focus = this.you;
     this.mode = this.mode === 'all' ? 'all' : 'one';
     this.render();
-    // Keyboard players go straight on to the cells.
     const first = this.app.querySelector(`[data-testid="display-${this.you}"] .cell.legal`);
-    if (first && document.activeElement && document.activeElement.closest('[data-testid="offer"], [data-testid="intermezzo"]')) first.focus({ preventScroll: true });
+    if (byKey && first) first.focus({ preventScroll: true });
   }
 
   rotate(by) {
@@ -300,14 +358,26 @@ class Table {
     if (this.sending) return;
     this.sending = true;
     this.error = '';
+    const body = { version: this.state.version, move: mv };
     try {
-      const result = await api('POST', `/api/games/${this.id}/moves`, { token: this.token, body: { version: this.state.version, move: mv } });
+      // A move that got no answer (the network, or a store that failed) is sent again as it
+      // was: the server plays it at most once, and says so when it had played it already.
+      let result;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          result = await api('POST', `/api/games/${this.id}/moves`, { token: this.token, body });
+          break;
+        } catch (e) {
+          if (attempt >= 2 || !(e.code === 'network' || e.code === 'storage')) throw e;
+          await new Promise((resolve) => setTimeout(resolve, 400 * (attempt + 1)));
+        }
+      }
       this.apply(result.state);
-      this.remember();
+      this.remember(result.state);
     } catch (e) {
-      this.error = e instanceof ApiError && e.code === 'stale_version'
-        ? 'The game moved on before your move arrived; here is the table as it is now.'
-        : `Your move was refused: ${e.message}.`;
+      if (e.code === 'stale_version') this.error = 'The game moved on before your move arrived; here is the table as it is now.';
+      else if (e.code === 'network' || e.code === 'storage') this.error = `Your move may not have arrived (${e.message}); here is the table as the server has it. Try again if it is still your turn.`;
+      else this.error = `Your move was refused: ${e.message}.`;
       await this.fetchState().catch(() => {});
     } finally {
       this.sending = false;
@@ -315,10 +385,11 @@ class Table {
     this.render();
   }
 
-  /// Notes how many tiles each display holds now: tiles added after this are outlined.
-  remember() {
+  /// Notes how many tiles each display holds after my move (`state` is the answer to it, not
+  /// a later state): tiles added after this are outlined.
+  remember(state) {
     if (!this.entry || this.you === undefined) return;
-    const mark = this.state.view.seats.map((s) => s.display.length);
+    const mark = state.view.seats.map((s) => s.display.length);
     this.entry.mark = mark;
     saveGame({ game: this.id, mark });
   }
@@ -345,9 +416,7 @@ class Table {
       const tile = row[Number(k) - 1];
       if (tile) {
         ev.preventDefault();
-        this.choose(tile);
-        const first = this.app.querySelector(`[data-testid="display-${this.you}"] .cell.legal`);
-        if (first) first.focus();
+        this.choose(tile, true);
       }
     } else if (k === 'q' || k === 'Q' || k === '[') {
       ev.preventDefault();
@@ -357,10 +426,7 @@ class Table {
       this.rotate(1);
     } else if (k === 'Escape') {
       this.cancel();
-    } else if (k === 'Enter' && this.preview && !ev.target.closest('button, [role="button"], a')) {
-      ev.preventDefault();
-      this.confirm();
-    } else if (k === 'c' && this.preview) {
+    } else if (k === 'Enter' && !ev.repeat && this.preview && !ev.target.closest('button, [role="button"], a')) {
       ev.preventDefault();
       this.confirm();
     }
@@ -382,10 +448,10 @@ class Table {
 
     const root = h('div', {
       class: 'table', 'data-testid': 'table', 'data-version': s.version, 'data-status': s.status,
-      'data-expects': this.expects() || 'none', 'data-my-turn': String(myTurn), 'data-live': String(!!this.live),
+      'data-expects': this.expects() || 'none', 'data-my-turn': String(myTurn), 'data-live': String(!this.offline),
     },
     this.bar(myTurn, names),
-    this.notice ? h('p', { class: 'notice', role: 'status' }, this.notice) : null,
+    this.notice ? h('p', { class: 'notice', 'data-testid': 'notice' }, this.notice) : null,
     s.status === 'over' ? this.end(names) : null,
     this.invites(),
     h('div', { class: 'layout' },
@@ -401,9 +467,11 @@ class Table {
     }
     const log = this.app.querySelector('.log-list');
     if (log) log.scrollTop = log.scrollHeight;
+    if (this.dialog) this.dialog.querySelector('.pile-body').replaceChildren(...this.pileContent());
+    announce(this.error || this.statusText(names));
     const again = refocus && this.app.querySelector(refocus);
     if (again) again.focus({ preventScroll: true });
-    else if (this.sel && this.myTurn() && (!active || active === document.body)) {
+    else if (this.sel && this.myTurn() && (!document.activeElement || document.activeElement === document.body)) {
       // A tile to place and nothing focused: the keyboard starts on a legal cell.
       const first = this.app.querySelector(`[data-testid="display-${this.you}"] .cell.legal`);
       if (first) first.focus({ preventScroll: true });
@@ -461,8 +529,8 @@ class Table {
     }
     return h('header', { class: 'bar' },
       h('a', { href: '/', class: 'home-link' }, 'Sagani'),
-      h('span', { class: `status${myTurn ? ' yours' : ''}`, 'data-testid': 'status', role: 'status' }, this.statusText(names)),
-      this.live ? null : h('span', { class: 'offline', 'data-testid': 'offline', title: 'Live updates are reconnecting' }, 'reconnecting…'),
+      h('span', { class: `status${myTurn ? ' yours' : ''}`, 'data-testid': 'status' }, this.statusText(names)),
+      !this.offline ? null : h('span', { class: 'offline', 'data-testid': 'offline', title: 'Live updates are reconnecting' }, 'reconnecting…'),
       this.you === undefined ? h('span', { class: 'watching', 'data-testid': 'watching' }, 'watching') : null,
       notify,
       h('span', { class: 'spacer' }),
@@ -493,7 +561,8 @@ class Table {
       class: `tile-btn${chosen ? ' chosen' : ''}`, 'data-testid': testid, 'data-tile': tile,
       disabled: !enabled, 'aria-pressed': String(!!chosen), 'aria-label': `${label}: ${tileSvg(info).getAttribute('aria-label')}`,
     }, tileSvg(info, { size: 56, rot: chosen ? this.sel.rot : 0 }));
-    b.addEventListener('click', () => this.choose(tile));
+    // A click from the keyboard (Enter, Space) has no pointer detail.
+    b.addEventListener('click', (ev) => this.choose(tile, ev.detail === 0));
     return b;
   }
 
@@ -517,20 +586,31 @@ class Table {
       h('div', { class: 'pile-row' }, back, h('span', { class: 'count', 'data-testid': 'pile-count' }, `${p.count} tile${p.count === 1 ? '' : 's'}`)), open);
   }
 
-  pileDialog() {
+  /// The tiles left in the pile, by element (the dialog follows the game while it is open).
+  pileContent() {
     const p = this.state.view.draw_pile;
-    const groups = Object.keys(ELEMENTS).map((el) => {
-      const list = p.tiles.filter((t) => this.tiles[t].element === el);
-      return h('div', { class: 'pile-group' }, h('h3', {}, `${ELEMENTS[el].name} (${ELEMENTS[el].letter}): ${list.length}`),
-        h('div', { class: 'tile-row' }, list.map((t) => tileSvg(this.tiles[t], { size: 44 }))));
-    });
+    return [
+      h('h2', {}, `The ${p.count} tiles still in the draw pile`),
+      h('p', { class: 'hint' }, 'Everyone may know which tiles are left; their order stays hidden.'),
+      ...Object.keys(ELEMENTS).map((el) => {
+        const list = p.tiles.filter((t) => this.tiles[t].element === el);
+        return h('div', { class: 'pile-group' }, h('h3', {}, `${ELEMENTS[el].name} (${ELEMENTS[el].letter}): ${list.length}`),
+          h('div', { class: 'tile-row' }, list.map((t) => tileSvg(this.tiles[t], { size: 44 }))));
+      }),
+    ];
+  }
+
+  pileDialog() {
     const close = h('button', { 'data-testid': 'pile-close' }, 'Close');
     const dialog = h('dialog', { 'data-testid': 'pile-dialog', 'aria-label': 'Tiles still in the draw pile' },
-      h('h2', {}, `The ${p.count} tiles still in the draw pile`),
-      h('p', { class: 'hint' }, 'Everyone may know which tiles are left; their order stays hidden.'), groups, close);
+      h('div', { class: 'pile-body' }, this.pileContent()), close);
     close.addEventListener('click', () => dialog.close());
-    dialog.addEventListener('close', () => dialog.remove());
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      if (this.dialog === dialog) this.dialog = null;
+    });
     document.body.append(dialog);
+    this.dialog = dialog;
     dialog.showModal();
   }
 
@@ -602,12 +682,12 @@ class Table {
     else what = previewText(this.preview, this.tiles);
     return h('section', { class: 'panel placing', 'data-testid': 'placing' },
       h('div', { class: 'placing-row' }, tileSvg(info, { size: 64, rot: this.sel.rot }), left, right, ok, no),
-      h('div', { 'data-testid': 'preview', class: 'preview' }, what));
+      h('div', { 'data-testid': 'preview', class: 'preview', 'data-move': this.preview ? JSON.stringify({ action: 'place', tile: this.preview.tile, x: this.preview.x, y: this.preview.y, rot: this.preview.rot }) : null }, what));
   }
 
   errorBox() {
     if (!this.error) return null;
-    return h('p', { class: 'error', role: 'alert', 'data-testid': 'error' }, this.error);
+    return h('p', { class: 'error', 'data-testid': 'error' }, this.error);
   }
 
   displays(names) {
@@ -643,19 +723,30 @@ class Table {
       cellPx: this.cellPx, placing, fresh: this.fresh(seat), preview: mine && this.chosen ? this.preview : null,
       onCell: (x, y, legal, byKey) => this.pickCell(x, y, legal, byKey),
     });
-    const wrap = h('div', { class: 'display-wrap', 'data-seat': seat, 'data-testid': `display-${seat}`, tabindex: -1 }, svgEl);
+    const wrap = h('div', { class: 'display-wrap', 'data-seat': seat, 'data-testid': `display-${seat}`, tabindex: 0, role: 'group', 'aria-label': `Display of ${seatName(this.state, seat)}: scroll with the arrow keys` }, svgEl);
     pan(wrap);
     return wrap;
   }
 
+  /// A new tile size: the displays are drawn again around the same middle.
   redrawDisplays(names) {
     const main = this.app.querySelector('.displays');
-    if (main) main.replaceWith(this.displays(names));
+    if (!main) return;
+    const middles = new Map([...main.querySelectorAll('.display-wrap')].map((w) => [w.dataset.seat, [
+      (w.scrollLeft + w.clientWidth / 2) / w.scrollWidth, (w.scrollTop + w.clientHeight / 2) / w.scrollHeight]]));
+    const fresh = this.displays(names);
+    main.replaceWith(fresh);
+    for (const w of fresh.querySelectorAll('.display-wrap')) {
+      const [mx, my] = middles.get(w.dataset.seat) || [0.5, 0.5];
+      w.scrollLeft = mx * w.scrollWidth - w.clientWidth / 2;
+      w.scrollTop = my * w.scrollHeight - w.clientHeight / 2;
+    }
   }
 
   logList(names) {
     const items = [...this.log.keys()].sort((a, b) => a - b).map((version) => {
-      const { move, note } = this.log.get(version);
+      const move = this.log.get(version);
+      const note = scoreNote(this.after, version, move.seat);
       return h('li', { 'data-version': version }, `${version + 1}. `, describeMove(move, names, this.tiles), note ? h('span', { class: 'note' }, ` ${note}`) : null);
     });
     return h('ol', { class: 'log-list', 'data-testid': 'log' }, items.length ? items : h('li', { class: 'hint' }, 'No moves yet.'));
@@ -684,20 +775,19 @@ class Table {
     const s = this.state;
     const v = s.view;
     let result;
-    if (v.variant === 'standard') {
-      result = h('ol', { class: 'ranking', 'data-testid': 'ranking' }, v.ranking.map((seat) => {
+    // The result is the engine's (`outcome`); the page only words it.
+    const o = s.outcome || {};
+    if (o.kind === 'ranking') {
+      result = h('ol', { class: 'ranking', 'data-testid': 'ranking' }, o.ranking.map((seat) => {
         const p = v.seats[seat];
-        return h('li', {}, h('strong', {}, names[seat]), `: ${p.score} points`, p.cacophony ? `, ${p.cacophony} Cacophony` : '');
+        return h('li', {}, h('strong', {}, names[seat]), `: ${o.scores[seat]} points`, p.cacophony ? `, ${p.cacophony} Cacophony` : '');
       }));
-    } else if (v.variant === 'solo') {
-      const p = v.seats[0];
-      const reached = p.score >= (v.target || 75);
-      result = h('p', { 'data-testid': 'solo-result' }, reached
-        ? `You reached ${p.score} points with ${v.placements} tiles. ${v.placements <= 25 ? 'A magical symphony!' : 'Not a symphony: that takes 25 tiles or fewer.'}`
-        : `The pile ran out at ${p.score} points, short of ${v.target || 75}, after ${v.placements} tiles.`);
-    } else {
-      const p = v.seats[0];
-      result = h('p', { 'data-testid': 'solo-result' }, `Final score ${p.final_score}: ${p.score} points minus ${p.score - p.final_score} discs left on unflipped tiles, after all ${v.placements} tiles.`);
+    } else if (o.kind === 'solo') {
+      result = h('p', { 'data-testid': 'solo-result' }, o.reached
+        ? `You reached ${o.score} points with ${o.tiles_used} tiles. ${o.symphony ? 'A magical symphony!' : 'Not a magical symphony this time: that takes fewer tiles.'}`
+        : `The pile ran out at ${o.score} points, short of the goal of ${v.target}, after ${o.tiles_used} tiles.`);
+    } else if (o.kind === 'solo-all') {
+      result = h('p', { 'data-testid': 'solo-result' }, `Final score ${o.final_score}: ${o.score} points minus ${o.discs_left} discs left on unflipped tiles, after all ${v.placements} tiles.`);
     }
     const ties = v.variant === 'standard' ? tieNotes(v, names) : '';
     const rematch = this.you !== undefined ? h('button', { class: 'primary', 'data-testid': 'rematch' }, 'Rematch') : null;
@@ -797,18 +887,22 @@ export function describeMove(played, names, tiles) {
   return `${who} passed`;
 }
 
-/// What a move changed for its player, from the states before and after.
-function scoreNote(before, after, seat) {
-  const a = before.seats[seat];
-  const b = after.seats[seat];
-  if (!a || !b) return '';
+/// What the move at `version` changed for its player, when the states before and after it
+/// were both seen (`after`: version -> [score, cacophony] per seat).
+function scoreNote(after, version, seat) {
+  const a = after.get(version);
+  const b = after.get(version + 1);
+  if (!a || !b || !a[seat] || !b[seat]) return '';
+  const [scoreA, cacA] = a[seat];
+  const [scoreB, cacB] = b[seat];
   const parts = [];
-  if (b.score !== a.score) parts.push(`${b.score > a.score ? '+' : '−'}${Math.abs(b.score - a.score)} points`);
-  if (b.cacophony > a.cacophony) parts.push(`${b.cacophony - a.cacophony} Cacophony`);
+  if (scoreB !== scoreA) parts.push(`${scoreB > scoreA ? '+' : '−'}${Math.abs(scoreB - scoreA)} points`);
+  if (cacB > cacA) parts.push(`${cacB - cacA} Cacophony`);
   return parts.length ? `(${parts.join(', ')})` : '';
 }
 
-/// Explains every tie on the score track.
+/// Explains every tie on the score track: among equal scores the engine's ranking puts first
+/// the marker that moved to that score earliest (RULES.md, "Score order").
 function tieNotes(view, names) {
   const notes = [];
   const byScore = new Map();
@@ -819,7 +913,8 @@ function tieNotes(view, names) {
   }
   for (const [score, seats] of byScore) {
     if (seats.length < 2) continue;
-    notes.push(`${seats.map((p) => names[p]).join(' and ')} have ${score} points each: ${names[seats[0]]} got there first on the score track, so ranks higher.`);
+    const order = seats.map((p) => names[p]).join(', then ');
+    notes.push(`${seats.length} players have ${score} points. Their markers rank in the order they last moved on the score track, earliest first: ${order}.`);
   }
   return notes.join(' ');
 }
@@ -829,7 +924,7 @@ function previewText(p, tiles) {
     ? `Covers ${p.covered.length} arrow${p.covered.length === 1 ? '' : 's'}: ${p.covered.map((c) => `${c.direction} ${ELEMENTS[c.element].name} on ${tileName(c.tile, tiles)}`).join(', ')}.`
     : 'Covers no arrow.';
   const done = p.completed.length ? `Completes ${p.completed.map((t) => tileName(t, tiles)).join(', ')}: +${p.points} points.` : 'Completes no tile.';
-  const cac = p.cacophony ? `Costs ${p.cacophony} Cacophony disc${p.cacophony === 1 ? '' : 's'} (−${2 * p.cacophony} points).` : 'No Cacophony.';
+  const cac = p.cacophony ? `Costs ${p.cacophony} Cacophony disc${p.cacophony === 1 ? '' : 's'} (−${p.points - p.score_change} points).` : 'No Cacophony.';
   const sign = p.score_change >= 0 ? '+' : '−';
   return h('div', {},
     h('p', { 'data-testid': 'preview-covered' }, covered),

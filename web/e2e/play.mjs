@@ -36,8 +36,8 @@ export async function createGame(page, url, seats) {
 
 /// Makes the decision the page asks for, by clicking. `n` varies the choices: which tile,
 /// which cell, turning the tile, passing. It takes the intermezzo whenever it may. Returns what
-/// it did.
-export async function playByClicking(page, seat, n, { shots } = {}) {
+/// it did. `check`: the server's URL, to compare each preview shown with the server's own.
+export async function playByClicking(page, seat, n, { shots, check } = {}) {
   const expects = await waitForTurn(page);
   if (expects === 'over') return 'over';
   const before = await version(page);
@@ -67,6 +67,7 @@ export async function playByClicking(page, seat, n, { shots } = {}) {
   if (n % 3 === 0) await page.click('[data-testid=rotate-right]');
   if (n % 5 === 0) await page.click('[data-testid=rotate-left]');
   await page.waitForSelector('[data-testid=preview-score]');
+  if (check) await checkPreview(page, check);
   if (shots) await shots();
   await page.click('[data-testid=confirm]');
   await waitForVersion(page, before);
@@ -76,4 +77,31 @@ export async function playByClicking(page, seat, n, { shots } = {}) {
 /// How many tiles the page draws on a seat's display.
 export async function tilesOn(page, seat) {
   return page.locator(`[data-testid=display-${seat}] g.tile:not(.ghost):not(.chosen)`).count();
+}
+
+/// The preview on the page says what the engine says of that placement.
+export async function checkPreview(page, url) {
+  const game = new URL(page.url()).pathname.split('/')[2];
+  const move = JSON.parse(await page.getAttribute('[data-testid=preview]', 'data-move'));
+  const answer = await fetch(`${url}/api/games/${game}/preview`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ move }),
+  });
+  const { preview: p } = await answer.json();
+  const text = async (id) => page.textContent(`[data-testid=preview-${id}]`);
+  const covered = await text('covered');
+  if (p.covered.length === 0) assert.equal(covered, 'Covers no arrow.');
+  else assert.ok(covered.startsWith(`Covers ${p.covered.length} arrow`), `${covered} vs ${JSON.stringify(p.covered)}`);
+  const completed = await text('completed');
+  for (const t of p.completed) assert.match(completed, new RegExp(`[FWEA]${t}\\b`), completed);
+  if (p.completed.length) assert.ok(completed.includes(`+${p.points} points`), completed);
+  else assert.equal(completed, 'Completes no tile.');
+  const cacophony = await text('cacophony');
+  assert.equal(cacophony === 'No Cacophony.', p.cacophony === 0, cacophony);
+  if (p.cacophony) assert.ok(cacophony.startsWith(`Costs ${p.cacophony} Cacophony`), cacophony);
+  const sign = p.score_change >= 0 ? '+' : '−';
+  assert.ok((await text('score')).startsWith(`Score ${sign}${Math.abs(p.score_change)} → ${p.score_after}`));
+  // The arrows to be covered are ringed on the display.
+  assert.equal(await page.locator('.will-cover').count(), p.covered.length);
 }

@@ -39,6 +39,7 @@ describe('playing in the browser', () => {
     const done = new Map();
     for (let n = 0; ; n++) {
       const did = await playByClicking(page, 0, n, {
+        check: server.url,
         shots: shot || n < 6 ? null : async () => {
           shot = true;
           await screenshot(page, 'preview');
@@ -65,7 +66,7 @@ describe('playing in the browser', () => {
       assert.equal(Number(await page.textContent(`[data-testid=score-${seat}]`)), state.view.seats[seat].score);
     }
     assert.equal(await tilesOn(page, 0), state.view.seats[0].display.length);
-    assert.equal(await page.locator('[data-testid=log] li[data-version]').count(), state.version, 'every move is in the log');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=log] li[data-version]').length === n, state.version);
 
     // The record downloads, and `sagani replay` reaches the same scores.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-record]')]);
@@ -112,6 +113,13 @@ describe('playing in the browser', () => {
     }
     const result = await page.textContent('[data-testid=solo-result]');
     assert.ok(result.includes(`${moves} tiles`), result);
+    const state = await (await fetch(`${server.url}${new URL(page.url()).pathname.replace('/games/', '/api/games/')}`)).json();
+    const o = state.outcome;
+    assert.equal(o.kind, 'solo');
+    assert.equal(o.tiles_used, moves);
+    assert.ok(result.includes(`${o.score} points`), result);
+    assert.equal(result.startsWith('You reached'), o.reached, result);
+    assert.equal(result.includes('A magical symphony!'), o.symphony, result);
     await screenshot(page, 'solo-end');
     assert.deepEqual(errors, []);
     await page.close();
@@ -141,6 +149,14 @@ describe('playing in the browser', () => {
       await a.waitForSelector('[data-testid=table][data-status=waiting]');
       const link = await a.inputValue('[data-testid=invite-link-1]');
       assert.match(link, new RegExp(`/games/${game}/join/[0-9a-f]+$`));
+      // The creator opening the invite link is warned and keeps the seat; the invite stays
+      // good for the one it is meant for.
+      await a.goto(link);
+      await a.waitForSelector('[data-testid=other-seat]');
+      await a.click('[data-testid=keep-seat]');
+      await a.waitForSelector('[data-testid=table][data-status=waiting]');
+      assert.equal(new URL(a.url()).pathname, `/games/${game}`);
+      assert.equal(await a.locator('[data-testid=watching]').count(), 0);
       // The copy button puts the link on the clipboard.
       await a.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
       await a.click('[data-testid=copy-invite-1]');
@@ -296,18 +312,26 @@ describe('playing in the browser', () => {
     // and the drag chooses no cell.
     await page.setViewportSize({ width: 800, height: 420 });
     await page.locator('[data-testid=tile-size]').fill('140');
-    await page.keyboard.press('1');
+    await page.locator('[data-testid=offer-tile]:not([disabled])').first().click();
+    assert.equal(await page.locator('[data-testid=offer-tile][aria-pressed=true]').count(), 1);
+    assert.ok((await page.locator('[data-testid=display-0] .cell.legal').count()) > 0);
     const wrap = page.locator('[data-testid=display-0]');
-    const box = await wrap.boundingBox();
+    await wrap.scrollIntoViewIfNeeded();
+    const frame = await wrap.boundingBox();
+    // The part of the frame on screen.
+    const top = Math.max(frame.y, 0);
+    const box = { x: frame.x, y: top, width: frame.width, height: Math.min(frame.y + frame.height, 420) - top };
     const at = () => wrap.evaluate((w) => [w.scrollLeft, w.scrollTop, w.scrollHeight - w.clientHeight]);
     const [left0, top0, room] = await at();
     assert.ok(room > 0, 'the display is taller than its frame');
+    // Dragging up by 30 px scrolls down by 30 px, where there is room (else the other way).
+    const dy = top0 + 30 <= room ? -30 : 30;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
-    await page.mouse.move(box.x + box.width / 2 - 40, box.y + box.height / 2 - 60, { steps: 5 });
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 + dy, { steps: 5 });
     await page.mouse.up();
     const [left1, top1] = await at();
-    assert.ok(left1 !== left0 || top1 !== top0, `panning moved nothing: ${[left0, top0]} -> ${[left1, top1]}`);
+    assert.deepEqual([left1, top1], [left0, top0 - dy], `panning by ${dy} px: ${[left0, top0]} -> ${[left1, top1]}`);
     assert.equal(await page.locator('[data-testid=display-0] g.chosen').count(), 0, 'a drag is not a click');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
