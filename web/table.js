@@ -1,7 +1,7 @@
 // The table: everything a player of the physical game can see, placing tiles with the engine's
 // preview, live updates over the WebSocket, and the end of the game.
 
-import { ApiError, api, createGame, findGame, saveGame, seatName, tiles as loadTiles } from './api.js';
+import { api, findGame, saveGame, seatName, tiles as loadTiles } from './api.js';
 import { copy, h } from './dom.js';
 import { ELEMENTS, SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } from './draw.js';
 
@@ -790,23 +790,28 @@ class Table {
       result = h('p', { 'data-testid': 'solo-result' }, `Final score ${o.final_score}: ${o.score} points minus ${o.discs_left} discs left on unflipped tiles, after all ${v.placements} tiles.`);
     }
     const ties = v.variant === 'standard' ? tieNotes(v, names) : '';
-    const rematch = this.you !== undefined ? h('button', { class: 'primary', 'data-testid': 'rematch' }, 'Rematch') : null;
-    if (rematch) {
+    // A rematch keeps every person in the same seat with the same token, and the bots.
+    let rematch = null;
+    if (this.you !== undefined) {
+      rematch = h('button', { class: 'primary', 'data-testid': 'rematch' }, s.rematch ? 'Go to the rematch' : 'Rematch');
       rematch.addEventListener('click', async () => {
         rematch.disabled = true;
         try {
-          const choices = s.seats.map((seat, i) => (i === this.you ? 'me' : seat.kind === 'bot' ? `bot:${seat.bot}${seat.level ? `:${seat.level}` : ''}` : 'human'));
-          const id = await createGame(choices, { variant: v.variant, public: this.entry && this.entry.public });
-          history.pushState(null, '', `/games/${id}`);
+          const next = s.rematch || (await api('POST', `/api/games/${this.id}/rematch`, { token: this.token })).game;
+          saveGame({ game: next, seat: this.you, token: this.token, invite: null, variant: v.variant, players: v.players, mark: null, public: this.entry && this.entry.public });
+          history.pushState(null, '', `/games/${next}`);
           dispatchEvent(new PopStateEvent('popstate'));
         } catch (e) {
           this.error = `No rematch: ${e.message}.`;
           this.render();
         }
       });
+    } else if (s.rematch) {
+      rematch = h('a', { href: `/games/${s.rematch}`, class: 'button', 'data-testid': 'watch-rematch' }, 'Watch the rematch');
     }
     return h('section', { class: 'panel end', 'data-testid': 'end' }, h('h2', {}, 'Game over'), result,
       ties ? h('p', { class: 'hint', 'data-testid': 'end-tie-break' }, ties) : null,
+      s.rematch ? h('p', { 'data-testid': 'rematch-ready' }, 'A rematch is ready: everyone keeps their seat, the bots too.') : null,
       h('div', { class: 'end-actions' },
         h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, 'Download the record'),
         rematch, h('a', { href: '/', class: 'button' }, 'Home')));

@@ -143,6 +143,9 @@ pub struct GameState {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<Outcome>,
+    /// The id of this game's rematch, once a player asked for one (`POST …/rematch`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<String>,
 }
 
 /// A move that was played: `version` is the version it was made against.

@@ -9,7 +9,7 @@ use crate::secret;
 use crate::store::{Event, SavedGame, SavedSeat, Store, StoreError};
 use crate::table::{Table, TableState};
 use axum::http::StatusCode;
-use sagani_core::{Move, Variant};
+use sagani_core::{Move, TileId, Variant};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -49,6 +49,8 @@ pub struct App {
     creating: std::sync::Mutex<HashMap<String, usize>>,
     /// Games dealt so far from `config.deck_seed`.
     dealt: std::sync::atomic::AtomicU64,
+    /// Rematches are created one at a time, so two players asking at once get the same one.
+    rematching: tokio::sync::Mutex<()>,
 }
 
 /// What became of a move.
@@ -84,6 +86,21 @@ fn now() -> i64 {
 
 /// Runs `work` in its own task, so a client that hangs up mid-request cannot cut a change
 /// off between its commit and its announcement.
+fn created(id: String, invites: Vec<Invite>) -> Created {
+    Created {
+        url: format!("/api/games/{id}"),
+        watch_url: format!("/games/{id}"),
+        game: id,
+        invites,
+    }
+}
+
+/// The id of game `id`'s rematch. It is derived from `id`, so the link between the two needs no
+/// storing: a restart finds it again.
+pub fn rematch_id(id: &str) -> String {
+    secret::hash(&format!("rematch of {id}"))[..16].to_string()
+}
+
 async fn detached<T: Send + 'static>(
     work: impl std::future::Future<Output = Result<T, ApiError>> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -103,11 +120,16 @@ impl App {
     /// replay are skipped with a warning (they stay in the database).
     pub fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, String> {
         let saved = store.load().map_err(|e| e.to_string())?;
+        let ids: std::collections::HashSet<String> = saved.iter().map(|g| g.id.clone()).collect();
         let mut tables = HashMap::new();
         for g in saved {
             let id = g.id.clone();
             match Table::restore(g) {
-                Ok(t) => {
+                Ok(mut t) => {
+                    let rematch = rematch_id(&id);
+                    if ids.contains(&rematch) {
+                        t.set_rematch(rematch);
+                    }
                     tables.insert(id, Arc::new(t));
                 }
                 Err(e) => tracing::warn!("game {id} is not restored: {e}"),
@@ -121,6 +143,7 @@ impl App {
             tables: RwLock::new(tables),
             creating: std::sync::Mutex::new(HashMap::new()),
             dealt: std::sync::atomic::AtomicU64::new(0),
+            rematching: tokio::sync::Mutex::new(()),
         });
         Ok(app)
     }
@@ -221,16 +244,7 @@ impl App {
                 }
             }
         }
-        let (deck, start_player) = match self.config.deck_seed {
-            Some(seed) => {
-                let k = self
-                    .dealt
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let (deck, start) = sagani_core::shuffled_deck(seed.wrapping_add(k), n as u8);
-                (deck.to_vec(), start)
-            }
-            None => (secret::random_deck(), secret::random_below(n as u32) as u8),
-        };
+        let (deck, start_player) = self.deal(n);
         let saved = SavedGame {
             id: id.clone(),
             created_at: now(),
@@ -242,6 +256,29 @@ impl App {
             seats,
             moves: Vec::new(),
         };
+        self.open_game(saved).await?;
+        Ok(created(id, invites))
+    }
+
+    /// A new deck and start player for `n` seats: from the OS's randomness, or dealt from
+    /// `config.deck_seed`.
+    fn deal(&self, n: usize) -> (Vec<TileId>, u8) {
+        match self.config.deck_seed {
+            Some(seed) => {
+                let k = self
+                    .dealt
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let (deck, start) = sagani_core::shuffled_deck(seed.wrapping_add(k), n as u8);
+                (deck.to_vec(), start)
+            }
+            None => (secret::random_deck(), secret::random_below(n as u32) as u8),
+        }
+    }
+
+    /// Stores a new game, then puts it on the server and wakes its first bot.
+    async fn open_game(self: &Arc<App>, saved: SavedGame) -> Result<Arc<Table>, ApiError> {
+        let id = saved.id.clone();
+        let (n, variant) = (saved.seats.len(), saved.variant);
         let table = Arc::new(Table::restore(saved.clone()).map_err(ApiError::bad_request)?);
         if let Err(e) = self.commit(Event::Created(saved)).await {
             // It may have landed all the same: then the game is there, and so are the invites.
@@ -258,12 +295,95 @@ impl App {
         tracing::info!("game {id} created: {n} seats, {variant}");
         let mut st = table.lock().await;
         self.kick_bot(&table, &mut st);
-        Ok(Created {
-            url: format!("/api/games/{id}"),
-            watch_url: format!("/games/{id}"),
-            game: id,
-            invites,
+        drop(st);
+        Ok(table)
+    }
+
+    /// A new game with the same seats as the finished game `table`: the same bots, and each
+    /// person in the same seat with the same token. Asking again (anyone, any time) gives the
+    /// same game. `token_hash` must hold a seat of `table`.
+    pub async fn rematch(
+        self: &Arc<App>,
+        table: &Arc<Table>,
+        token_hash: String,
+        ip: String,
+    ) -> Result<Created, ApiError> {
+        let (app, table) = (self.clone(), table.clone());
+        detached(async move { app.rematch_now(table, token_hash, ip).await }).await
+    }
+
+    async fn rematch_now(
+        self: Arc<App>,
+        table: Arc<Table>,
+        token_hash: String,
+        ip: String,
+    ) -> Result<Created, ApiError> {
+        let _one_at_a_time = self.rematching.lock().await;
+        let id = rematch_id(&table.id);
+        let seats = {
+            let st = table.lock().await;
+            if st.seat_of_hash(&token_hash).is_none() {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "wrong_token",
+                    "a rematch is asked for by a player of the game",
+                ));
+            }
+            if !st.game.game().is_over() {
+                return Err(ApiError::conflict(
+                    "game_in_progress",
+                    "a rematch follows a game that is over",
+                    st.version(),
+                ));
+            }
+            if st.rematch.is_some() {
+                return Ok(created(id, Vec::new()));
+            }
+            st.seats.clone()
+        };
+        // Each person keeps their seat with the same token; a seat nobody had claimed gets a
+        // new invite, for whoever asked.
+        let mut invites = Vec::new();
+        let seats = seats
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| match s {
+                SavedSeat::Human { token_hash, .. } => {
+                    let code = secret::random_hex(16);
+                    if token_hash.is_none() {
+                        invites.push(Invite {
+                            seat: i as u8,
+                            url: format!("/games/{id}/join/{code}"),
+                            code: code.clone(),
+                        });
+                    }
+                    SavedSeat::Human {
+                        invite_hash: secret::hash(&code),
+                        token_hash,
+                    }
+                }
+                bot => bot,
+            })
+            .collect::<Vec<_>>();
+        let _slot = self.reserve_game(&ip)?;
+        let (deck, start_player) = self.deal(seats.len());
+        self.open_game(SavedGame {
+            id: id.clone(),
+            created_at: now(),
+            variant: table.variant,
+            deck,
+            start_player,
+            public: table.public,
+            creator: ip,
+            seats,
+            moves: Vec::new(),
         })
+        .await?;
+        let mut st = table.lock().await;
+        st.rematch = Some(id.clone());
+        // Everyone at the old table hears of it.
+        table.changed(&st);
+        Ok(created(id, invites))
     }
 
     /// Counts a game about to be created against `ip`'s open games, or refuses it. The count
@@ -323,6 +443,7 @@ impl App {
                 Ok(mut fresh) => {
                     // A bot still thinking (or retrying) about this version keeps its turn.
                     fresh.bot_thinking = st.bot_thinking;
+                    fresh.rematch = st.rematch.take();
                     *st = fresh;
                     table.changed(st);
                     self.kick_bot(table, st);

@@ -47,6 +47,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/join", post(routes::join))
         .route("/api/games/{id}/moves", post(routes::play))
         .route("/api/games/{id}/preview", post(routes::preview))
+        .route("/api/games/{id}/rematch", post(routes::rematch))
         .route("/api/games/{id}/moves", get(routes::moves))
         .route("/api/games/{id}/record", get(routes::record))
         .route("/api/games/{id}/ws", get(ws::connect))

@@ -83,6 +83,7 @@ impl Modify for CommonErrors {
         crate::routes::state,
         crate::routes::play,
         crate::routes::preview,
+        crate::routes::rematch,
         crate::routes::moves,
         crate::routes::record,
         crate::ws::connect,

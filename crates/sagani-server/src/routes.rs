@@ -189,6 +189,37 @@ pub async fn play(
     }))
 }
 
+/// A new game with the same seats, once this one is over: the same bots, each person in the
+/// same seat with the same token. Asking again gives the same game; the old game's state names
+/// it (`rematch`) for everyone.
+#[utoipa::path(post, path = "/api/games/{id}/rematch",
+    params(("id" = String, Path, description = "the finished game's id")),
+    security(("seat_token" = [])),
+    responses((status = 200, body = Created, description = "the rematch (invites only for seats nobody had claimed)"),
+              (status = 401, body = ErrorBody, description = "no token"),
+              (status = 403, body = ErrorBody, description = "a token that holds no seat here"),
+              (status = 409, body = ErrorBody, description = "the game is not over"),
+              (status = 429, body = ErrorBody)))]
+pub async fn rematch(
+    State(app): AppState,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Created>, ApiError> {
+    let token = bearer(&headers)?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "missing_token",
+            "a rematch is asked for with a seat's token (Authorization: Bearer <token>)",
+        )
+    })?;
+    let table = app.table(&id)?;
+    Ok(Json(
+        app.rematch(&table, secret::hash(&token), client_key(&addr))
+            .await?,
+    ))
+}
+
 /// What a placement by the player to act would do.
 #[utoipa::path(post, path = "/api/games/{id}/preview", request_body = PreviewRequest,
     params(("id" = String, Path, description = "game id")),

@@ -32,6 +32,8 @@ pub struct TableState {
     pub seats: Vec<SavedSeat>,
     /// The version a bot is thinking about, so it is asked only once.
     pub bot_thinking: Option<u64>,
+    /// The game's rematch, once someone asked for it (`App::rematch`).
+    pub rematch: Option<String>,
 }
 
 impl TableState {
@@ -125,6 +127,7 @@ impl TableState {
                 mv: m.mv,
             }),
             outcome: game.outcome(),
+            rematch: self.rematch.clone(),
         }
     }
 
@@ -178,6 +181,7 @@ impl TableState {
             game,
             seats: saved.seats.clone(),
             bot_thinking: None,
+            rematch: None,
         })
     }
 }
@@ -198,6 +202,11 @@ impl Table {
             state: Mutex::new(state),
             updates,
         })
+    }
+
+    /// Links a table being loaded to its rematch.
+    pub fn set_rematch(&mut self, rematch: String) {
+        self.state.get_mut().rematch = Some(rematch);
     }
 
     pub async fn lock(&self) -> MutexGuard<'_, TableState> {

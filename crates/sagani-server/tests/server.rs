@@ -943,3 +943,96 @@ async fn a_deck_seed_deals_repeatable_games() {
         "game k is dealt from seed S+k"
     );
 }
+
+/// A rematch: only a player of a finished game asks for it; everyone gets the same new game,
+/// where each person holds the same seat with the same token; the link survives a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_keeps_the_seats_and_is_asked_for_once() {
+    let server = start(common::open_limits()).await;
+    let (game, invites) = server
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
+        .await;
+    let token = server.join(&game, &invites[0]).await;
+    let rematch = format!("/api/games/{game}/rematch");
+    let a = server.post(&rematch, Some(&token), json!(null)).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (409, Some("game_in_progress"))
+    );
+    // The human plays at random until the game is over.
+    let mut rng = SmallRng::seed_from_u64(3);
+    loop {
+        let s = server
+            .wait_for(&game, Some(&token), |s| {
+                s["view"]["over"] == true || !s["legal"].as_array().unwrap().is_empty()
+            })
+            .await;
+        if s["view"]["over"] == true {
+            assert!(s.get("rematch").is_none());
+            break;
+        }
+        let a = server
+            .play(&game, &token, version(&s), &random_legal(&s, &mut rng))
+            .await;
+        assert_eq!(a.status, 200, "{:?}", a.body);
+    }
+    let a = server.post(&rematch, Some("nonsense"), json!(null)).await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (403, Some("wrong_token"))
+    );
+    let a = server.post(&rematch, None, json!(null)).await;
+    assert_eq!(a.status, 401);
+    let games_before = server.get("/healthz", None).await.body["games"].clone();
+    // Two at once: the same game, created once.
+    let asks: Vec<_> = (0..2)
+        .map(|_| {
+            let (client, url, token) = (server.client.clone(), server.url.clone(), token.clone());
+            let path = rematch.clone();
+            tokio::spawn(async move {
+                let r = client
+                    .post(format!("{url}{path}"))
+                    .bearer_auth(token)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(r.status(), 200);
+                r.json::<Value>().await.unwrap()
+            })
+        })
+        .collect();
+    let mut ids = Vec::new();
+    for ask in asks {
+        ids.push(ask.await.unwrap()["game"].as_str().unwrap().to_string());
+    }
+    assert_eq!(ids[0], ids[1]);
+    let next = ids[0].clone();
+    assert_ne!(next, game);
+    assert_eq!(
+        server.get("/healthz", None).await.body["games"],
+        json!(games_before.as_u64().unwrap() + 1)
+    );
+    // The old game names it for everyone; the same token plays the same seat there.
+    assert_eq!(server.state(&game, None).await["rematch"], json!(next));
+    let s = server.state(&next, Some(&token)).await;
+    assert_eq!(
+        (s["you"].as_u64(), s["status"].as_str()),
+        (Some(0), Some("playing"))
+    );
+    assert_eq!(s["seats"][1]["bot"], "random");
+    // A server started again on the same database finds the link.
+    let app = sagani_server::open(&server.db, common::open_limits()).expect("opens again");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(sagani_server::serve(app, listener, std::future::pending()));
+    let again: Value = server
+        .client
+        .get(format!("{url}/api/games/{game}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["rematch"], json!(next));
+}

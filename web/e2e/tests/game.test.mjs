@@ -78,12 +78,15 @@ describe('playing in the browser', () => {
     const replayed = JSON.parse(stdout);
     assert.deepEqual(replayed.players.map((p) => p.score), state.view.seats.map((s) => s.score));
 
-    // A rematch: a new game with the same seats.
+    // A rematch: a new game with the same seats, named by the old one.
     await page.click('[data-testid=rematch]');
     await page.waitForURL((u) => u.pathname.startsWith('/games/') && !u.pathname.includes(game));
     await page.waitForSelector('[data-testid=table][data-status=playing]');
-    const again = await (await fetch(`${server.url}/api/games/${new URL(page.url()).pathname.split('/')[2]}`)).json();
+    const next = new URL(page.url()).pathname.split('/')[2];
+    const again = await (await fetch(`${server.url}/api/games/${next}`)).json();
     assert.deepEqual(again.seats.map((s) => s.bot || s.kind), ['human', 'greedy']);
+    assert.equal((await (await fetch(`${server.url}/api/games/${game}`)).json()).rematch, next);
+    assert.equal(await page.locator('[data-testid=watching]').count(), 0, 'the same seat, with the same token');
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -210,6 +213,37 @@ describe('playing in the browser', () => {
       await b.waitForSelector('[data-testid=table]');
       assert.equal(await b.locator('[data-testid=watching]').count(), 0);
       assert.equal(await b.locator('[data-testid=log] li[data-version]').count(), 4);
+
+      // They play on to the end; A asks for a rematch, and B is offered it live.
+      const whoseTurn = async () => {
+        for (let tries = 0; tries < 600; tries++) {
+          if ((await table(a).getAttribute('data-status')) === 'over') return null;
+          for (const p of [a, b]) if ((await table(p).getAttribute('data-my-turn')) === 'true') return p;
+          await a.waitForTimeout(50);
+        }
+        throw new Error('nobody is to act');
+      };
+      for (let n = 4; ; n++) {
+        const mover = await whoseTurn();
+        if (!mover) break;
+        const before = await version(mover === a ? b : a);
+        await playByClicking(mover, seatOf.get(mover), n);
+        await waitForVersion(mover === a ? b : a, before);
+        assert.ok(n < 200);
+      }
+      await b.waitForSelector('[data-testid=end]');
+      assert.equal(await b.textContent('[data-testid=rematch]'), 'Rematch');
+      await a.click('[data-testid=rematch]');
+      await a.waitForURL((u) => !u.pathname.includes(game));
+      await b.waitForSelector('[data-testid=rematch-ready]');
+      assert.equal(await b.textContent('[data-testid=rematch]'), 'Go to the rematch');
+      await b.click('[data-testid=rematch]');
+      await b.waitForURL(a.url());
+      for (const [p, seat] of seatOf) {
+        await p.waitForSelector('[data-testid=table][data-status=playing]');
+        assert.equal(await p.locator('[data-testid=watching]').count(), 0);
+        assert.equal(await p.locator(`[data-testid=players-table] tr[data-seat="${seat}"] th`).textContent(), `${seat + 1} You`);
+      }
       for (const e of errors) assert.deepEqual(e, []);
     } finally {
       await other.close();
