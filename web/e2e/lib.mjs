@@ -12,6 +12,7 @@
 // --user-data-dir, a directory made here with mkdtemp, passed explicitly through
 // launchPersistentContext and removed when the context closes.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -99,17 +100,18 @@ export async function saganiBin() {
  *
  * @param {{botThinkMs?: number, deckSeed?: number}} [options] deckSeed: deal decks from a seed
  *   (`sagani serve --deck-seed`), so a game can be repeated
- * @returns {Promise<{url: string, stop: () => Promise<void>, logs: () => string,
- *   child: import('node:child_process').ChildProcess, dir: string}>}
- *   url is like http://127.0.0.1:PORT (no trailing slash); logs() is the server's stderr so far.
+ * @returns {Promise<{url: string, stop: () => Promise<void>, restart: () => Promise<void>,
+ *   logs: () => string, child: import('node:child_process').ChildProcess, dir: string}>}
+ *   url is like http://127.0.0.1:PORT (no trailing slash); logs() is the server's stderr so far;
+ *   restart() kills the server with SIGKILL and starts it again on the same port and database.
  */
 export async function startServer({ botThinkMs = 200, deckSeed } = {}) {
   const bin = await saganiBin();
   const dir = await mkdtemp(join(tmpdir(), 'sagani-e2e-server-'));
   const db = join(dir, 'games.db');
-  const args = [
+  const argsFor = (addr) => [
     'serve',
-    '--addr', '127.0.0.1:0',
+    '--addr', addr,
     '--db', db,
     '--bot-think-ms', String(botThinkMs),
     '--open-games-per-ip', '0',
@@ -117,67 +119,84 @@ export async function startServer({ botThinkMs = 200, deckSeed } = {}) {
     '--moves-per-token', '0',
     ...(deckSeed === undefined ? [] : ['--deck-seed', String(deckSeed)]),
   ];
-  const child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-
   // Keep the last 256 KiB of stderr: printed if start-up fails, and available via logs().
   let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-    if (stderr.length > 256 * 1024) stderr = stderr.slice(-256 * 1024);
-  });
-
+  let child = null;
+  let exited = null;
   const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
-  const removeDir = () => rmSync(dir, { recursive: true, force: true });
   const cleanup = () => {
     kill();
-    removeDir();
+    rmSync(dir, { recursive: true, force: true });
   };
   cleanups.add(cleanup);
 
-  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  const stdoutLines = [];
-  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-
-  const url = await new Promise((done, fail) => {
-    let settled = false;
-    const failWith = (why) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      cleanups.delete(cleanup);
-      cleanup();
-      fail(
-        new Error(
-          `sagani serve did not start: ${why}\n` +
-            `command: ${bin} ${args.join(' ')}\n` +
-            `stdout:\n${stdoutLines.join('\n')}\n` +
-            `stderr:\n${stderr}`,
-        ),
-      );
-    };
-    const timer = setTimeout(
-      () => failWith(`no address line within ${SERVER_START_TIMEOUT_MS / 1000} s`),
-      SERVER_START_TIMEOUT_MS,
-    );
-    lines.on('line', (line) => {
-      stdoutLines.push(line);
-      const m = /^sagani server on (http:\/\/127\.0\.0\.1:\d+) \(database /.exec(line);
-      if (m && !settled) {
+  /// Starts `sagani serve` on `addr`; resolves to its URL once it prints it.
+  const launch = (addr) => {
+    const args = argsFor(addr);
+    child = spawn(bin, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const me = child;
+    me.stderr.setEncoding('utf8');
+    me.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (stderr.length > 256 * 1024) stderr = stderr.slice(-256 * 1024);
+    });
+    exited = new Promise((done) => me.once('exit', (code, signal) => done({ code, signal })));
+    const gone = exited;
+    const stdoutLines = [];
+    const lines = createInterface({ input: me.stdout, crlfDelay: Infinity });
+    // Lines after the address line still get read (so the pipe never fills) and are dropped.
+    return new Promise((done, fail) => {
+      let settled = false;
+      const failWith = (why) => {
+        if (settled) return;
         settled = true;
         clearTimeout(timer);
-        done(m[1]);
-      }
+        cleanups.delete(cleanup);
+        cleanup();
+        fail(
+          new Error(
+            `sagani serve did not start: ${why}\n` +
+              `command: ${bin} ${args.join(' ')}\n` +
+              `stdout:\n${stdoutLines.join('\n')}\n` +
+              `stderr:\n${stderr}`,
+          ),
+        );
+      };
+      const timer = setTimeout(
+        () => failWith(`no address line within ${SERVER_START_TIMEOUT_MS / 1000} s`),
+        SERVER_START_TIMEOUT_MS,
+      );
+      lines.on('line', (line) => {
+        stdoutLines.push(line);
+        const m = /^sagani server on (http:\/\/127\.0\.0\.1:\d+) \(database /.exec(line);
+        if (m && !settled) {
+          settled = true;
+          clearTimeout(timer);
+          done(m[1]);
+        }
+      });
+      me.once('error', (e) => failWith(`cannot run ${bin}: ${e.message}`));
+      gone.then(({ code, signal }) => failWith(`it exited (code ${code}, signal ${signal})`));
     });
-    child.once('error', (e) => failWith(`cannot run ${bin}: ${e.message}`));
-    exited.then(({ code, signal }) => failWith(`it exited (code ${code}, signal ${signal})`));
-  });
-  // Lines after the address line still get read (so the pipe never fills) and are dropped.
+  };
+
+  const server = { url: await launch('127.0.0.1:0'), logs: () => stderr, dir };
+  server.child = child;
+
+  /// Kills the server (SIGKILL: no clean shutdown) and starts it again on the same address
+  /// and database, as a crash and a restart would.
+  server.restart = async () => {
+    kill();
+    await exited;
+    const again = await launch(new URL(server.url).host);
+    assert.equal(again, server.url);
+    server.child = child;
+  };
 
   let stopped = null;
-  const stop = () => {
+  server.stop = () => {
     stopped ??= (async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM'); // The server shuts down cleanly on SIGTERM...
@@ -190,7 +209,7 @@ export async function startServer({ botThinkMs = 200, deckSeed } = {}) {
     })();
     return stopped;
   };
-  return { url, stop, logs: () => stderr, child, dir };
+  return server;
 }
 
 /**

@@ -604,6 +604,7 @@ async fn previews_lobby_and_bad_requests() {
         "/api/games/{id}/join",
         "/api/games/{id}/moves",
         "/api/games/{id}/preview",
+        "/api/games/{id}/rematch",
         "/api/games/{id}/record",
         "/api/games/{id}/ws",
     ] {

@@ -251,6 +251,49 @@ describe('playing in the browser', () => {
     }
   });
 
+  test('the page carries on through a server crash, and gives way when its seat is claimed elsewhere', async (t) => {
+    const own = await startServer();
+    t.after(() => own.stop());
+    const second = await launchBrowser();
+    const third = await launchBrowser();
+    t.after(() => Promise.all([second.close(), third.close()]));
+    const a = await browser.newPage();
+    t.after(() => a.close());
+    const b = await second.newPage();
+    const errors = [watchErrors(a), watchErrors(b)];
+    const game = await createGame(a, own.url, ['human']);
+    const link = await a.inputValue('[data-testid=invite-link-1]');
+    await b.goto(link);
+    await a.waitForSelector('[data-testid=table][data-status=playing]');
+    const seatOf = new Map([[a, 0], [b, 1]]);
+    const moverNow = async () => ((await table(a).getAttribute('data-my-turn')) === 'true' ? a : b);
+    let mover = await moverNow();
+    await playByClicking(mover, seatOf.get(mover), 0);
+
+    // kill -9 and a restart: both pages say they are reconnecting, then carry on live.
+    const offline = [a, b].map((p) => p.waitForSelector('[data-testid=offline]', { timeout: 20_000 }));
+    await own.restart();
+    await Promise.all(offline);
+    for (const p of [a, b]) await p.waitForSelector('[data-testid=table][data-live=true]', { timeout: 20_000 });
+    assert.equal(await version(a), 1);
+    mover = await moverNow();
+    const other = mover === a ? b : a;
+    await playByClicking(mover, seatOf.get(mover), 1);
+    await waitForVersion(other, 1);
+
+    // B's invite used again in another browser: that browser has the seat, B's page watches.
+    const c = await third.newPage();
+    errors.push(watchErrors(c));
+    await c.goto(link);
+    await c.waitForSelector('[data-testid=table][data-status=playing]');
+    assert.equal(await c.locator('[data-testid=watching]').count(), 0);
+    await b.waitForSelector('[data-testid=watching]', { timeout: 20_000 });
+    assert.match(await b.textContent('[data-testid=notice]'), /claimed on another device/);
+    // The browser console reports the refused reconnections and the refused token; nothing else.
+    const expected = /WebSocket|ERR_CONNECTION_REFUSED|403 \(Forbidden\)/;
+    for (const e of errors) assert.deepEqual(e.filter((line) => !expected.test(line)), []);
+  });
+
   test('an illegal placement is shown as an error and changes nothing', async () => {
     const page = await browser.newPage();
     // The browser reports the refused preview (422) on its console: that one is expected.
