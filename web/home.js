@@ -2,7 +2,7 @@
 // this browser plays in, and the public games with a free seat.
 
 import { api, createGame, findGame, forgetGame, myGames, seatName } from './api.js';
-import { h } from './dom.js';
+import { copy, h } from './dom.js';
 
 const SEAT_CHOICES = [
   ['human', 'A person (invite link)'],
@@ -110,7 +110,19 @@ function drawMine(list) {
     api('GET', `/api/games/${g.game}`, { token: g.token }).then((s) => {
       const v = s.view;
       if (s.status === 'over') status.textContent = 'over';
-      else if (s.status === 'waiting') status.textContent = 'waiting for players';
+      else if (s.status === 'waiting') {
+        status.textContent = 'waiting for players';
+        // The invites of seats still free, to send again.
+        for (const i of g.invites || []) {
+          if (!s.seats[i.seat] || s.seats[i.seat].claimed) continue;
+          const url = `${location.origin}/games/${g.game}/join/${i.code}`;
+          const b = h('button', { class: 'small', 'data-testid': `copy-invite-${g.game}-${i.seat}`, 'data-url': url }, `Copy the invite for seat ${i.seat + 1}`);
+          b.addEventListener('click', async () => {
+            b.textContent = (await copy(url)) ? 'Copied' : url;
+          });
+          item.append(' ', b);
+        }
+      }
       else if (v.next && v.next.player === s.you) {
         status.textContent = 'your turn';
         status.classList.add('yours');

@@ -160,10 +160,16 @@ describe('playing in the browser', () => {
       await a.waitForSelector('[data-testid=table][data-status=waiting]');
       assert.equal(new URL(a.url()).pathname, `/games/${game}`);
       assert.equal(await a.locator('[data-testid=watching]').count(), 0);
-      // The copy button puts the link on the clipboard.
+      // The copy button puts the link on the clipboard; the home page has it too.
       await a.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
       await a.click('[data-testid=copy-invite-1]');
       assert.equal(await a.evaluate(() => navigator.clipboard.readText()), link);
+      await a.goto(`${server.url}/`);
+      await a.evaluate(() => navigator.clipboard.writeText(''));
+      await a.click(`[data-testid=copy-invite-${game}-1]`);
+      assert.equal(await a.evaluate(() => navigator.clipboard.readText()), link);
+      await a.goto(`${server.url}/games/${game}`);
+      await a.waitForSelector('[data-testid=table][data-status=waiting]');
       // Someone without a seat watches through the plain game link.
       const third = await launchBrowser({ viewport: { width: 1280, height: 860 } });
       t.after(() => third.close());
