@@ -257,9 +257,12 @@ export function scoreTrack(view, names) {
   const base = height - 22;
   const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'track-svg', role: 'img', 'aria-label': `Score track: ${view.ranking.map((p) => `${names[p]} ${scores[p]}`).join(', ')}` });
   root.append(svg('line', { x1: px(lo), y1: base, x2: px(hi), y2: base, stroke: '#888', 'stroke-width': 2 }));
-  for (let v = Math.ceil(lo / 5) * 5; v <= hi; v += 5) {
+  // Ticks and labels far enough apart to read, however wide the scores range.
+  const tick = [5, 10, 25, 50, 100, 250].find((t) => t * scale >= 9) || 500;
+  const label = [10, 20, 50, 100, 200, 500, 1000].find((l) => l % tick === 0 && l * scale >= 30) || 1000;
+  for (let v = Math.ceil(lo / tick) * tick; v <= hi; v += tick) {
     root.append(svg('line', { x1: px(v), y1: base - 4, x2: px(v), y2: base + 4, stroke: '#888' }));
-    if (v % 10 === 0) root.append(text(px(v), base + 13, String(v), { 'font-size': 10, fill: '#555' }));
+    if (v % label === 0) root.append(text(px(v), base + 13, String(v), { 'font-size': 10, fill: '#555' }));
   }
   if (target !== null && target !== undefined) {
     root.append(svg('line', { x1: px(target), y1: 6, x2: px(target), y2: base + 4, stroke: '#b00', 'stroke-dasharray': '4 3' }));

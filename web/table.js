@@ -662,7 +662,7 @@ class Table {
     const v = this.state.view;
     const ties = tieNotes(v, names);
     return h('section', { class: 'panel' }, h('h2', {}, 'Score track'), scoreTrack(v, names),
-      h('p', { class: 'hint', 'data-testid': 'tie-break' }, ties || 'Equal scores: the marker that got there first (lower in the stack) ranks higher.'));
+      v.players > 1 ? h('p', { class: 'hint', 'data-testid': 'tie-break' }, ties || 'Equal scores: the marker that got there first (lower in the stack) ranks higher.') : null);
   }
 
   placing() {

@@ -37,7 +37,12 @@ describe('playing in the browser', () => {
     const game = await createGame(page, server.url, ['bot:greedy']);
     let shot = false;
     const done = new Map();
+    let intermezzoShot = false;
     for (let n = 0; ; n++) {
+      if (!intermezzoShot && (await waitForTurn(page)) === 'intermezzo-pick') {
+        intermezzoShot = true;
+        await screenshot(page, 'intermezzo');
+      }
       const did = await playByClicking(page, 0, n, {
         check: server.url,
         shots: shot || n < 6 ? null : async () => {
@@ -377,6 +382,20 @@ describe('playing in the browser', () => {
     await page.keyboard.press('Enter');
     await waitForVersion(page, before);
     await waitForTurn(page);
+    // Without colour: every arrow and every tile carries its element's letter.
+    const unlettered = await page.evaluate(() => {
+      const letter = { fire: 'F', water: 'W', earth: 'E', air: 'A' };
+      const bad = [];
+      for (const a of document.querySelectorAll('g.arrow')) {
+        if (a.querySelector('text').textContent !== letter[a.dataset.element]) bad.push(a.outerHTML);
+      }
+      for (const t of document.querySelectorAll('g.tile')) {
+        if (t.querySelector('.tile-letter').textContent !== letter[t.dataset.element]) bad.push(t.dataset.tile);
+      }
+      return [bad, document.querySelectorAll('g.arrow').length];
+    });
+    assert.deepEqual(unlettered[0], []);
+    assert.ok(unlettered[1] > 10, 'arrows are drawn');
     // The pile dialog lists every tile still in the pile.
     const count = Number((await page.textContent('[data-testid=pile-count]')).match(/\d+/)[0]);
     await page.click('[data-testid=pile-open]');
