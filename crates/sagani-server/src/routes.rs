@@ -37,6 +37,17 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     }
 }
 
+/// The bearer token that `what` needs.
+fn seat_token(headers: &HeaderMap, what: &str) -> Result<String, ApiError> {
+    bearer(headers)?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "missing_token",
+            format!("{what} needs the seat's token (Authorization: Bearer <token>)"),
+        )
+    })
+}
+
 #[utoipa::path(get, path = "/healthz", responses((status = 200, body = Health)))]
 pub async fn healthz(State(app): AppState) -> Json<Health> {
     Json(Health {
@@ -159,13 +170,7 @@ pub async fn play(
     headers: HeaderMap,
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<MoveResult>, ApiError> {
-    let token = bearer(&headers)?.ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "missing_token",
-            "a move needs the seat's token (Authorization: Bearer <token>)",
-        )
-    })?;
+    let token = seat_token(&headers, "a move")?;
     let table = app.table(&id)?;
     let token_hash = secret::hash(&token);
     let seat = table
@@ -206,13 +211,7 @@ pub async fn rematch(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Created>, ApiError> {
-    let token = bearer(&headers)?.ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "missing_token",
-            "a rematch is asked for with a seat's token (Authorization: Bearer <token>)",
-        )
-    })?;
+    let token = seat_token(&headers, "a rematch")?;
     let table = app.table(&id)?;
     Ok(Json(
         app.rematch(&table, secret::hash(&token), client_key(&addr))

@@ -22,6 +22,15 @@ fn random_legal(state: &Value, rng: &mut SmallRng) -> Value {
     legal[rng.random_range(0..legal.len())].clone()
 }
 
+/// The game once `token`'s seat must act or it is over.
+async fn my_turn_or_over(server: &common::TestServer, game: &str, token: &str) -> Value {
+    server
+        .wait_for(game, Some(token), |s| {
+            s["view"]["over"] == true || !s["legal"].as_array().unwrap().is_empty()
+        })
+        .await
+}
+
 /// The version a payload speaks of, if it speaks of one.
 fn payload_version(v: &Value) -> Option<u64> {
     v.get("version")
@@ -81,11 +90,7 @@ async fn a_whole_game_human_against_a_bot_reveals_nothing_until_it_is_over() {
     let mut moves_by_me = 0;
     let mut reconnected = None;
     loop {
-        let s = server
-            .wait_for(&game, Some(&token), |s| {
-                s["view"]["over"] == true || !s["legal"].as_array().unwrap().is_empty()
-            })
-            .await;
+        let s = my_turn_or_over(&server, &game, &token).await;
         if s["view"]["over"] == true {
             break;
         }
@@ -963,11 +968,7 @@ async fn a_rematch_keeps_the_seats_and_is_asked_for_once() {
     // The human plays at random until the game is over.
     let mut rng = SmallRng::seed_from_u64(3);
     loop {
-        let s = server
-            .wait_for(&game, Some(&token), |s| {
-                s["view"]["over"] == true || !s["legal"].as_array().unwrap().is_empty()
-            })
-            .await;
+        let s = my_turn_or_over(&server, &game, &token).await;
         if s["view"]["over"] == true {
             assert!(s.get("rematch").is_none());
             break;
