@@ -27,6 +27,8 @@ export async function home(app) {
     error.hidden = true;
     try {
       const id = await work();
+      // The player may have gone elsewhere meanwhile; the game is in "My games" all the same.
+      if (location.pathname !== '/') return;
       history.pushState(null, '', `/games/${id}`);
       dispatchEvent(new PopStateEvent('popstate'));
     } catch (e) {

@@ -43,7 +43,16 @@ export async function joinByInvite(app, game, code) {
       h('p', { class: 'end-actions' }, keep, take));
     return;
   }
-  if (mine && mine.token) return open();
+  if (mine && mine.token) {
+    // This browser's own invite: its token still holds the seat, unless the seat was claimed
+    // on another device since; then the invite takes it back.
+    try {
+      await api('GET', `/api/games/${game}`, { token: mine.token });
+      return open();
+    } catch (e) {
+      if (e.status !== 403) return open();
+    }
+  }
   return claim();
 
   async function claim() {
@@ -183,6 +192,8 @@ class Table {
   apply(state, moves = []) {
     for (const m of moves) this.logMove(m);
     if (state.last_move) this.logMove(state.last_move);
+    // A rematch, once named, stays named (a late answer of the same version may predate it).
+    if (this.state && this.state.rematch && !state.rematch) state.rematch = this.state.rematch;
     // Scores and Cacophony after each version, for the notes in the move log.
     this.after.set(state.version, state.view.seats.map((p) => [p.score, p.cacophony]));
     const old = this.state;
@@ -373,7 +384,8 @@ class Table {
         }
       }
       this.apply(result.state);
-      this.remember(result.state);
+      // An answer to a retry (`applied: false`) is the game as it is now, perhaps moves later.
+      if (result.applied) this.remember(result.state);
     } catch (e) {
       if (e.code === 'stale_version') this.error = 'The game moved on before your move arrived; here is the table as it is now.';
       else if (e.code === 'network' || e.code === 'storage') this.error = `Your move may not have arrived (${e.message}); here is the table as the server has it. Try again if it is still your turn.`;
@@ -798,7 +810,10 @@ class Table {
         rematch.disabled = true;
         try {
           const next = s.rematch || (await api('POST', `/api/games/${this.id}/rematch`, { token: this.token })).game;
-          saveGame({ game: next, seat: this.you, token: this.token, invite: null, variant: v.variant, players: v.players, mark: null, public: this.entry && this.entry.public });
+          if (this.closed) return;
+          // Every seat keeps its invite in the rematch, and this browser its token.
+          const e = this.entry || {};
+          saveGame({ game: next, seat: this.you, token: this.token, invite: e.invite || null, invites: e.invites || [], variant: v.variant, players: v.players, mark: null, public: e.public });
           history.pushState(null, '', `/games/${next}`);
           dispatchEvent(new PopStateEvent('popstate'));
         } catch (e) {

@@ -49,8 +49,6 @@ pub struct App {
     creating: std::sync::Mutex<HashMap<String, usize>>,
     /// Games dealt so far from `config.deck_seed`.
     dealt: std::sync::atomic::AtomicU64,
-    /// Rematches are created one at a time, so two players asking at once get the same one.
-    rematching: tokio::sync::Mutex<()>,
 }
 
 /// What became of a move.
@@ -84,8 +82,6 @@ fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-/// Runs `work` in its own task, so a client that hangs up mid-request cannot cut a change
-/// off between its commit and its announcement.
 fn created(id: String, invites: Vec<Invite>) -> Created {
     Created {
         url: format!("/api/games/{id}"),
@@ -101,6 +97,8 @@ pub fn rematch_id(id: &str) -> String {
     secret::hash(&format!("rematch of {id}"))[..16].to_string()
 }
 
+/// Runs `work` in its own task, so a client that hangs up mid-request cannot cut a change
+/// off between its commit and its announcement.
 async fn detached<T: Send + 'static>(
     work: impl std::future::Future<Output = Result<T, ApiError>> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -120,21 +118,29 @@ impl App {
     /// replay are skipped with a warning (they stay in the database).
     pub fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, String> {
         let saved = store.load().map_err(|e| e.to_string())?;
-        let ids: std::collections::HashSet<String> = saved.iter().map(|g| g.id.clone()).collect();
+        let stored = saved.len() as u64;
         let mut tables = HashMap::new();
         for g in saved {
             let id = g.id.clone();
             match Table::restore(g) {
-                Ok(mut t) => {
-                    let rematch = rematch_id(&id);
-                    if ids.contains(&rematch) {
-                        t.set_rematch(rematch);
-                    }
-                    tables.insert(id, Arc::new(t));
+                Ok(t) => {
+                    tables.insert(id, t);
                 }
                 Err(e) => tracing::warn!("game {id} is not restored: {e}"),
             }
         }
+        // A game whose rematch is on the server names it again (the link is derived).
+        let ids: std::collections::HashSet<String> = tables.keys().cloned().collect();
+        let tables = tables
+            .into_iter()
+            .map(|(id, mut t)| {
+                let rematch = rematch_id(&id);
+                if ids.contains(&rematch) {
+                    t.set_rematch(rematch);
+                }
+                (id, Arc::new(t))
+            })
+            .collect();
         let app = Arc::new(App {
             limiters: Limiters::new(&config.limits),
             bot_slots: Arc::new(Semaphore::new(config.bot_threads.max(1))),
@@ -142,8 +148,8 @@ impl App {
             config,
             tables: RwLock::new(tables),
             creating: std::sync::Mutex::new(HashMap::new()),
-            dealt: std::sync::atomic::AtomicU64::new(0),
-            rematching: tokio::sync::Mutex::new(()),
+            // Game k of the database is dealt from S+k, across restarts too.
+            dealt: std::sync::atomic::AtomicU64::new(stored),
         });
         Ok(app)
     }
@@ -279,19 +285,26 @@ impl App {
     async fn open_game(self: &Arc<App>, saved: SavedGame) -> Result<Arc<Table>, ApiError> {
         let id = saved.id.clone();
         let (n, variant) = (saved.seats.len(), saved.variant);
-        let table = Arc::new(Table::restore(saved.clone()).map_err(ApiError::bad_request)?);
+        let mut table = Arc::new(Table::restore(saved.clone()).map_err(ApiError::bad_request)?);
         if let Err(e) = self.commit(Event::Created(saved)).await {
-            // It may have landed all the same: then the game is there, and so are the invites.
+            // It may have landed all the same (or an earlier try of the same rematch did): then
+            // the game is the stored one.
             let (store, key) = (self.store.clone(), id.clone());
             let landed = tokio::task::spawn_blocking(move || store.load_game(&key)).await;
-            if !matches!(landed, Ok(Ok(Some(_)))) {
-                return Err(e);
+            match landed {
+                Ok(Ok(Some(stored))) => {
+                    table = Arc::new(Table::restore(stored).map_err(|_| e)?);
+                }
+                _ => return Err(e),
             }
         }
-        self.tables
+        let table = self
+            .tables
             .write()
             .expect("tables lock")
-            .insert(id.clone(), table.clone());
+            .entry(id.clone())
+            .or_insert(table)
+            .clone();
         tracing::info!("game {id} created: {n} seats, {variant}");
         let mut st = table.lock().await;
         self.kick_bot(&table, &mut st);
@@ -318,72 +331,47 @@ impl App {
         token_hash: String,
         ip: String,
     ) -> Result<Created, ApiError> {
-        let _one_at_a_time = self.rematching.lock().await;
         let id = rematch_id(&table.id);
-        let seats = {
-            let st = table.lock().await;
-            if st.seat_of_hash(&token_hash).is_none() {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "wrong_token",
-                    "a rematch is asked for by a player of the game",
-                ));
-            }
-            if !st.game.game().is_over() {
-                return Err(ApiError::conflict(
-                    "game_in_progress",
-                    "a rematch follows a game that is over",
-                    st.version(),
-                ));
-            }
-            if st.rematch.is_some() {
-                return Ok(created(id, Vec::new()));
-            }
-            st.seats.clone()
-        };
-        // Each person keeps their seat with the same token; a seat nobody had claimed gets a
-        // new invite, for whoever asked.
-        let mut invites = Vec::new();
-        let seats = seats
-            .into_iter()
-            .enumerate()
-            .map(|(i, s)| match s {
-                SavedSeat::Human { token_hash, .. } => {
-                    let code = secret::random_hex(16);
-                    if token_hash.is_none() {
-                        invites.push(Invite {
-                            seat: i as u8,
-                            url: format!("/games/{id}/join/{code}"),
-                            code: code.clone(),
-                        });
-                    }
-                    SavedSeat::Human {
-                        invite_hash: secret::hash(&code),
-                        token_hash,
-                    }
-                }
-                bot => bot,
-            })
-            .collect::<Vec<_>>();
-        let _slot = self.reserve_game(&ip)?;
-        let (deck, start_player) = self.deal(seats.len());
-        self.open_game(SavedGame {
-            id: id.clone(),
-            created_at: now(),
-            variant: table.variant,
-            deck,
-            start_player,
-            public: table.public,
-            creator: ip,
-            seats,
-            moves: Vec::new(),
-        })
-        .await?;
+        // The old table stays locked until the rematch is stored: one rematch at a time per
+        // game, and no seat is claimed again in between.
         let mut st = table.lock().await;
-        st.rematch = Some(id.clone());
-        // Everyone at the old table hears of it.
-        table.changed(&st);
-        Ok(created(id, invites))
+        if st.seat_of_hash(&token_hash).is_none() {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "wrong_token",
+                "a rematch is asked for by a player of the game",
+            ));
+        }
+        if !st.game.game().is_over() {
+            return Err(ApiError::conflict(
+                "game_in_progress",
+                "a rematch follows a game that is over",
+                st.version(),
+            ));
+        }
+        if st.rematch.is_none() {
+            // Each seat keeps its invite and its token: whoever played a seat plays it again,
+            // and an invite claims its seat in the rematch as it did here.
+            let seats = st.seats.clone();
+            let _slot = self.reserve_game(&ip)?;
+            let (deck, start_player) = self.deal(seats.len());
+            self.open_game(SavedGame {
+                id: id.clone(),
+                created_at: now(),
+                variant: table.variant,
+                deck,
+                start_player,
+                public: table.public,
+                creator: ip,
+                seats,
+                moves: Vec::new(),
+            })
+            .await?;
+            st.rematch = Some(id.clone());
+            // Everyone at the old table hears of it.
+            table.changed(&st);
+        }
+        Ok(created(id, Vec::new()))
     }
 
     /// Counts a game about to be created against `ip`'s open games, or refuses it. The count

@@ -300,6 +300,11 @@ describe('playing in the browser', () => {
     assert.equal(await c.locator('[data-testid=watching]').count(), 0);
     await b.waitForSelector('[data-testid=watching]', { timeout: 20_000 });
     assert.match(await b.textContent('[data-testid=notice]'), /claimed on another device/);
+    // B opens its own invite again: the seat comes back to B, and C watches.
+    await b.goto(link);
+    await b.waitForSelector('[data-testid=table][data-status=playing]');
+    assert.equal(await b.locator('[data-testid=watching]').count(), 0);
+    await c.waitForSelector('[data-testid=watching]', { timeout: 20_000 });
     // The browser console reports the refused reconnections and the refused token; nothing else.
     const expected = /WebSocket|ERR_CONNECTION_REFUSED|403 \(Forbidden\)/;
     for (const e of errors) assert.deepEqual(e.filter((line) => !expected.test(line)), []);
