@@ -346,6 +346,14 @@ describe('playing in the browser', () => {
   test('the table fits a narrow window and a wide one; pile, sizes and views work', async () => {
     const page = await browser.newPage();
     const errors = watchErrors(page);
+    const tooWide = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    for (const width of [360, 800]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('[data-testid=create]');
+      assert.ok((await tooWide()) <= 0, `the home page is too wide at ${width} px`);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
     await createGame(page, server.url, ['bot:random', 'bot:greedy']);
     // A few moves, until it is a turn with at least two tiles on offer.
     const ready = async () => (await waitForTurn(page)) === 'turn'
@@ -356,7 +364,7 @@ describe('playing in the browser', () => {
     }
     for (const width of [800, 1100, 1920]) {
       await page.setViewportSize({ width, height: 900 });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await tooWide();
       assert.ok(overflow <= 0, `at ${width} px the page is ${overflow} px too wide`);
       await screenshot(page, `table-${width}`);
     }
