@@ -84,9 +84,10 @@ pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     let plain = path
         .split('/')
         .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains('\\'));
-    match file(&path, &headers) {
-        Some(r) if plain && path != "index.html" && !path.starts_with("e2e/") => r,
-        _ => crate::error::ApiError::not_found(format!("no asset {path:?}")).into_response(),
+    let served = plain && path != "index.html" && !path.starts_with("e2e/");
+    match served.then(|| file(&path, &headers)).flatten() {
+        Some(r) => r,
+        None => crate::error::ApiError::not_found(format!("no asset {path:?}")).into_response(),
     }
 }
 
