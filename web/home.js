@@ -3,6 +3,7 @@
 
 import { api, createGame, findGame, forgetGame, myGames, seatName } from './api.js';
 import { copy, h } from './dom.js';
+import { claimSeat } from './table.js';
 
 const SEAT_CHOICES = [
   ['human', 'A person (invite link)'],
@@ -167,7 +168,6 @@ async function drawLobby(list, fail) {
         b.addEventListener('click', async () => {
           b.disabled = true;
           try {
-            const { claimSeat } = await import('./table.js');
             await claimSeat(g.game, { seat: s.seat });
             history.pushState(null, '', `/games/${g.game}`);
             dispatchEvent(new PopStateEvent('popstate'));

@@ -741,14 +741,16 @@ const REFUSE: u8 = 1;
 /// Writes it, then says it failed (the answer of a commit lost on the way).
 const LAND_BUT_FAIL: u8 = 2;
 
-/// A store that fails the moves of one seat on demand.
-struct Flaky {
+/// What an `Intercepted` store does with a write, given the real store.
+type WriteHook = Box<dyn Fn(&Arc<dyn Store>, Event) -> Pending + Send + Sync>;
+
+/// A store whose writes go through `write`, which may pass them on to `inner` or not.
+struct Intercepted {
     inner: Arc<dyn Store>,
-    seat: u8,
-    mode: Arc<AtomicU8>,
+    write: WriteHook,
 }
 
-impl Store for Flaky {
+impl Store for Intercepted {
     fn load(&self) -> Result<Vec<SavedGame>, StoreError> {
         self.inner.load()
     }
@@ -758,27 +760,32 @@ impl Store for Flaky {
     }
 
     fn write(&self, event: Event) -> Pending {
-        let mode = match &event {
-            Event::Moved { seat, .. } if *seat == self.seat => self.mode.load(Ordering::SeqCst),
-            _ => WRITE,
-        };
-        let (reply, pending) = tokio::sync::oneshot::channel();
-        let failed = Err(StoreError("disk on fire".into()));
-        match mode {
-            REFUSE => {
-                let _ = reply.send(failed);
-            }
-            LAND_BUT_FAIL => {
-                let landed = self.inner.write(event);
-                tokio::spawn(async move {
-                    let _ = landed.await;
-                    let _ = reply.send(failed);
-                });
-            }
-            _ => return self.inner.write(event),
-        }
-        pending
+        (self.write)(&self.inner, event)
     }
+}
+
+/// Fails the moves of `seat` as `mode` says, and writes everything else.
+fn flaky_write(inner: &Arc<dyn Store>, event: Event, seat: u8, mode: &AtomicU8) -> Pending {
+    let mode = match &event {
+        Event::Moved { seat: s, .. } if *s == seat => mode.load(Ordering::SeqCst),
+        _ => WRITE,
+    };
+    let (reply, pending) = tokio::sync::oneshot::channel();
+    let failed = Err(StoreError("disk on fire".into()));
+    match mode {
+        REFUSE => {
+            let _ = reply.send(failed);
+        }
+        LAND_BUT_FAIL => {
+            let landed = inner.write(event);
+            tokio::spawn(async move {
+                let _ = landed.await;
+                let _ = reply.send(failed);
+            });
+        }
+        _ => return inner.write(event),
+    }
+    pending
 }
 
 /// A server whose store fails `seat`'s moves as the returned switch says.
@@ -786,7 +793,10 @@ async fn flaky_server(seat: u8) -> (common::TestServer, Arc<AtomicU8>) {
     let mode = Arc::new(AtomicU8::new(WRITE));
     let switch = mode.clone();
     let server = start_with(open_limits(), move |inner| {
-        Arc::new(Flaky { inner, seat, mode })
+        Arc::new(Intercepted {
+            inner,
+            write: Box::new(move |inner, event| flaky_write(inner, event, seat, &mode)),
+        })
     })
     .await;
     (server, switch)
@@ -989,9 +999,14 @@ async fn a_rematch_keeps_the_seats_and_is_asked_for_once() {
     let created = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let count = created.clone();
     let server = common::start_with(common::open_limits(), move |inner| {
-        Arc::new(CountingCreations {
+        Arc::new(Intercepted {
             inner,
-            created: count,
+            write: Box::new(move |inner, event| {
+                if matches!(event, Event::Created(_)) {
+                    count.fetch_add(1, Ordering::SeqCst);
+                }
+                inner.write(event)
+            }),
         })
     })
     .await;
@@ -1083,27 +1098,4 @@ async fn a_rematch_keeps_the_seats_and_is_asked_for_once() {
     let table = app.table(&game).expect("the old game");
     let again = table.lock().await.state_for(&game, None);
     assert_eq!(again.rematch, Some(next));
-}
-
-/// A store that counts the games created through it.
-struct CountingCreations {
-    inner: Arc<dyn Store>,
-    created: Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl Store for CountingCreations {
-    fn load(&self) -> Result<Vec<SavedGame>, StoreError> {
-        self.inner.load()
-    }
-
-    fn load_game(&self, id: &str) -> Result<Option<SavedGame>, StoreError> {
-        self.inner.load_game(id)
-    }
-
-    fn write(&self, event: Event) -> Pending {
-        if matches!(event, Event::Created(_)) {
-            self.created.fetch_add(1, Ordering::SeqCst);
-        }
-        self.inner.write(event)
-    }
 }
