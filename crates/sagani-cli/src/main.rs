@@ -4,6 +4,7 @@ mod arena;
 mod bench;
 mod hint;
 mod loadtest;
+mod play;
 mod plot;
 mod replay;
 mod seats;
@@ -18,7 +19,7 @@ use std::process::ExitCode;
     name = "sagani",
     version,
     about = "Sagani, the tile-laying game by Uwe Rosenberg: rules engine and tools",
-    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json\n  sagani serve\n  sagani loadtest --games 500 --seconds 30"
+    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json\n  sagani serve\n  sagani play --players 3 --bots mcts,greedy\n  sagani view game.json\n  sagani loadtest --games 500 --seconds 30"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -34,6 +35,8 @@ enum Command {
     Hint(hint::Args),
     Serve(serve::Args),
     Loadtest(loadtest::Args),
+    Play(play::Args),
+    View(play::ViewArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +49,8 @@ fn main() -> ExitCode {
         Command::Hint(args) => hint::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Loadtest(args) => loadtest::run_cmd(args),
+        Command::Play(args) => play::run(args),
+        Command::View(args) => play::view(args),
     }
 }
 

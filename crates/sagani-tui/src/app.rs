@@ -1,0 +1,862 @@
+//! A game at the terminal: whose turn it is, the keys of the human to act, the bots' moves, the
+//! placement cursor with the engine's preview, saving. No terminal here: keys come in as events
+//! and the screen goes out to any ratatui backend, so tests drive it like a player.
+
+use crate::board::{Beyond, Ghost, Overlay, Scroll};
+use crate::bots::{Answer, Thinking};
+use crate::record_file;
+use crate::screen::{self, Numbered, Progress, Scene};
+use crate::style::{self, tile_name};
+use crate::help;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+use sagani_ai::{Bot, Budget, Decision};
+use sagani_core::record::RecordedGame;
+use sagani_core::{Cell, Expect, Game, Move, Outcome, Preview, TileId};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Who plays a seat.
+pub enum Player {
+    Human { name: String },
+    Bot {
+        /// The bot's name in records (`mcts`, `greedy`, an engine's NAME).
+        name: String,
+        /// `None` while it thinks on its own thread.
+        bot: Option<Box<dyn Bot>>,
+        budget: Budget,
+    },
+}
+
+impl Player {
+    pub fn human(name: impl Into<String>) -> Player {
+        Player::Human { name: name.into() }
+    }
+
+    pub fn bot(name: impl Into<String>, bot: Box<dyn Bot>, budget: Budget) -> Player {
+        Player::Bot {
+            name: name.into(),
+            bot: Some(bot),
+            budget,
+        }
+    }
+
+    fn is_human(&self) -> bool {
+        matches!(self, Player::Human { .. })
+    }
+
+    /// What the saved game says about the seat.
+    fn kind(&self) -> String {
+        match self {
+            Player::Human { .. } => "human".to_string(),
+            Player::Bot { name, .. } => name.clone(),
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            Player::Human { name } => name.clone(),
+            Player::Bot { name, .. } => name.clone(),
+        }
+    }
+}
+
+pub struct Options {
+    /// Where `q` saves the game.
+    pub save_to: PathBuf,
+    /// The seed of the bots (kept in the saved game).
+    pub seed: u64,
+    /// The least time between a bot's move and the one before, so a person can follow.
+    pub bot_pace: Duration,
+}
+
+/// A tile on its way to a display.
+struct Placing {
+    tile: TileId,
+    /// Cells where it may go, top row first.
+    cells: Vec<Cell>,
+    cursor: Cell,
+    rot: u8,
+    preview: Result<Preview, String>,
+}
+
+pub struct App {
+    rg: RecordedGame,
+    players: Vec<Player>,
+    labels: Vec<String>,
+    opts: Options,
+    placing: Option<Placing>,
+    shown: u8,
+    scroll: (Scroll, Beyond),
+    help: bool,
+    /// The end-of-game window is shown (Esc hides it, `e` brings it back).
+    result: bool,
+    message: Option<(String, bool)>,
+    log: Vec<String>,
+    fresh: Vec<Option<TileId>>,
+    thinking: Option<Thinking>,
+    /// A bot's answer waiting for the pace.
+    ready: Option<(u8, Decision)>,
+    last_move: Instant,
+    /// Where the game was saved, once `q` saved it.
+    saved: Option<PathBuf>,
+    /// Cursor and turn of a tile put back, offered again to the next tile of the same turn.
+    spot: Option<(Cell, u8)>,
+    rng: ChaCha8Rng,
+}
+
+fn press(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+impl App {
+    /// A game already set up (new, or loaded), with one player per seat.
+    pub fn new(rg: RecordedGame, players: Vec<Player>, opts: Options) -> Result<App, String> {
+        let seats = rg.game().players() as usize;
+        if players.len() != seats {
+            return Err(format!("{} players for {seats} seats", players.len()));
+        }
+        let humans = players.iter().filter(|p| p.is_human()).count();
+        let labels = players
+            .iter()
+            .enumerate()
+            .map(|(s, p)| match p {
+                Player::Human { name } if name.is_empty() && humans == 1 => "You".to_string(),
+                Player::Human { name } if name.is_empty() => format!("Player {}", s + 1),
+                p => p.label(),
+            })
+            .collect();
+        let log = rg
+            .record()
+            .moves
+            .iter()
+            .map(|m| format!("P{} {}", m.player + 1, short(m.mv)))
+            .collect();
+        let mut app = App {
+            shown: rg.game().to_act().unwrap_or(0),
+            rg,
+            labels,
+            rng: ChaCha8Rng::seed_from_u64(opts.seed ^ 0x5eed),
+            opts,
+            players,
+            placing: None,
+            scroll: Default::default(),
+            help: false,
+            result: true,
+            message: None,
+            log,
+            fresh: vec![None; seats],
+            thinking: None,
+            ready: None,
+            last_move: Instant::now(),
+            saved: None,
+            spot: None,
+        };
+        app.fresh = app.last_placed();
+        app.tick();
+        Ok(app)
+    }
+
+    pub fn game(&self) -> &Game {
+        self.rg.game()
+    }
+
+    pub fn recorded(&self) -> &RecordedGame {
+        &self.rg
+    }
+
+    /// Set once `q` saved the game: the terminal loop then ends.
+    pub fn saved(&self) -> Option<&PathBuf> {
+        self.saved.as_ref()
+    }
+
+    /// A bot is to act (thinking, or its answer waiting for the pace).
+    pub fn bot_to_act(&self) -> bool {
+        self.rg
+            .game()
+            .to_act()
+            .is_some_and(|s| !self.players[s as usize].is_human())
+    }
+
+    /// The move Enter would play: the tile being placed, where the cursor is, as turned.
+    pub fn placement(&self) -> Option<Move> {
+        self.placing
+            .as_ref()
+            .map(|p| Move::place(p.tile, p.cursor, p.rot))
+    }
+
+    pub fn thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
+    /// The record with the seats and seed, as `q` saves it.
+    pub fn save_json(&self) -> String {
+        let kinds: Vec<String> = self.players.iter().map(Player::kind).collect();
+        record_file::to_json(self.rg.record(), &kinds, self.opts.seed)
+    }
+
+    fn last_placed(&self) -> Vec<Option<TileId>> {
+        let mut fresh = vec![None; self.players.len()];
+        for m in &self.rg.record().moves {
+            if let Move::Place { tile, .. } = m.mv {
+                fresh[m.player as usize] = Some(tile);
+            }
+        }
+        fresh
+    }
+
+    // ----- time passing: bots -----
+
+    /// Moves the game on where no key is needed: starts a bot, plays its answer when the pace
+    /// allows, and puts a revealed tile under the cursor of the human who must place it.
+    pub fn tick(&mut self) {
+        if let Some(t) = &self.thinking {
+            match t.poll() {
+                Answer::Waiting => {}
+                Answer::Ready(bot, d) => {
+                    let seat = t.seat;
+                    if let Player::Bot { bot: slot, .. } = &mut self.players[seat as usize] {
+                        *slot = Some(bot);
+                    }
+                    self.thinking = None;
+                    self.ready = Some((seat, d));
+                }
+                Answer::Lost => {
+                    let seat = t.seat;
+                    self.thinking = None;
+                    let name = self.labels[seat as usize].clone();
+                    // The bot is gone for good: a random bot takes the seat.
+                    self.players[seat as usize] = Player::bot(
+                        "random",
+                        Box::new(sagani_ai::RandomBot::new(self.opts.seed)),
+                        Budget::default(),
+                    );
+                    self.say(format!("{name} failed; a random bot plays its seat now"), true);
+                }
+            }
+        }
+        if let Some((seat, _)) = &self.ready {
+            let seat = *seat;
+            if self.last_move.elapsed() >= self.opts.bot_pace {
+                let (_, d) = self.ready.take().expect("checked");
+                self.play_bot(seat, d);
+            }
+        }
+        let Some(seat) = self.game().to_act() else {
+            return;
+        };
+        match &mut self.players[seat as usize] {
+            Player::Bot { bot, budget, .. } => {
+                if self.thinking.is_none() && self.ready.is_none() {
+                    if let Some(b) = bot.take() {
+                        let view = self.rg.game().view(Some(seat));
+                        let legal = self.rg.game().legal_moves();
+                        self.thinking = Some(Thinking::start(seat, b, view, legal, *budget));
+                    }
+                }
+            }
+            Player::Human { .. } => {
+                if self.placing.is_none() {
+                    if let Some(t) = self.game().revealed() {
+                        self.begin(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits (a real wait: the bot runs on its thread) until a human must act or the game is
+    /// over. For tests and scripts; the terminal loop ticks instead.
+    pub fn wait_for_bots(&mut self, limit: Duration) -> Result<(), String> {
+        let start = Instant::now();
+        while self.bot_to_act() {
+            if start.elapsed() > limit {
+                return Err(format!("the bots took longer than {limit:?}"));
+            }
+            self.tick();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.tick();
+        Ok(())
+    }
+
+    fn play_bot(&mut self, seat: u8, d: Decision) {
+        let legal = self.rg.game().legal_moves();
+        let name = self.labels[seat as usize].clone();
+        let mv = if legal.contains(&d.mv) {
+            d.mv
+        } else {
+            let mv = legal[self.rng.random_range(0..legal.len())];
+            self.say(
+                format!("{name} chose an illegal move ({}); a random legal move was played", d.mv),
+                true,
+            );
+            mv
+        };
+        if let Some(why) = d.fault {
+            self.say(format!("{name}: {why}"), true);
+        }
+        self.apply(mv);
+    }
+
+    /// Plays a legal move and notes it.
+    fn apply(&mut self, mv: Move) {
+        let game = self.rg.game();
+        let seat = game.to_act().expect("a move is played only while the game runs");
+        let line = describe(game, &self.labels[seat as usize], mv);
+        let log = format!("P{} {}", seat + 1, short(mv));
+        match self.rg.play(mv) {
+            Ok(()) => {
+                if let Move::Place { tile, .. } = mv {
+                    self.fresh[seat as usize] = Some(tile);
+                }
+                self.log.push(log);
+                self.placing = None;
+                self.spot = None;
+                self.last_move = Instant::now();
+                self.message = Some((line, false));
+                if let Some(next) = self.game().to_act() {
+                    if next != self.shown {
+                        self.shown = next;
+                        self.scroll = Default::default();
+                    }
+                }
+            }
+            // Only legal moves get here; the engine's word is shown if not.
+            Err(e) => self.say(e.to_string(), true),
+        }
+    }
+
+    fn say(&mut self, text: String, error: bool) {
+        self.message = Some((text, error));
+    }
+
+    // ----- keys -----
+
+    pub fn key(&mut self, k: KeyEvent) {
+        if k.kind == KeyEventKind::Release {
+            return;
+        }
+        let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+        if k.code == KeyCode::Char('q') || ctrl_c {
+            self.quit();
+            return;
+        }
+        if self.help {
+            self.help = false;
+            return;
+        }
+        let shift = k.modifiers.contains(KeyModifiers::SHIFT);
+        match k.code {
+            KeyCode::Char('?') => self.help = true,
+            KeyCode::Tab => self.show(1),
+            KeyCode::BackTab => self.show(-1),
+            KeyCode::Char('c') => self.scroll.0 = Scroll::default(),
+            KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
+                if shift || self.placing.is_none() =>
+            {
+                let (dx, dy) = step(k.code);
+                self.scroll.0.dx += dx;
+                self.scroll.0.dy += dy;
+            }
+            _ if self.game().is_over() => self.key_over(k),
+            _ => self.key_turn(k),
+        }
+        self.tick();
+    }
+
+    pub fn keys(&mut self, codes: &[KeyCode]) {
+        for &c in codes {
+            self.key(press(c));
+        }
+    }
+
+    fn show(&mut self, by: i32) {
+        let n = self.players.len() as i32;
+        self.shown = (self.shown as i32 + by).rem_euclid(n) as u8;
+        self.scroll = Default::default();
+    }
+
+    fn quit(&mut self) {
+        let path = self.opts.save_to.clone();
+        match record_file::save(&path, &self.save_json()) {
+            Ok(()) => self.saved = Some(path),
+            // Nothing is lost: the game goes on, and the reason is on screen.
+            Err(e) => self.say(format!("{e} (the game goes on)"), true),
+        }
+    }
+
+    fn key_over(&mut self, k: KeyEvent) {
+        match k.code {
+            KeyCode::Esc | KeyCode::Enter => self.result = false,
+            KeyCode::Char('e') => self.result = true,
+            _ => {}
+        }
+    }
+
+    fn key_turn(&mut self, k: KeyEvent) {
+        let game = self.rg.game();
+        let Some(seat) = game.to_act() else { return };
+        if !self.players[seat as usize].is_human() {
+            if !matches!(k.code, KeyCode::Char('?')) {
+                self.say(format!("{} is to play; wait for it", self.labels[seat as usize]), false);
+            }
+            return;
+        }
+        let expects = game.expects().expect("the game runs");
+        if let KeyCode::Char(ch @ '1'..='9') = k.code {
+            let i = ch as usize - '1' as usize;
+            let (tiles, what) = match expects {
+                Expect::Turn => (game.offer(), "offer display"),
+                Expect::IntermezzoPick => (game.intermezzo_storage(), "intermezzo storage"),
+                _ => {
+                    self.say("the revealed tile must be placed".into(), true);
+                    return;
+                }
+            };
+            match tiles.get(i) {
+                Some(&t) => self.begin(t),
+                None => self.say(format!("the {what} has no tile {}", i + 1), true),
+            }
+            return;
+        }
+        if let Some(p) = &self.placing {
+            let cursor = p.cursor;
+            match k.code {
+                KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right => self.go(step(k.code)),
+                KeyCode::Char('h') => self.go((-1, 0)),
+                KeyCode::Char('j') => self.go((0, 1)),
+                KeyCode::Char('k') => self.go((0, -1)),
+                KeyCode::Char('l') => self.go((1, 0)),
+                KeyCode::Char(' ') | KeyCode::Char('n') => self.next_cell(1),
+                KeyCode::Char('N') | KeyCode::Backspace => self.next_cell(-1),
+                KeyCode::Char('r') | KeyCode::Char(']') => self.turn(1),
+                KeyCode::Char('R') | KeyCode::Char('[') => self.turn(3),
+                KeyCode::Enter => {
+                    let p = self.placing.as_ref().expect("placing");
+                    match &p.preview {
+                        Ok(_) => self.apply(Move::place(p.tile, cursor, p.rot)),
+                        Err(e) => {
+                            let e = e.clone();
+                            self.say(e, true)
+                        }
+                    }
+                }
+                KeyCode::Esc => {
+                    if game.revealed().is_some() {
+                        self.say("the revealed tile must be placed; it cannot go back".into(), true);
+                    } else {
+                        self.spot = self.placing.take().map(|p| (p.cursor, p.rot));
+                        self.message = None;
+                    }
+                }
+                _ => self.unknown(),
+            }
+            return;
+        }
+        match (k.code, expects) {
+            (KeyCode::Char('i'), Expect::Turn) => {
+                let mv = game.offer().first().map(|&tile| Move::Intermezzo { tile });
+                match mv.filter(|m| game.legal_moves().contains(m)) {
+                    Some(mv) => self.apply(mv),
+                    None if game.offer().len() != 1 => self.say(
+                        format!(
+                            "the intermezzo choice needs exactly one tile in the offer display; it holds {}",
+                            game.offer().len()
+                        ),
+                        true,
+                    ),
+                    None => self.say("the intermezzo choice needs a tile in the draw pile; it is empty".into(), true),
+                }
+            }
+            (KeyCode::Char('p'), Expect::IntermezzoPick) => self.apply(Move::Pass),
+            (KeyCode::Char('p'), _) => self.say("pass is only possible during an intermezzo".into(), true),
+            _ => self.unknown(),
+        }
+    }
+
+    fn unknown(&mut self) {
+        self.say("that key does nothing here; ? shows the keys".into(), false);
+    }
+
+    // ----- placing -----
+
+    fn begin(&mut self, tile: TileId) {
+        let game = self.rg.game();
+        let mut cells: Vec<Cell> = game
+            .legal_moves()
+            .into_iter()
+            .filter_map(|m| match m {
+                Move::Place { tile: t, x, y, rot: 0 } if t == tile => Some(Cell::new(x, y)),
+                _ => None,
+            })
+            .collect();
+        cells.sort_by_key(|c| (c.y, c.x));
+        cells.dedup();
+        let seat = game.to_act().expect("the game runs");
+        // Start next to the middle of the display, where most moves are.
+        let placed: Vec<Cell> = game.display(seat).tiles().map(|t| t.cell).collect();
+        let n = placed.len().max(1) as i32;
+        let (mx, my) = placed
+            .iter()
+            .fold((0, 0), |(x, y), c| (x + c.x, y + c.y));
+        let near = cells
+            .iter()
+            .copied()
+            .min_by_key(|c| ((c.x * n - mx).abs() + (c.y * n - my).abs(), c.y, c.x));
+        let Some(first) = near else {
+            self.say(format!("tile {tile} cannot be placed now"), true);
+            return;
+        };
+        let kept = self.placing.as_ref().map(|p| (p.cursor, p.rot)).or(self.spot);
+        let (cursor, rot) = match kept {
+            Some((c, r)) if cells.contains(&c) => (c, r),
+            _ => (first, 0),
+        };
+        self.shown = seat;
+        self.placing = Some(Placing {
+            tile,
+            cells,
+            cursor,
+            rot,
+            preview: Err(String::new()),
+        });
+        self.message = None;
+        self.refresh();
+    }
+
+    fn refresh(&mut self) {
+        let game = self.rg.game();
+        if let Some(p) = &mut self.placing {
+            p.preview = game
+                .preview(Move::place(p.tile, p.cursor, p.rot))
+                .map_err(|e| e.to_string());
+        }
+    }
+
+    /// The nearest free cell in a direction: little along it, less across it.
+    fn go(&mut self, (dx, dy): (i32, i32)) {
+        let Some(p) = &mut self.placing else { return };
+        let from = p.cursor;
+        let best = p
+            .cells
+            .iter()
+            .filter_map(|&c| {
+                let along = (c.x - from.x) * dx + (c.y - from.y) * dy;
+                let across = ((c.x - from.x) * dy).abs() + ((c.y - from.y) * dx).abs();
+                (along > 0).then_some((along + 2 * across, across, c))
+            })
+            .min_by_key(|&(cost, across, c)| (cost, across, c.y, c.x));
+        match best {
+            Some((_, _, c)) => {
+                p.cursor = c;
+                self.shown = self.game().to_act().unwrap_or(self.shown);
+                self.refresh();
+            }
+            None => self.say("no free cell further that way".into(), false),
+        }
+    }
+
+    fn next_cell(&mut self, by: i32) {
+        let Some(p) = &mut self.placing else { return };
+        let n = p.cells.len() as i32;
+        let i = p.cells.iter().position(|&c| c == p.cursor).unwrap_or(0) as i32;
+        p.cursor = p.cells[(i + by).rem_euclid(n) as usize];
+        self.shown = self.game().to_act().unwrap_or(self.shown);
+        self.refresh();
+    }
+
+    fn turn(&mut self, by: u8) {
+        if let Some(p) = &mut self.placing {
+            p.rot = (p.rot + by) % 4;
+        }
+        self.refresh();
+    }
+
+    // ----- drawing -----
+
+    pub fn draw(&mut self, f: &mut Frame) {
+        let game = self.rg.game();
+        let view = game.view(None);
+        let overlay = self.placing.as_ref().map(|p| {
+            let (covered, completed) = match &p.preview {
+                Ok(pv) => (pv.covered.clone(), pv.completed.clone()),
+                Err(_) => (Vec::new(), Vec::new()),
+            };
+            Overlay {
+                cells: p.cells.clone(),
+                ghost: Some(Ghost {
+                    tile: p.tile,
+                    rot: p.rot,
+                    cell: p.cursor,
+                }),
+                covered,
+                completed,
+            }
+        });
+        let acting = game.to_act();
+        let overlay = overlay.filter(|_| acting == Some(self.shown));
+        let human = acting.is_some_and(|s| self.players[s as usize].is_human());
+        let expects = game.expects();
+        let numbered = match (human, expects, &self.placing) {
+            (true, Some(Expect::Turn), _) => Numbered::Offer,
+            (true, Some(Expect::IntermezzoPick), _) => Numbered::Storage,
+            _ => Numbered::None,
+        };
+        let progress = self.thinking.as_ref().map(|t| Progress {
+            who: self.labels[t.seat as usize].clone(),
+            elapsed: t.started.elapsed(),
+            budget: t.budget,
+        });
+        let popup = if self.help {
+            Some(("Keys and signs (any key closes)".to_string(), help::play()))
+        } else if game.is_over() && self.result {
+            Some(("The game is over".to_string(), self.result_lines()))
+        } else {
+            None
+        };
+        let scene = Scene {
+            view: &view,
+            names: &self.labels,
+            shown: self.shown,
+            overlay: overlay.as_ref(),
+            fresh: &self.fresh,
+            title: self.title(),
+            progress,
+            numbered,
+            info: self.info(),
+            keys: self.key_hint(),
+            log: &self.log,
+            popup,
+        };
+        screen::draw(f, &scene, &mut self.scroll);
+    }
+
+    fn title(&self) -> String {
+        let g = self.rg.game();
+        let who = match (g.to_act(), g.expects()) {
+            (Some(s), Some(e)) => {
+                let what = match e {
+                    Expect::Turn => "take a tile",
+                    Expect::PlaceDrawn => "place the drawn tile",
+                    Expect::IntermezzoPick => "intermezzo: take a stored tile or pass",
+                    Expect::PlaceRevealed => "place the revealed tile",
+                };
+                format!("▶ {}: {what}", self.labels[s as usize])
+            }
+            _ => "game over".to_string(),
+        };
+        format!(
+            "Sagani · {} · seed {} · {who}",
+            g.variant(),
+            self.opts.seed
+        )
+    }
+
+    /// The bottom panel: the preview while placing, else the last message or what to do.
+    fn info(&self) -> Vec<Line<'static>> {
+        let mut lines = Vec::new();
+        if let Some(p) = &self.placing {
+            lines.extend(preview_lines(p));
+        }
+        if let Some((text, error)) = &self.message {
+            let s = if *error { style::error() } else { Style::new() };
+            lines.push(Line::styled(text.clone(), s));
+        }
+        if self.placing.is_none() {
+            lines.push(Line::raw(self.prompt()));
+        }
+        lines
+    }
+
+    fn prompt(&self) -> String {
+        let g = self.rg.game();
+        let Some(seat) = g.to_act() else {
+            return "The game is over. q saves the record and quits.".to_string();
+        };
+        if !self.players[seat as usize].is_human() {
+            return format!("{} is thinking.", self.labels[seat as usize]);
+        }
+        match g.expects() {
+            Some(Expect::Turn) if g.offer().len() == 1 && g.draw_pile_len() > 0 => {
+                "Take the last offer tile (1), or i for the intermezzo: store it and draw one."
+                    .to_string()
+            }
+            Some(Expect::Turn) => format!("Choose a tile of the offer display: 1 to {}.", g.offer().len()),
+            Some(Expect::IntermezzoPick) => format!(
+                "Intermezzo: take a stored tile (1 to {}) or pass (p).",
+                g.intermezzo_storage().len()
+            ),
+            _ => "Place the revealed tile.".to_string(),
+        }
+    }
+
+    fn key_hint(&self) -> String {
+        if self.help {
+            return "any key closes the help".to_string();
+        }
+        if self.placing.is_some() {
+            return "←↑→↓ cell · Space next · r/R turn · Enter place · Esc back · Tab displays · ? help · q save+quit".to_string();
+        }
+        "1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab displays · ? help · q save+quit".to_string()
+    }
+
+    fn result_lines(&self) -> Vec<Line<'static>> {
+        let g = self.rg.game();
+        let mut lines = Vec::new();
+        match g.outcome() {
+            Some(Outcome::Ranking { ranking, scores }) => {
+                for (i, &s) in ranking.iter().enumerate() {
+                    lines.push(Line::raw(format!(
+                        "{}. {:<14} {:>3} points, Cacophony {}",
+                        i + 1,
+                        self.labels[s as usize],
+                        scores[s as usize],
+                        g.cacophony(s)
+                    )));
+                }
+                for pair in ranking.windows(2) {
+                    if scores[pair[0] as usize] == scores[pair[1] as usize] {
+                        lines.push(Line::raw(format!(
+                            "{} ranks ahead of {} at {}: their marker got there first.",
+                            self.labels[pair[0] as usize],
+                            self.labels[pair[1] as usize],
+                            scores[pair[0] as usize]
+                        )));
+                    }
+                }
+            }
+            Some(Outcome::Solo {
+                tiles_used,
+                score,
+                reached,
+                symphony,
+            }) => {
+                lines.push(Line::raw(if reached {
+                    format!("75 reached with {tiles_used} tiles ({score} points).")
+                } else {
+                    format!("The pile ran out at {score} points ({tiles_used} tiles).")
+                }));
+                if symphony {
+                    lines.push(Line::styled("A magical symphony!", style::bold()));
+                }
+            }
+            Some(Outcome::SoloAll {
+                score,
+                discs_left,
+                final_score,
+            }) => lines.push(Line::raw(format!(
+                "Final score {final_score}: {score} points − {discs_left} discs left on tiles."
+            ))),
+            None => {}
+        }
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            "q saves the record and quits · Esc shows the table · e this again",
+            style::dim(),
+        ));
+        lines
+    }
+}
+
+fn step(code: KeyCode) -> (i32, i32) {
+    match code {
+        KeyCode::Up => (0, -1),
+        KeyCode::Down => (0, 1),
+        KeyCode::Left => (-1, 0),
+        _ => (1, 0),
+    }
+}
+
+/// The preview panel: where, what gets covered and completed, points, Cacophony, the score.
+fn preview_lines(p: &Placing) -> Vec<Line<'static>> {
+    let head = format!(
+        "{} on ({},{}), turned {}°:",
+        tile_name(p.tile),
+        p.cursor.x,
+        p.cursor.y,
+        p.rot as u16 * 90
+    );
+    match &p.preview {
+        Err(e) => vec![Line::from(vec![
+            Span::raw(head + " "),
+            Span::styled(e.clone(), style::error()),
+        ])],
+        Ok(pv) => {
+            let mut covers = vec![Span::raw(format!("{head} covers {} ", pv.covered.len()))];
+            covers.push(Span::raw(if pv.covered.len() == 1 { "arrow" } else { "arrows" }));
+            for c in &pv.covered {
+                covers.push(Span::raw(" "));
+                covers.push(Span::styled(
+                    format!("{}", c.direction.arrow()),
+                    Style::new().fg(style::element(c.element)).bg(style::MARK),
+                ));
+                covers.push(Span::raw(format!("#{}", c.tile)));
+            }
+            let completed = if pv.completed.is_empty() {
+                "completes nothing".to_string()
+            } else {
+                let names: Vec<String> = pv.completed.iter().map(|&t| tile_name(t)).collect();
+                format!("completes {} (+{})", names.join(", "), pv.points)
+            };
+            let caco = if pv.cacophony == 0 {
+                "no Cacophony".to_string()
+            } else {
+                format!("Cacophony {} (−{})", pv.cacophony, 2 * pv.cacophony)
+            };
+            let mut result = vec![Span::raw(format!(
+                "{completed} · {caco} · score {} → {} · discs left {}",
+                pv.score_after - pv.score_change,
+                pv.score_after,
+                pv.supply_after
+            ))];
+            if pv.reaches_target {
+                result.push(Span::styled(" · reaches the goal", Style::new().fg(Color::LightGreen)));
+            }
+            vec![Line::from(covers), Line::from(result)]
+        }
+    }
+}
+
+/// A move in a few characters, for the log.
+pub(crate) fn short(mv: Move) -> String {
+    match mv {
+        Move::Place { tile, x, y, rot } => {
+            format!("{} ({x},{y}) r{rot}", tile_name(tile))
+        }
+        Move::Intermezzo { tile } => format!("intermezzo {}", tile_name(tile)),
+        Move::Pass => "pass".to_string(),
+    }
+}
+
+/// What a move did, in words, from the game before it.
+pub fn describe(game: &Game, who: &str, mv: Move) -> String {
+    match mv {
+        Move::Place { tile, x, y, .. } => {
+            let mut s = format!("{who} placed {} on ({x},{y})", tile_name(tile));
+            if let Ok(pv) = game.preview(mv) {
+                s.push_str(&format!(
+                    ": {} covered",
+                    pv.covered.len()
+                ));
+                if !pv.completed.is_empty() {
+                    s.push_str(&format!(", {} completed (+{})", pv.completed.len(), pv.points));
+                }
+                if pv.cacophony > 0 {
+                    s.push_str(&format!(", Cacophony {} (−{})", pv.cacophony, 2 * pv.cacophony));
+                }
+                s.push_str(&format!(", score {}", pv.score_after));
+            }
+            s
+        }
+        Move::Intermezzo { tile } => format!(
+            "{who} stored {} for the intermezzo and drew a tile",
+            tile_name(tile)
+        ),
+        Move::Pass => format!("{who} passed"),
+    }
+}

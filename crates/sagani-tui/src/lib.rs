@@ -1,0 +1,22 @@
+//! The terminal client: a full-screen Sagani table (ratatui + crossterm) for hot-seat humans and
+//! bots, and a replay viewer for records.
+//!
+//! Everything on screen is drawn from the engine's spectator view (`Game::view(None)`), so the
+//! draw pile's order never reaches the screen. Keys become `Move`s that `sagani-core` checks;
+//! legal cells and previews come from the engine.
+
+mod app;
+mod board;
+mod bots;
+mod help;
+mod record_file;
+mod screen;
+mod style;
+mod terminal;
+mod viewer;
+
+pub use app::{App, Player, Options};
+pub use record_file::{load, Loaded};
+pub use screen::{MIN_HEIGHT, MIN_WIDTH};
+pub use terminal::{interactive, run_play, run_view};
+pub use viewer::Viewer;

@@ -1,0 +1,105 @@
+//! Saved games: a record (RECORD.md) with two extra top-level fields the replay ignores,
+//! `seats` (who plays each seat: `human` or a bot's name) and `seed` (the bots' seeds).
+
+use sagani_core::record::{replay_json, Record, RecordedGame};
+use serde_json::Value;
+use std::path::Path;
+
+/// A saved game read back.
+pub struct Loaded {
+    pub game: RecordedGame,
+    /// Who played each seat, when the file says.
+    pub seats: Option<Vec<String>>,
+    pub seed: Option<u64>,
+}
+
+/// The record as JSON with the seats and seed after the format line.
+pub fn to_json(record: &Record, seats: &[String], seed: u64) -> String {
+    let json = record.to_json();
+    let seats = serde_json::to_string(seats).expect("names serialise");
+    // `to_json` starts with "{\n": the extra fields go right after it.
+    format!("{{\n  \"seats\": {seats},\n  \"seed\": {seed},\n{}", &json[2..])
+}
+
+/// Writes the file whole or not at all: a temporary file beside it, then a rename.
+pub fn save(path: &Path, json: &str) -> Result<(), String> {
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, json)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot save the game to {}: {e}", path.display())
+        })
+}
+
+/// Reads and replays a saved game or any record.
+pub fn load(path: &Path) -> Result<Loaded, String> {
+    let name = path.display();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let (record, _) = replay_json(&text).map_err(|e| format!("{name}: {e}"))?;
+    let players = record.players as usize;
+    let value: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    let seats = match value.get("seats") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) => {
+            let names: Option<Vec<String>> =
+                a.iter().map(|v| v.as_str().map(str::to_string)).collect();
+            match names {
+                Some(n) if n.len() == players => Some(n),
+                _ => {
+                    return Err(format!(
+                        "{name}: seats must be a list of {players} names (human or a bot)"
+                    ))
+                }
+            }
+        }
+        Some(_) => {
+            return Err(format!(
+                "{name}: seats must be a list of {players} names (human or a bot)"
+            ))
+        }
+    };
+    let seed = match value.get("seed") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .ok_or_else(|| format!("{name}: seed must be a whole number from 0"))?,
+        ),
+    };
+    let game = RecordedGame::from_record(record).map_err(|e| format!("{name}: {e}"))?;
+    Ok(Loaded { game, seats, seed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sagani_core::Setup;
+
+    #[test]
+    fn a_saved_game_is_a_record_with_seats_and_seed() {
+        let mut rg = RecordedGame::new(&Setup::seeded(2, 5)).unwrap();
+        for _ in 0..3 {
+            let mv = rg.game().legal_moves()[0];
+            rg.play(mv).unwrap();
+        }
+        let json = to_json(rg.record(), &["human".into(), "greedy".into()], 77);
+        // Still a record the replay accepts as it is.
+        let (record, game) = replay_json(&json).unwrap();
+        assert_eq!(&record, rg.record());
+        assert_eq!(game.placements(), rg.game().placements());
+        let dir = std::env::temp_dir().join(format!("sagani-tui-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.json");
+        save(&path, &json).unwrap();
+        let back = load(&path).unwrap();
+        assert_eq!(back.seats, Some(vec!["human".into(), "greedy".into()]));
+        assert_eq!(back.seed, Some(77));
+        assert_eq!(back.game.record(), rg.record());
+        // A wrong seats list is refused with the file's name.
+        std::fs::write(&path, json.replace("[\"human\",\"greedy\"]", "[\"human\"]")).unwrap();
+        let e = load(&path).err().unwrap();
+        assert!(e.contains("g.json: seats must be a list of 2 names"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

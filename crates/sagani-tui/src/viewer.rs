@@ -1,0 +1,196 @@
+//! `sagani view`: steps through a record move by move, showing the table after each one and
+//! what the move did.
+
+use crate::app::{describe, short};
+use crate::board::{Beyond, Overlay, Scroll};
+use crate::help;
+use crate::screen::{self, Numbered, Scene};
+use crate::style;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::text::Line;
+use ratatui::Frame;
+use sagani_core::record::{Record, RecordMove};
+use sagani_core::{Game, Move, TileId};
+
+pub struct Viewer {
+    name: String,
+    record: Record,
+    /// The game before move i is `states[i]`; the last one is after every move.
+    states: Vec<Game>,
+    labels: Vec<String>,
+    at: usize,
+    shown: u8,
+    scroll: (Scroll, Beyond),
+    help: bool,
+    pub done: bool,
+}
+
+impl Viewer {
+    /// A viewer of a record that replays (the caller checked it with `load`).
+    pub fn new(name: String, record: Record, seats: Option<Vec<String>>) -> Result<Viewer, String> {
+        let mut game = Game::new(&record.setup()).map_err(|e| format!("{name}: record: {e}"))?;
+        let mut states = vec![game.clone()];
+        for (i, m) in record.moves.iter().enumerate() {
+            game.play(m.mv)
+                .map_err(|e| format!("{name}: move {i}: {e}"))?;
+            states.push(game.clone());
+        }
+        let labels = (0..record.players as usize)
+            .map(|s| match seats.as_ref().map(|v| v[s].as_str()) {
+                Some("human") | None => format!("Player {}", s + 1),
+                Some(bot) => format!("P{} {bot}", s + 1),
+            })
+            .collect();
+        Ok(Viewer {
+            name,
+            record,
+            states,
+            labels,
+            at: 0,
+            shown: 0,
+            scroll: Default::default(),
+            help: false,
+            done: false,
+        })
+    }
+
+    /// Moves shown so far (0: the start).
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.states[self.at]
+    }
+
+    fn last(&self) -> Option<&RecordMove> {
+        self.at.checked_sub(1).map(|i| &self.record.moves[i])
+    }
+
+    fn go(&mut self, to: usize) {
+        self.at = to.min(self.record.moves.len());
+        if let Some(m) = self.last() {
+            self.shown = m.player;
+        }
+        self.scroll = Default::default();
+    }
+
+    pub fn key(&mut self, k: KeyEvent) {
+        if k.kind == KeyEventKind::Release {
+            return;
+        }
+        let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+        if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) || ctrl_c {
+            if self.help && k.code == KeyCode::Esc {
+                self.help = false;
+            } else {
+                self.done = true;
+            }
+            return;
+        }
+        if self.help {
+            self.help = false;
+            return;
+        }
+        let shift = k.modifiers.contains(KeyModifiers::SHIFT);
+        match k.code {
+            KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right if shift => {
+                let (dx, dy) = match k.code {
+                    KeyCode::Up => (0, -1),
+                    KeyCode::Down => (0, 1),
+                    KeyCode::Left => (-1, 0),
+                    _ => (1, 0),
+                };
+                self.scroll.0.dx += dx;
+                self.scroll.0.dy += dy;
+            }
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') | KeyCode::Char('n') => {
+                self.go(self.at + 1)
+            }
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace | KeyCode::Char('p') => {
+                self.go(self.at.saturating_sub(1))
+            }
+            KeyCode::PageDown => self.go(self.at + 10),
+            KeyCode::PageUp => self.go(self.at.saturating_sub(10)),
+            KeyCode::Home | KeyCode::Char('g') => self.go(0),
+            KeyCode::End | KeyCode::Char('G') => self.go(usize::MAX),
+            KeyCode::Tab => self.shown = (self.shown + 1) % self.record.players,
+            KeyCode::BackTab => {
+                self.shown = (self.shown + self.record.players - 1) % self.record.players
+            }
+            KeyCode::Char('c') => self.scroll.0 = Scroll::default(),
+            KeyCode::Char('?') => self.help = true,
+            _ => {}
+        }
+    }
+
+    pub fn draw(&mut self, f: &mut Frame) {
+        let game = &self.states[self.at];
+        let view = game.view(None);
+        let mut fresh: Vec<Option<TileId>> = vec![None; self.record.players as usize];
+        let mut info = Vec::new();
+        let mut overlay = None;
+        let total = self.record.moves.len();
+        let log: Vec<String> = self.record.moves[..self.at]
+            .iter()
+            .map(|m| format!("P{} {}", m.player + 1, short(m.mv)))
+            .collect();
+        if let Some(m) = self.last() {
+            let before = &self.states[self.at - 1];
+            let who = &self.labels[m.player as usize];
+            info.push(Line::styled(
+                format!("Move {} of {total}: {}", self.at, describe(before, who, m.mv)),
+                style::bold(),
+            ));
+            if let Move::Place { tile, .. } = m.mv {
+                fresh[m.player as usize] = Some(tile);
+                // What the move covered, marked as a preview marks it (completed tiles are
+                // flipped now and show their backs).
+                if let Ok(pv) = before.preview(m.mv) {
+                    overlay = Some(Overlay {
+                        covered: pv.covered,
+                        ..Overlay::default()
+                    });
+                }
+            }
+        } else {
+            info.push(Line::styled(
+                format!("The start: {total} moves follow. → steps on."),
+                style::bold(),
+            ));
+        }
+        if self.at == total {
+            info.push(Line::raw(if game.is_over() {
+                "The end of the game.".to_string()
+            } else {
+                "The end of the record (the game was not over).".to_string()
+            }));
+        }
+        let scene = Scene {
+            view: &view,
+            names: &self.labels,
+            shown: self.shown,
+            overlay: overlay.as_ref(),
+            fresh: &fresh,
+            title: format!(
+                "Sagani replay · {} · {} · move {}/{total}",
+                self.name, view.variant, self.at
+            ),
+            progress: None,
+            numbered: Numbered::None,
+            info,
+            keys: "→ next · ← back · PgUp/PgDn ten · Home/End · Tab displays · ? help · q quit"
+                .to_string(),
+            log: &log,
+            popup: self
+                .help
+                .then(|| ("Keys and signs (any key closes)".to_string(), help::view())),
+        };
+        // The covered marks belong to the player who moved; show them on that display only.
+        let scene = Scene {
+            overlay: scene.overlay.filter(|_| self.last().map(|m| m.player) == Some(self.shown)),
+            ..scene
+        };
+        screen::draw(f, &scene, &mut self.scroll);
+    }
+}

@@ -1,0 +1,516 @@
+//! The main screens on ratatui's TestBackend, driven by key events as a player drives them:
+//! the start, a placement with the engine's preview, the intermezzo, a bot thinking, the end,
+//! saving and resuming, the replay viewer, and a terminal too small.
+
+mod common;
+
+use common::*;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+use sagani_core::record::{replay_json, Summary};
+use sagani_core::{tile, Direction, Element, Expect, Move, Outcome, Setup, Variant};
+use sagani_tui::{load, App, Viewer};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+const W: u16 = 100;
+const H: u16 = 30;
+
+fn colour(e: Element) -> Color {
+    match e {
+        Element::Fire => Color::Red,
+        Element::Water => Color::LightBlue,
+        Element::Earth => Color::Green,
+        Element::Air => Color::Yellow,
+    }
+}
+
+/// Where an arrow pointing `d` sits on a tile face drawn at (x, y).
+fn arrow_cell(x: u16, y: u16, d: Direction) -> (u16, u16) {
+    let (cx, cy) = [
+        (3, 0),
+        (6, 0),
+        (6, 1),
+        (6, 2),
+        (3, 2),
+        (0, 2),
+        (0, 1),
+        (0, 0),
+    ][d.index()];
+    (x + cx, y + cy)
+}
+
+/// Every `#id` written on the screen.
+fn ids_on(text: &str) -> BTreeSet<u8> {
+    let mut ids = BTreeSet::new();
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'#' {
+            let digits: String = text[i + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            if let Ok(n) = digits.parse() {
+                ids.insert(n);
+            }
+        }
+    }
+    ids
+}
+
+fn setup(players: u8, seed: u64, start: u8) -> Setup {
+    Setup {
+        start_player: Some(start),
+        ..Setup::seeded(players, seed)
+    }
+}
+
+fn wait(app: &mut App) {
+    app.wait_for_bots(Duration::from_secs(30)).unwrap();
+}
+
+/// Cells of the board marked as a preview marks them (yellow background).
+fn marked(buf: &Buffer) -> Vec<(u16, u16, String)> {
+    let mut v = Vec::new();
+    for y in 6..buf.area.height - 5 {
+        for x in 35..buf.area.width {
+            let c = &buf[(x, y)];
+            if c.bg == Color::LightYellow {
+                v.push((x, y, c.symbol().to_string()));
+            }
+        }
+    }
+    v
+}
+
+/// Whether the board (right of the players, between the strip and the panel) shows `sym`.
+fn on_board(buf: &Buffer, sym: &str) -> bool {
+    (6..buf.area.height - 5).any(|y| (35..buf.area.width).any(|x| buf[(x, y)].symbol() == sym))
+}
+
+#[test]
+fn the_start_screen_shows_offer_pile_players_and_arrows_in_their_colours() {
+    let mut app = app(&setup(2, 11, 0), &["human", "greedy"], 11, "start");
+    let buf = render(&mut app, W, H);
+    let text = text(&buf);
+    let game = app.game();
+    assert!(text.contains("▶ You: take a tile"), "{text}");
+    assert!(text.contains("Offer") && text.contains("Intermezzo storage"), "{text}");
+    for (i, &t) in game.offer().iter().enumerate() {
+        assert!(text.contains(&format!("[{}] #{t}", i + 1)), "offer tile {t}\n{text}");
+        // Each offer tile as printed: its letter and value, each arrow in its element's colour.
+        let d = tile(t).unwrap();
+        let x = i as u16 * 8;
+        let centre = &buf[(x + 2, 2 + 1)];
+        assert_eq!(centre.symbol(), d.element.letter().to_string());
+        assert_eq!(centre.bg, colour(d.element));
+        for (dir, e) in d.placed_arrows(0) {
+            let (ax, ay) = arrow_cell(x, 2, dir);
+            let cell = &buf[(ax, ay)];
+            assert_eq!(cell.symbol(), dir.arrow().to_string(), "tile {t} arrow {dir:?}");
+            assert_eq!(cell.fg, colour(e), "tile {t} arrow {dir:?}");
+        }
+    }
+    let view = game.view(None);
+    let top = view.draw_pile.top.unwrap();
+    assert!(
+        text.contains(&format!("Draw pile {} top  {}{} ", view.draw_pile.count, top.element.letter(), top.value)),
+        "{text}"
+    );
+    assert!(text.contains("You") && text.contains("greedy"), "{text}");
+    assert!(text.contains(" 24    0"), "24 discs, no Cacophony\n{text}");
+    assert!(text.contains("No tiles yet: the first one goes on (0,0)."), "{text}");
+    // Nothing of the pile's order: no tile still in the pile is named on screen.
+    let pile: BTreeSet<u8> = view.draw_pile.tiles.iter().copied().collect();
+    assert!(ids_on(&text).is_disjoint(&pile), "{:?}", ids_on(&text).intersection(&pile).collect::<Vec<_>>());
+    // The help overlay, and any key closes it.
+    app.keys(&[KeyCode::Char('?')]);
+    let help = crate::text(&render(&mut app, W, H));
+    assert!(help.contains("Keys and signs") && help.contains("turn the tile clockwise"), "{help}");
+    app.keys(&[KeyCode::Char('x')]);
+    assert!(!crate::text(&render(&mut app, W, H)).contains("Keys and signs"));
+}
+
+/// Plays the human's turns with the first offer tile on the first cell until `want` says the
+/// tile under the cursor (any offer tile, cell and rotation) is worth showing.
+fn find_placement(app: &mut App, want: impl Fn(&sagani_core::Preview) -> bool) -> bool {
+    for _ in 0..40 {
+        wait(app);
+        if app.game().is_over() {
+            return false;
+        }
+        let offer = app.game().offer().len();
+        for t in 0..offer {
+            app.keys(&[KeyCode::Char(char::from(b'1' + t as u8))]);
+            let cells = app.game().display(0).open_len().max(1);
+            for _ in 0..4 {
+                for _ in 0..cells {
+                    let pv = app.game().preview(app.placement().unwrap()).unwrap();
+                    if want(&pv) {
+                        return true;
+                    }
+                    app.keys(&[KeyCode::Char(' ')]);
+                }
+                app.keys(&[KeyCode::Char('r')]);
+            }
+        }
+        app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+        if app.game().expects() == Some(Expect::IntermezzoPick) && app.game().to_act() == Some(0) {
+            app.keys(&[KeyCode::Char('p')]);
+        }
+    }
+    false
+}
+
+#[test]
+fn a_placement_shows_the_engines_preview_and_enter_plays_it() {
+    let mut app = app(&setup(2, 4, 0), &["human", "greedy"], 4, "preview");
+    assert!(find_placement(&mut app, |pv| pv.covered.len() >= 2 && !pv.completed.is_empty()));
+    let mv = app.placement().unwrap();
+    let pv = app.game().preview(mv).unwrap();
+    let buf = render(&mut app, W, H);
+    let text = text(&buf);
+    let Move::Place { tile: t, x, y, rot } = mv else { unreachable!() };
+    assert!(
+        text.contains(&format!("#{t} on ({x},{y}), turned {}°: covers {} arrows", rot as u16 * 90, pv.covered.len())),
+        "{text}"
+    );
+    assert!(text.contains(&format!("(+{})", pv.points)), "{text}");
+    let before = pv.score_after - pv.score_change;
+    assert!(text.contains(&format!("score {before} → {}", pv.score_after)), "{text}");
+    assert!(text.contains(&format!("discs left {}", pv.supply_after)), "{text}");
+    // On the board: one yellow mark per covered arrow (on an arrow glyph), one ✓ per completed
+    // tile.
+    let marks = marked(&buf);
+    let arrows: Vec<_> = marks.iter().filter(|m| Direction::ALL.iter().any(|d| d.arrow().to_string() == m.2)).collect();
+    let ticks = marks.iter().filter(|m| m.2 == "✓").count();
+    assert_eq!(arrows.len(), pv.covered.len(), "{marks:?}\n{text}");
+    assert_eq!(ticks, pv.completed.len(), "{marks:?}\n{text}");
+    // Esc puts the tile back; choosing it again keeps the cursor and the turn.
+    app.keys(&[KeyCode::Esc]);
+    assert_eq!(app.placement(), None);
+    let i = app.game().offer().iter().position(|&o| o == t).unwrap();
+    app.keys(&[KeyCode::Char(char::from(b'1' + i as u8))]);
+    assert_eq!(app.placement(), Some(mv));
+    let moves = app.recorded().record().moves.len();
+    app.keys(&[KeyCode::Enter]);
+    let record = app.recorded().record();
+    assert_eq!(record.moves[moves].mv, mv);
+    assert_eq!(app.game().score(0), pv.score_after);
+    assert_eq!(app.game().supply(0), pv.supply_after);
+    // The completed tiles now show their backs.
+    let after = crate::text(&render(&mut app, W, H));
+    assert!(after.contains("╭─────╮"), "{after}");
+}
+
+#[test]
+fn an_illegal_cell_or_key_changes_nothing_and_says_why() {
+    let mut app = app(&setup(2, 5, 0), &["human", "human"], 5, "illegal");
+    app.keys(&[KeyCode::Char('9')]);
+    assert!(text(&render(&mut app, W, H)).contains("the offer display has no tile 9"));
+    app.keys(&[KeyCode::Char('p')]);
+    assert!(text(&render(&mut app, W, H)).contains("pass is only possible during an intermezzo"));
+    app.keys(&[KeyCode::Char('i')]);
+    assert!(text(&render(&mut app, W, H)).contains("needs exactly one tile in the offer display; it holds 5"));
+    // The first tile has one cell, (0,0): moving finds nothing further.
+    app.keys(&[KeyCode::Char('1'), KeyCode::Left]);
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("on (0,0)") && t.contains("no free cell further that way"), "{t}");
+    assert_eq!(app.recorded().record().moves.len(), 0);
+}
+
+#[test]
+fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
+    // Two people at one keyboard: every decision is a key.
+    let mut app = app(&setup(2, 21, 0), &["human", "human"], 21, "intermezzo");
+    let mut guard = 0;
+    while !(app.game().expects() == Some(Expect::Turn) && app.game().offer().len() == 1) {
+        app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+        if app.game().expects() == Some(Expect::IntermezzoPick) {
+            app.keys(&[KeyCode::Char('p')]);
+        }
+        guard += 1;
+        assert!(guard < 100, "no turn with one offer tile");
+    }
+    let seat = app.game().to_act().unwrap();
+    let last = app.game().offer()[0];
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("or i for the intermezzo"), "{t}");
+    app.keys(&[KeyCode::Char('i')]);
+    assert_eq!(app.game().expects(), Some(Expect::PlaceDrawn));
+    let drawn = app.game().revealed().unwrap();
+    // The drawn tile is under the cursor at once, and it cannot go back.
+    assert!(matches!(app.placement(), Some(Move::Place { tile, .. }) if tile == drawn));
+    app.keys(&[KeyCode::Esc]);
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("place the drawn tile") && t.contains("Revealed") && t.contains(&format!("#{drawn}")), "{t}");
+    assert!(t.contains("cannot go back"), "{t}");
+    assert!(t.contains(&format!("#{last}")), "the stored tile is shown\n{t}");
+    app.keys(&[KeyCode::Enter]);
+    // Store the last tile whenever possible until the storage holds 4: the intermezzo.
+    let mut guard = 0;
+    while app.game().expects() != Some(Expect::IntermezzoPick) {
+        let g = app.game();
+        if g.expects() == Some(Expect::Turn) && g.offer().len() == 1 && g.draw_pile_len() > 0 {
+            app.keys(&[KeyCode::Char('i')]);
+        } else if g.expects() == Some(Expect::Turn) {
+            app.keys(&[KeyCode::Char('1')]);
+        }
+        app.keys(&[KeyCode::Enter]);
+        guard += 1;
+        assert!(guard < 200, "no intermezzo");
+    }
+    // The intermezzo: the players pick from the storage, numbered, or pass.
+    let _ = seat;
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("intermezzo: take a stored tile or pass"), "{t}");
+    let stored = app.game().intermezzo_storage().to_vec();
+    for (i, s) in stored.iter().enumerate() {
+        assert!(t.contains(&format!("[{}] #{s}", i + 1)), "{t}");
+    }
+    app.keys(&[KeyCode::Char('1')]);
+    assert!(matches!(app.placement(), Some(Move::Place { tile, .. }) if tile == stored[0]));
+    app.keys(&[KeyCode::Esc, KeyCode::Char('p')]);
+    let moves: Vec<Move> = app.recorded().record().moves.iter().map(|m| m.mv).collect();
+    assert_eq!(moves.last(), Some(&Move::Pass));
+    let i = moves.iter().position(|m| *m == Move::Intermezzo { tile: last }).unwrap();
+    assert!(matches!(moves[i + 1], Move::Place { tile, .. } if tile == drawn));
+}
+
+#[test]
+fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
+    // mcts starts and thinks for 600 ms; the screen and the keys stay live meanwhile.
+    let players = vec![
+        sagani_tui::Player::human(""),
+        sagani_tui::Player::bot(
+            "mcts",
+            Box::new(sagani_ai::Mcts::new(1, sagani_ai::MctsConfig { threads: 1, ..Default::default() })),
+            sagani_ai::Budget::millis(600),
+        ),
+    ];
+    let rg = sagani_core::record::RecordedGame::new(&setup(2, 9, 1)).unwrap();
+    let mut app = App::new(rg, players, opts(9, "thinking")).unwrap();
+    assert!(app.thinking());
+    let first = text(&render(&mut app, W, H));
+    assert!(first.contains("mcts is thinking") && first.contains("/0.6 s"), "{first}");
+    std::thread::sleep(Duration::from_millis(250));
+    app.keys(&[KeyCode::Char('?')]);
+    let later = text(&render(&mut app, W, H));
+    assert!(later.contains("Keys and signs"), "help opens while the bot thinks\n{later}");
+    assert!(later.contains("█"), "the bar has grown\n{later}");
+    assert_ne!(first.lines().next(), later.lines().next(), "the header moves on");
+    app.keys(&[KeyCode::Char('x')]);
+    wait(&mut app);
+    assert!(!app.thinking());
+    assert_eq!(app.game().to_act(), Some(0));
+    assert_eq!(app.recorded().record().moves.len(), 1);
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("mcts placed"), "{t}");
+}
+
+/// Plays a whole game from the keyboard: tiles, cells, turns and the intermezzo chosen by a
+/// rota so that every kind of decision comes up.
+fn play_by_keys(app: &mut App) -> usize {
+    let mut decisions = 0;
+    while !app.game().is_over() {
+        wait(app);
+        if app.game().is_over() {
+            break;
+        }
+        decisions += 1;
+        let g = app.game();
+        match g.expects().unwrap() {
+            Expect::Turn if g.offer().len() == 1 && g.draw_pile_len() > 0 && decisions % 2 == 0 => {
+                app.keys(&[KeyCode::Char('i')])
+            }
+            Expect::Turn => {
+                let k = decisions % g.offer().len();
+                app.keys(&[KeyCode::Char(char::from(b'1' + k as u8))]);
+            }
+            Expect::IntermezzoPick if decisions % 3 == 0 => app.keys(&[KeyCode::Char('p')]),
+            Expect::IntermezzoPick => app.keys(&[KeyCode::Char('1')]),
+            _ => {}
+        }
+        if app.placement().is_some() {
+            for _ in 0..decisions % 4 {
+                app.keys(&[KeyCode::Char('r')]);
+            }
+            for _ in 0..decisions % 5 {
+                app.keys(&[KeyCode::Char(' ')]);
+            }
+            app.keys(&[[KeyCode::Up, KeyCode::Right, KeyCode::Down, KeyCode::Left][decisions % 4]]);
+            app.keys(&[KeyCode::Enter]);
+        }
+    }
+    decisions
+}
+
+#[test]
+fn a_whole_game_by_keys_against_two_bots_then_saved_and_replayed() {
+    let mut app = app(&setup(3, 31, 0), &["human", "greedy", "random"], 31, "whole");
+    let decisions = play_by_keys(&mut app);
+    assert!(decisions > 10, "{decisions}");
+    let game = app.game();
+    let Some(Outcome::Ranking { ranking, scores }) = game.outcome() else { panic!("not over") };
+    let moves = app.recorded().record().moves.clone();
+    assert!(moves.iter().any(|m| m.player == 0 && matches!(m.mv, Move::Intermezzo { .. })), "the human stored a tile");
+    // The end screen: the engine's ranking with scores.
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("The game is over"), "{t}");
+    let names = ["You", "greedy", "random"];
+    let mut at = 0;
+    for (i, &s) in ranking.iter().enumerate() {
+        let line = format!("{}. {:<14} {:>3} points", i + 1, names[s as usize], scores[s as usize]);
+        let found = t[at..].find(&line).unwrap_or_else(|| panic!("{line:?} in order\n{t}"));
+        at += found;
+    }
+    app.keys(&[KeyCode::Esc]);
+    assert!(!text(&render(&mut app, W, H)).contains("Esc shows the table"));
+    app.keys(&[KeyCode::Char('e')]);
+    assert!(text(&render(&mut app, W, H)).contains("Esc shows the table"));
+    // q saves a record that replays to the same end.
+    app.keys(&[KeyCode::Char('q')]);
+    let path = app.saved().unwrap().clone();
+    let json = std::fs::read_to_string(&path).unwrap();
+    let (record, replayed) = replay_json(&json).unwrap();
+    assert_eq!(record.moves, moves);
+    assert_eq!(Summary::of(&replayed), Summary::of(app.game()));
+    // The viewer steps through it to the same end, and back.
+    let loaded = load(&path).unwrap();
+    assert_eq!(loaded.seats.as_deref(), Some(&["human".to_string(), "greedy".into(), "random".into()][..]));
+    let mut v = Viewer::new("game.json".into(), loaded.game.record().clone(), loaded.seats).unwrap();
+    for i in 1..=moves.len() {
+        v.key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
+        assert_eq!(v.at(), i);
+    }
+    assert_eq!(Summary::of(v.game()), Summary::of(&replayed));
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(W, H)).unwrap();
+    term.draw(|f| v.draw(f)).unwrap();
+    let t = text(term.backend().buffer());
+    assert!(t.contains(&format!("Move {} of {}", moves.len(), moves.len())) && t.contains("The end of the game."), "{t}");
+    v.key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
+    assert_eq!(v.at(), 0);
+    assert_eq!(v.game().placements(), 0);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn quit_saves_and_load_goes_on_where_it_stopped() {
+    let mut app = app(&setup(2, 41, 0), &["human", "greedy"], 41, "resume");
+    for _ in 0..3 {
+        app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+        wait(&mut app);
+    }
+    let before = Summary::of(app.game());
+    let made = app.recorded().record().moves.len();
+    app.keys(&[KeyCode::Char('q')]);
+    let path = app.saved().unwrap().clone();
+    let loaded = load(&path).unwrap();
+    assert_eq!(Summary::of(loaded.game.game()), before);
+    assert_eq!(loaded.seed, Some(41));
+    let players = vec![
+        sagani_tui::Player::human(""),
+        sagani_tui::Player::bot("greedy", sagani_ai::make_bot("greedy", 1).unwrap(), sagani_ai::Budget::default()),
+    ];
+    let mut again = App::new(loaded.game, players, opts(41, "resume")).unwrap();
+    again.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    wait(&mut again);
+    assert_eq!(again.recorded().record().moves.len(), made + 2);
+    // A save that cannot be written keeps the game going and says why.
+    let mut stuck = app_with_save(std::path::Path::new("/nonexistent-dir/x.json"));
+    stuck.keys(&[KeyCode::Char('q')]);
+    assert!(stuck.saved().is_none());
+    let t = text(&render(&mut stuck, W, H));
+    assert!(t.contains("cannot save the game to /nonexistent-dir/x.json"), "{t}");
+    let _ = std::fs::remove_file(path);
+}
+
+fn app_with_save(path: &std::path::Path) -> App {
+    let rg = sagani_core::record::RecordedGame::new(&Setup::seeded(2, 1)).unwrap();
+    let players = vec![sagani_tui::Player::human(""), sagani_tui::Player::human("")];
+    let mut o = opts(1, "stuck");
+    o.save_to = path.to_path_buf();
+    App::new(rg, players, o).unwrap()
+}
+
+#[test]
+fn a_solo_game_by_enter_alone() {
+    let setup = Setup {
+        variant: Some(Variant::Solo),
+        ..Setup::seeded(1, 3)
+    };
+    let mut app = app(&setup, &["human"], 3, "solo");
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("place the revealed tile") && t.contains("Revealed") && !t.contains("Offer"), "{t}");
+    while !app.game().is_over() {
+        app.keys(&[KeyCode::Enter]);
+    }
+    let Some(Outcome::Solo { tiles_used, reached, .. }) = app.game().outcome() else { panic!() };
+    let t = text(&render(&mut app, W, H));
+    let want = if reached {
+        format!("75 reached with {tiles_used} tiles")
+    } else {
+        "The pile ran out at".to_string()
+    };
+    assert!(t.contains(&want), "{t}");
+}
+
+#[test]
+fn a_terminal_too_small_gets_a_message_not_a_panic() {
+    let mut app = app(&setup(2, 1, 0), &["human", "greedy"], 1, "small");
+    for (w, h) in [(60, 20), (79, 40), (120, 23), (1, 1)] {
+        let t = text(&render(&mut app, w, h));
+        if w >= 30 {
+            assert!(t.contains("too small") , "{w}×{h}\n{t}");
+        }
+    }
+    let t = text(&render(&mut app, 60, 20));
+    assert!(t.contains("It is 60×20; the table needs at least 80×24."), "{t}");
+    let t = text(&render(&mut app, 80, 24));
+    assert!(t.contains("Offer") && t.contains("Display of You"), "{t}");
+}
+
+#[test]
+fn large_displays_scroll() {
+    // Two people each play 20 tiles in a row westwards would be long; instead one player's
+    // display grows from many turns and the view scrolls to keep the cursor in sight.
+    let mut app = app(&setup(2, 8, 0), &["human", "human"], 8, "scroll");
+    for i in 0..30 {
+        if app.game().is_over() {
+            break;
+        }
+        if app.game().expects() == Some(Expect::IntermezzoPick) {
+            app.keys(&[KeyCode::Char('p')]);
+            continue;
+        }
+        app.keys(&[KeyCode::Char('1')]);
+        // Seat 0 goes ever further right, seat 1 wherever the cursor starts.
+        if app.game().to_act() == Some(0) && i > 0 {
+            for _ in 0..10 {
+                app.keys(&[KeyCode::Right]);
+            }
+        }
+        app.keys(&[KeyCode::Enter]);
+    }
+    while app.game().to_act() != Some(0) || app.game().expects() != Some(Expect::Turn) {
+        app.keys(&[KeyCode::Char('1'), KeyCode::Enter, KeyCode::Char('p')]);
+    }
+    let (min_x, max_x) = app.game().display(0).tiles().fold((0, 0), |(a, b), t| (a.min(t.cell.x), b.max(t.cell.x)));
+    assert!(max_x - min_x >= 10, "a wide display: {min_x}..{max_x}");
+    // Far right: the cursor is on screen (its cell is named in the preview, its tile outlined).
+    app.keys(&[KeyCode::Char('1')]);
+    for _ in 0..20 {
+        app.keys(&[KeyCode::Right]);
+    }
+    let buf = render(&mut app, W, H);
+    let t = text(&buf);
+    assert!(on_board(&buf, "◀"), "more to the left\n{t}");
+    let outlined = (0..H).any(|y| (0..W).any(|x| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == Color::LightYellow));
+    assert!(outlined, "the cursor is in sight\n{t}");
+    // Esc, then scroll left by hand until the left edge shows.
+    app.keys(&[KeyCode::Esc]);
+    for _ in 0..30 {
+        app.keys(&[KeyCode::Left]);
+    }
+    let buf = render(&mut app, W, H);
+    assert!(on_board(&buf, "▶") && !on_board(&buf, "◀"), "{}", text(&buf));
+    app.keys(&[KeyCode::Char('c')]);
+}
