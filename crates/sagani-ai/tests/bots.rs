@@ -9,7 +9,7 @@ use sagani_core::{tile, Game, Setup, Variant};
 
 fn setup(players: u8, seed: u64) -> Setup {
     Setup {
-        variant: (players == 1 && seed % 3 == 0).then_some(Variant::SoloAll),
+        variant: (players == 1 && seed.is_multiple_of(3)).then_some(Variant::SoloAll),
         ..Setup::seeded(players, seed)
     }
 }

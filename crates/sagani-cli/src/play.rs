@@ -66,8 +66,9 @@ fn seat_names(players: u8, bots: &[String]) -> Result<Vec<String>, String> {
         Ok(std::iter::once("human".to_string()).chain(bots).collect())
     } else {
         Err(format!(
-            "--bots names {} seats, but a {n}-player game has {} after yours ({n} to name them all)",
+            "--bots names {} seat{}, but a {n}-player game has {} after yours (name {n} to fill them all)",
             bots.len(),
+            if bots.len() == 1 { "" } else { "s" },
             n - 1
         ))
     }
@@ -81,7 +82,9 @@ fn players_of(args: &Args) -> Result<(u8, Option<Variant>), String> {
         (true, Some(n)) => Err(format!("a solo game has 1 player, not {n}")),
         (false, Some(n)) => Ok((n, None)),
         (false, None) => Ok((
-            (args.bots.len() as u8 + 1).clamp(2, 4).max(args.bots.len() as u8),
+            (args.bots.len() as u8 + 1)
+                .clamp(2, 4)
+                .max(args.bots.len() as u8),
             None,
         )),
     }
@@ -129,7 +132,8 @@ fn run_inner(args: Args) -> Result<(), String> {
     let bots: Vec<String> = names.iter().filter(|n| *n != "human").cloned().collect();
     args.roster.check(&bots)?;
     // Checked before the screen opens, so that a wrong argument reads as one line.
-    sagani_tui::interactive()?;
+    sagani_tui::interactive()
+        .map_err(|e| format!("{e} (to let bots play without a screen, use sagani arena)"))?;
     let players = names
         .iter()
         .enumerate()
@@ -170,7 +174,9 @@ fn run_inner(args: Args) -> Result<(), String> {
 
 fn shell_word(p: &Path) -> String {
     let s = p.display().to_string();
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+    {
         s
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -197,10 +203,10 @@ pub fn view(args: ViewArgs) -> ExitCode {
     exit(
         (|| {
             let loaded = sagani_tui::load(&args.file)?;
-            let name = args
-                .file
-                .file_name()
-                .map_or_else(|| args.file.display().to_string(), |n| n.to_string_lossy().into_owned());
+            let name = args.file.file_name().map_or_else(
+                || args.file.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
             let mut viewer = Viewer::new(name, loaded.game.record().clone(), loaded.seats)?;
             sagani_tui::run_view(&mut viewer)
         })()
@@ -216,11 +222,23 @@ mod tests {
     fn bots_fill_the_seats_after_yours_or_all_of_them() {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         assert_eq!(seat_names(2, &[]).unwrap(), s(&["human", "mcts"]));
-        assert_eq!(seat_names(3, &s(&["mcts", "greedy"])).unwrap(), s(&["human", "mcts", "greedy"]));
-        assert_eq!(seat_names(2, &s(&["mcts", "greedy"])).unwrap(), s(&["mcts", "greedy"]));
-        assert_eq!(seat_names(2, &s(&["human"])).unwrap(), s(&["human", "human"]));
+        assert_eq!(
+            seat_names(3, &s(&["mcts", "greedy"])).unwrap(),
+            s(&["human", "mcts", "greedy"])
+        );
+        assert_eq!(
+            seat_names(2, &s(&["mcts", "greedy"])).unwrap(),
+            s(&["mcts", "greedy"])
+        );
+        assert_eq!(
+            seat_names(2, &s(&["human"])).unwrap(),
+            s(&["human", "human"])
+        );
         assert_eq!(seat_names(1, &[]).unwrap(), s(&["human"]));
         let e = seat_names(4, &s(&["mcts"])).unwrap_err();
-        assert!(e.contains("names 1 seats, but a 4-player game has 3 after yours"), "{e}");
+        assert!(
+            e.contains("names 1 seat, but a 4-player game has 3 after yours"),
+            "{e}"
+        );
     }
 }

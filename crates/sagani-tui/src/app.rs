@@ -4,10 +4,10 @@
 
 use crate::board::{Beyond, Ghost, Overlay, Scroll};
 use crate::bots::{Answer, Thinking};
+use crate::help;
 use crate::record_file;
 use crate::screen::{self, Numbered, Progress, Scene};
 use crate::style::{self, tile_name};
-use crate::help;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 
 /// Who plays a seat.
 pub enum Player {
-    Human { name: String },
+    Human {
+        name: String,
+    },
     Bot {
         /// The bot's name in records (`mcts`, `greedy`, an engine's NAME).
         name: String,
@@ -235,7 +237,10 @@ impl App {
                         Box::new(sagani_ai::RandomBot::new(self.opts.seed)),
                         Budget::default(),
                     );
-                    self.say(format!("{name} failed; a random bot plays its seat now"), true);
+                    self.say(
+                        format!("{name} failed; a random bot plays its seat now"),
+                        true,
+                    );
                 }
             }
         }
@@ -292,7 +297,10 @@ impl App {
         } else {
             let mv = legal[self.rng.random_range(0..legal.len())];
             self.say(
-                format!("{name} chose an illegal move ({}); a random legal move was played", d.mv),
+                format!(
+                    "{name} chose an illegal move ({}); a random legal move was played",
+                    d.mv
+                ),
                 true,
             );
             mv
@@ -306,7 +314,9 @@ impl App {
     /// Plays a legal move and notes it.
     fn apply(&mut self, mv: Move) {
         let game = self.rg.game();
-        let seat = game.to_act().expect("a move is played only while the game runs");
+        let seat = game
+            .to_act()
+            .expect("a move is played only while the game runs");
         let line = describe(game, &self.labels[seat as usize], mv);
         let log = format!("P{} {}", seat + 1, short(mv));
         match self.rg.play(mv) {
@@ -403,7 +413,10 @@ impl App {
         let Some(seat) = game.to_act() else { return };
         if !self.players[seat as usize].is_human() {
             if !matches!(k.code, KeyCode::Char('?')) {
-                self.say(format!("{} is to play; wait for it", self.labels[seat as usize]), false);
+                self.say(
+                    format!("{} is to play; wait for it", self.labels[seat as usize]),
+                    false,
+                );
             }
             return;
         }
@@ -427,7 +440,9 @@ impl App {
         if let Some(p) = &self.placing {
             let cursor = p.cursor;
             match k.code {
-                KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right => self.go(step(k.code)),
+                KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right => {
+                    self.go(step(k.code))
+                }
                 KeyCode::Char('h') => self.go((-1, 0)),
                 KeyCode::Char('j') => self.go((0, 1)),
                 KeyCode::Char('k') => self.go((0, -1)),
@@ -448,7 +463,10 @@ impl App {
                 }
                 KeyCode::Esc => {
                     if game.revealed().is_some() {
-                        self.say("the revealed tile must be placed; it cannot go back".into(), true);
+                        self.say(
+                            "the revealed tile must be placed; it cannot go back".into(),
+                            true,
+                        );
                     } else {
                         self.spot = self.placing.take().map(|p| (p.cursor, p.rot));
                         self.message = None;
@@ -474,7 +492,9 @@ impl App {
                 }
             }
             (KeyCode::Char('p'), Expect::IntermezzoPick) => self.apply(Move::Pass),
-            (KeyCode::Char('p'), _) => self.say("pass is only possible during an intermezzo".into(), true),
+            (KeyCode::Char('p'), _) => {
+                self.say("pass is only possible during an intermezzo".into(), true)
+            }
             _ => self.unknown(),
         }
     }
@@ -491,7 +511,12 @@ impl App {
             .legal_moves()
             .into_iter()
             .filter_map(|m| match m {
-                Move::Place { tile: t, x, y, rot: 0 } if t == tile => Some(Cell::new(x, y)),
+                Move::Place {
+                    tile: t,
+                    x,
+                    y,
+                    rot: 0,
+                } if t == tile => Some(Cell::new(x, y)),
                 _ => None,
             })
             .collect();
@@ -501,9 +526,7 @@ impl App {
         // Start next to the middle of the display, where most moves are.
         let placed: Vec<Cell> = game.display(seat).tiles().map(|t| t.cell).collect();
         let n = placed.len().max(1) as i32;
-        let (mx, my) = placed
-            .iter()
-            .fold((0, 0), |(x, y), c| (x + c.x, y + c.y));
+        let (mx, my) = placed.iter().fold((0, 0), |(x, y), c| (x + c.x, y + c.y));
         let near = cells
             .iter()
             .copied()
@@ -512,7 +535,11 @@ impl App {
             self.say(format!("tile {tile} cannot be placed now"), true);
             return;
         };
-        let kept = self.placing.as_ref().map(|p| (p.cursor, p.rot)).or(self.spot);
+        let kept = self
+            .placing
+            .as_ref()
+            .map(|p| (p.cursor, p.rot))
+            .or(self.spot);
         let (cursor, rot) = match kept {
             Some((c, r)) if cells.contains(&c) => (c, r),
             _ => (first, 0),
@@ -650,11 +677,7 @@ impl App {
             }
             _ => "game over".to_string(),
         };
-        format!(
-            "Sagani · {} · seed {} · {who}",
-            g.variant(),
-            self.opts.seed
-        )
+        format!("Sagani · {} · seed {} · {who}", g.variant(), self.opts.seed)
     }
 
     /// The bottom panel: the preview while placing, else the last message or what to do.
@@ -686,7 +709,10 @@ impl App {
                 "Take the last offer tile (1), or i for the intermezzo: store it and draw one."
                     .to_string()
             }
-            Some(Expect::Turn) => format!("Choose a tile of the offer display: 1 to {}.", g.offer().len()),
+            Some(Expect::Turn) => format!(
+                "Choose a tile of the offer display: 1 to {}.",
+                g.offer().len()
+            ),
             Some(Expect::IntermezzoPick) => format!(
                 "Intermezzo: take a stored tile (1 to {}) or pass (p).",
                 g.intermezzo_storage().len()
@@ -702,7 +728,8 @@ impl App {
         if self.placing.is_some() {
             return "←↑→↓ cell · Space next · r/R turn · Enter place · Esc back · Tab displays · ? help · q save+quit".to_string();
         }
-        "1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab displays · ? help · q save+quit".to_string()
+        "1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab displays · ? help · q save+quit"
+            .to_string()
     }
 
     fn result_lines(&self) -> Vec<Line<'static>> {
@@ -788,7 +815,11 @@ fn preview_lines(p: &Placing) -> Vec<Line<'static>> {
         ])],
         Ok(pv) => {
             let mut covers = vec![Span::raw(format!("{head} covers {} ", pv.covered.len()))];
-            covers.push(Span::raw(if pv.covered.len() == 1 { "arrow" } else { "arrows" }));
+            covers.push(Span::raw(if pv.covered.len() == 1 {
+                "arrow"
+            } else {
+                "arrows"
+            }));
             for c in &pv.covered {
                 covers.push(Span::raw(" "));
                 covers.push(Span::styled(
@@ -815,7 +846,10 @@ fn preview_lines(p: &Placing) -> Vec<Line<'static>> {
                 pv.supply_after
             ))];
             if pv.reaches_target {
-                result.push(Span::styled(" · reaches the goal", Style::new().fg(Color::LightGreen)));
+                result.push(Span::styled(
+                    " · reaches the goal",
+                    Style::new().fg(Color::LightGreen),
+                ));
             }
             vec![Line::from(covers), Line::from(result)]
         }
@@ -839,15 +873,20 @@ pub fn describe(game: &Game, who: &str, mv: Move) -> String {
         Move::Place { tile, x, y, .. } => {
             let mut s = format!("{who} placed {} on ({x},{y})", tile_name(tile));
             if let Ok(pv) = game.preview(mv) {
-                s.push_str(&format!(
-                    ": {} covered",
-                    pv.covered.len()
-                ));
+                s.push_str(&format!(": {} covered", pv.covered.len()));
                 if !pv.completed.is_empty() {
-                    s.push_str(&format!(", {} completed (+{})", pv.completed.len(), pv.points));
+                    s.push_str(&format!(
+                        ", {} completed (+{})",
+                        pv.completed.len(),
+                        pv.points
+                    ));
                 }
                 if pv.cacophony > 0 {
-                    s.push_str(&format!(", Cacophony {} (−{})", pv.cacophony, 2 * pv.cacophony));
+                    s.push_str(&format!(
+                        ", Cacophony {} (−{})",
+                        pv.cacophony,
+                        2 * pv.cacophony
+                    ));
                 }
                 s.push_str(&format!(", score {}", pv.score_after));
             }

@@ -180,7 +180,10 @@ impl StatefulWidget for Board<'_> {
         }
         // Arrows at the edges say there is more to scroll to.
         let more = Style::new().fg(Color::White).add_modifier(Modifier::BOLD);
-        let (right, bottom) = (area.right().saturating_sub(1), area.bottom().saturating_sub(1));
+        let (right, bottom) = (
+            area.right().saturating_sub(1),
+            area.bottom().saturating_sub(1),
+        );
         let mid_x = area.x + area.width / 2;
         let mid_y = area.y + area.height / 2;
         if state.1.left {
@@ -226,7 +229,12 @@ fn draw_arrow(
 
 /// The element letter and the tile's value; a tile the preview would complete gets a ✓.
 fn draw_centre(buf: &mut Buffer, x: u16, y: u16, e: Element, value: u8, completes: bool) {
-    buf.set_string(x + 2, y + 1, format!("{}{:<2}", e.letter(), value), style::letter(e));
+    buf.set_string(
+        x + 2,
+        y + 1,
+        format!("{}{:<2}", e.letter(), value),
+        style::letter(e),
+    );
     if completes {
         let s = Style::new()
             .fg(Color::Black)
@@ -240,7 +248,12 @@ fn draw_centre(buf: &mut Buffer, x: u16, y: u16, e: Element, value: u8, complete
 fn draw_back(buf: &mut Buffer, x: u16, y: u16, e: Element, value: u8) {
     let s = Style::new().fg(Color::Black).bg(style::element(e));
     buf.set_string(x, y, "╭─────╮", s);
-    buf.set_string(x, y + 1, format!("│{:^5}│", format!("{} {value}", e.letter())), s.add_modifier(Modifier::BOLD));
+    buf.set_string(
+        x,
+        y + 1,
+        format!("│{:^5}│", format!("{} {value}", e.letter())),
+        s.add_modifier(Modifier::BOLD),
+    );
     buf.set_string(x, y + 2, "╰─────╯", s);
 }
 

@@ -6,16 +6,25 @@ use ratatui::text::{Line, Span};
 use sagani_core::Element;
 
 const PLAY_KEYS: [(&str, &str); 14] = [
-    ("1-5", "take that tile of the offer display (in an intermezzo: of the storage)"),
+    (
+        "1-5",
+        "take that tile of the offer display (in an intermezzo: of the storage)",
+    ),
     ("i", "intermezzo: store the last offer tile and draw one"),
     ("p", "pass (in an intermezzo)"),
-    ("←↑→↓ hjkl", "move the cursor to the next free cell that way"),
+    (
+        "←↑→↓ hjkl",
+        "move the cursor to the next free cell that way",
+    ),
     ("Space n / N", "next / previous free cell"),
     ("r ] / R [", "turn the tile clockwise / anticlockwise"),
     ("Enter", "place the tile where the preview shows"),
     ("Esc", "put the tile back (choose another)"),
     ("Tab / S-Tab", "show the next / previous player's display"),
-    ("←↑→↓ S-arrows", "scroll the display (arrows when not placing)"),
+    (
+        "←↑→↓ S-arrows",
+        "scroll the display (arrows when not placing)",
+    ),
     ("c", "centre the display"),
     ("e", "show the result again (when the game is over)"),
     ("?", "this help; any key closes it"),

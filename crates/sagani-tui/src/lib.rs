@@ -15,7 +15,7 @@ mod style;
 mod terminal;
 mod viewer;
 
-pub use app::{App, Player, Options};
+pub use app::{App, Options, Player};
 pub use record_file::{load, Loaded};
 pub use screen::{MIN_HEIGHT, MIN_WIDTH};
 pub use terminal::{interactive, run_play, run_view};

@@ -18,7 +18,10 @@ pub fn to_json(record: &Record, seats: &[String], seed: u64) -> String {
     let json = record.to_json();
     let seats = serde_json::to_string(seats).expect("names serialise");
     // `to_json` starts with "{\n": the extra fields go right after it.
-    format!("{{\n  \"seats\": {seats},\n  \"seed\": {seed},\n{}", &json[2..])
+    format!(
+        "{{\n  \"seats\": {seats},\n  \"seed\": {seed},\n{}",
+        &json[2..]
+    )
 }
 
 /// Writes the file whole or not at all: a temporary file beside it, then a rename.
@@ -35,8 +38,7 @@ pub fn save(path: &Path, json: &str) -> Result<(), String> {
 /// Reads and replays a saved game or any record.
 pub fn load(path: &Path) -> Result<Loaded, String> {
     let name = path.display();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
     let (record, _) = replay_json(&text).map_err(|e| format!("{name}: {e}"))?;
     let players = record.players as usize;
     let value: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;

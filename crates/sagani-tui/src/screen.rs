@@ -90,12 +90,17 @@ pub fn draw(f: &mut Frame, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
 
 fn too_small(f: &mut Frame, area: Rect) {
     let text = vec![
-        Line::styled("The terminal is too small for the Sagani table.", style::error()),
+        Line::styled(
+            "The terminal is too small for the Sagani table.",
+            style::error(),
+        ),
         Line::raw(format!(
             "It is {}×{}; the table needs at least {MIN_WIDTH}×{MIN_HEIGHT}.",
             area.width, area.height
         )),
-        Line::raw("Enlarge the window (the table comes back at once), or press q to save and quit."),
+        Line::raw(
+            "Enlarge the window (the table comes back at once), or press q to save and quit.",
+        ),
     ];
     f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
@@ -174,7 +179,10 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
     let v = scene.view;
     let acting = v.next.map(|n| n.player);
     let mut lines = vec![Line::styled(
-        format!("{:<4}{:<13}{:>5}{:>6}{:>5}", "", "Player", "score", "discs", "caco"),
+        format!(
+            "{:<4}{:<13}{:>5}{:>6}{:>5}",
+            "", "Player", "score", "discs", "caco"
+        ),
         style::dim(),
     )];
     for (rank, &s) in v.ranking.iter().enumerate() {
@@ -208,7 +216,9 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
     }
     if v.variant == Variant::SoloAll {
         if let Some(fs) = v.seats[0].final_score {
-            lines.push(Line::raw(format!("final score now {fs} (minus discs left)")));
+            lines.push(Line::raw(format!(
+                "final score now {fs} (minus discs left)"
+            )));
         }
     }
     lines.push(Line::raw(""));

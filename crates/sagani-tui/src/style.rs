@@ -20,7 +20,10 @@ pub const FACE: Color = Color::Indexed(236);
 pub const MARK: Color = Color::LightYellow;
 
 pub fn arrow(e: Element) -> Style {
-    Style::new().fg(element(e)).bg(FACE).add_modifier(Modifier::BOLD)
+    Style::new()
+        .fg(element(e))
+        .bg(FACE)
+        .add_modifier(Modifier::BOLD)
 }
 
 /// A tile's element letter on its face: black on the element's colour.
@@ -40,7 +43,9 @@ pub fn bold() -> Style {
 }
 
 pub fn error() -> Style {
-    Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)
+    Style::new()
+        .fg(Color::LightRed)
+        .add_modifier(Modifier::BOLD)
 }
 
 /// "F3 #17": element letter, value, id.

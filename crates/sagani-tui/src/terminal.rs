@@ -17,8 +17,8 @@ pub fn interactive() -> Result<(), String> {
         return Ok(());
     };
     Err(format!(
-        "this needs an interactive terminal, and {what}. Run it in a terminal window \
-         (not through a pipe or a file); to let bots play without a screen, use sagani arena"
+        "this needs an interactive terminal, and {what}: run it in a terminal window, not \
+         through a pipe or into a file"
     ))
 }
 

@@ -139,7 +139,11 @@ impl Viewer {
             let before = &self.states[self.at - 1];
             let who = &self.labels[m.player as usize];
             info.push(Line::styled(
-                format!("Move {} of {total}: {}", self.at, describe(before, who, m.mv)),
+                format!(
+                    "Move {} of {total}: {}",
+                    self.at,
+                    describe(before, who, m.mv)
+                ),
                 style::bold(),
             ));
             if let Move::Place { tile, .. } = m.mv {
@@ -188,7 +192,9 @@ impl Viewer {
         };
         // The covered marks belong to the player who moved; show them on that display only.
         let scene = Scene {
-            overlay: scene.overlay.filter(|_| self.last().map(|m| m.player) == Some(self.shown)),
+            overlay: scene
+                .overlay
+                .filter(|_| self.last().map(|m| m.player) == Some(self.shown)),
             ..scene
         };
         screen::draw(f, &scene, &mut self.scroll);

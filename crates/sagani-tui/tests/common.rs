@@ -33,7 +33,11 @@ pub fn app(setup: &Setup, seats: &[&str], seed: u64, name: &str) -> App {
         .enumerate()
         .map(|(s, &n)| match n {
             "human" => Player::human(""),
-            bot => Player::bot(bot, make_bot(bot, seed + s as u64).unwrap(), Budget::millis(200)),
+            bot => Player::bot(
+                bot,
+                make_bot(bot, seed + s as u64).unwrap(),
+                Budget::millis(200),
+            ),
         })
         .collect();
     App::new(RecordedGame::new(setup).unwrap(), players, opts(seed, name)).unwrap()

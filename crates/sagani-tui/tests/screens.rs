@@ -47,7 +47,10 @@ fn ids_on(text: &str) -> BTreeSet<u8> {
     let b = text.as_bytes();
     for (i, &c) in b.iter().enumerate() {
         if c == b'#' {
-            let digits: String = text[i + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            let digits: String = text[i + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
             if let Ok(n) = digits.parse() {
                 ids.insert(n);
             }
@@ -93,9 +96,15 @@ fn the_start_screen_shows_offer_pile_players_and_arrows_in_their_colours() {
     let text = text(&buf);
     let game = app.game();
     assert!(text.contains("▶ You: take a tile"), "{text}");
-    assert!(text.contains("Offer") && text.contains("Intermezzo storage"), "{text}");
+    assert!(
+        text.contains("Offer") && text.contains("Intermezzo storage"),
+        "{text}"
+    );
     for (i, &t) in game.offer().iter().enumerate() {
-        assert!(text.contains(&format!("[{}] #{t}", i + 1)), "offer tile {t}\n{text}");
+        assert!(
+            text.contains(&format!("[{}] #{t}", i + 1)),
+            "offer tile {t}\n{text}"
+        );
         // Each offer tile as printed: its letter and value, each arrow in its element's colour.
         let d = tile(t).unwrap();
         let x = i as u16 * 8;
@@ -105,26 +114,45 @@ fn the_start_screen_shows_offer_pile_players_and_arrows_in_their_colours() {
         for (dir, e) in d.placed_arrows(0) {
             let (ax, ay) = arrow_cell(x, 2, dir);
             let cell = &buf[(ax, ay)];
-            assert_eq!(cell.symbol(), dir.arrow().to_string(), "tile {t} arrow {dir:?}");
+            assert_eq!(
+                cell.symbol(),
+                dir.arrow().to_string(),
+                "tile {t} arrow {dir:?}"
+            );
             assert_eq!(cell.fg, colour(e), "tile {t} arrow {dir:?}");
         }
     }
     let view = game.view(None);
     let top = view.draw_pile.top.unwrap();
     assert!(
-        text.contains(&format!("Draw pile {} top  {}{} ", view.draw_pile.count, top.element.letter(), top.value)),
+        text.contains(&format!(
+            "Draw pile {} top  {}{} ",
+            view.draw_pile.count,
+            top.element.letter(),
+            top.value
+        )),
         "{text}"
     );
     assert!(text.contains("You") && text.contains("greedy"), "{text}");
     assert!(text.contains(" 24    0"), "24 discs, no Cacophony\n{text}");
-    assert!(text.contains("No tiles yet: the first one goes on (0,0)."), "{text}");
+    assert!(
+        text.contains("No tiles yet: the first one goes on (0,0)."),
+        "{text}"
+    );
     // Nothing of the pile's order: no tile still in the pile is named on screen.
     let pile: BTreeSet<u8> = view.draw_pile.tiles.iter().copied().collect();
-    assert!(ids_on(&text).is_disjoint(&pile), "{:?}", ids_on(&text).intersection(&pile).collect::<Vec<_>>());
+    assert!(
+        ids_on(&text).is_disjoint(&pile),
+        "{:?}",
+        ids_on(&text).intersection(&pile).collect::<Vec<_>>()
+    );
     // The help overlay, and any key closes it.
     app.keys(&[KeyCode::Char('?')]);
     let help = crate::text(&render(&mut app, W, H));
-    assert!(help.contains("Keys and signs") && help.contains("turn the tile clockwise"), "{help}");
+    assert!(
+        help.contains("Keys and signs") && help.contains("turn the tile clockwise"),
+        "{help}"
+    );
     app.keys(&[KeyCode::Char('x')]);
     assert!(!crate::text(&render(&mut app, W, H)).contains("Keys and signs"));
 }
@@ -163,24 +191,40 @@ fn find_placement(app: &mut App, want: impl Fn(&sagani_core::Preview) -> bool) -
 #[test]
 fn a_placement_shows_the_engines_preview_and_enter_plays_it() {
     let mut app = app(&setup(2, 4, 0), &["human", "greedy"], 4, "preview");
-    assert!(find_placement(&mut app, |pv| pv.covered.len() >= 2 && !pv.completed.is_empty()));
+    assert!(find_placement(&mut app, |pv| pv.covered.len() >= 2
+        && !pv.completed.is_empty()));
     let mv = app.placement().unwrap();
     let pv = app.game().preview(mv).unwrap();
     let buf = render(&mut app, W, H);
     let text = text(&buf);
-    let Move::Place { tile: t, x, y, rot } = mv else { unreachable!() };
+    let Move::Place { tile: t, x, y, rot } = mv else {
+        unreachable!()
+    };
     assert!(
-        text.contains(&format!("#{t} on ({x},{y}), turned {}°: covers {} arrows", rot as u16 * 90, pv.covered.len())),
+        text.contains(&format!(
+            "#{t} on ({x},{y}), turned {}°: covers {} arrows",
+            rot as u16 * 90,
+            pv.covered.len()
+        )),
         "{text}"
     );
     assert!(text.contains(&format!("(+{})", pv.points)), "{text}");
     let before = pv.score_after - pv.score_change;
-    assert!(text.contains(&format!("score {before} → {}", pv.score_after)), "{text}");
-    assert!(text.contains(&format!("discs left {}", pv.supply_after)), "{text}");
+    assert!(
+        text.contains(&format!("score {before} → {}", pv.score_after)),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("discs left {}", pv.supply_after)),
+        "{text}"
+    );
     // On the board: one yellow mark per covered arrow (on an arrow glyph), one ✓ per completed
     // tile.
     let marks = marked(&buf);
-    let arrows: Vec<_> = marks.iter().filter(|m| Direction::ALL.iter().any(|d| d.arrow().to_string() == m.2)).collect();
+    let arrows: Vec<_> = marks
+        .iter()
+        .filter(|m| Direction::ALL.iter().any(|d| d.arrow().to_string() == m.2))
+        .collect();
     let ticks = marks.iter().filter(|m| m.2 == "✓").count();
     assert_eq!(arrows.len(), pv.covered.len(), "{marks:?}\n{text}");
     assert_eq!(ticks, pv.completed.len(), "{marks:?}\n{text}");
@@ -209,11 +253,15 @@ fn an_illegal_cell_or_key_changes_nothing_and_says_why() {
     app.keys(&[KeyCode::Char('p')]);
     assert!(text(&render(&mut app, W, H)).contains("pass is only possible during an intermezzo"));
     app.keys(&[KeyCode::Char('i')]);
-    assert!(text(&render(&mut app, W, H)).contains("needs exactly one tile in the offer display; it holds 5"));
+    assert!(text(&render(&mut app, W, H))
+        .contains("needs exactly one tile in the offer display; it holds 5"));
     // The first tile has one cell, (0,0): moving finds nothing further.
     app.keys(&[KeyCode::Char('1'), KeyCode::Left]);
     let t = text(&render(&mut app, W, H));
-    assert!(t.contains("on (0,0)") && t.contains("no free cell further that way"), "{t}");
+    assert!(
+        t.contains("on (0,0)") && t.contains("no free cell further that way"),
+        "{t}"
+    );
     assert_eq!(app.recorded().record().moves.len(), 0);
 }
 
@@ -241,9 +289,17 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
     assert!(matches!(app.placement(), Some(Move::Place { tile, .. }) if tile == drawn));
     app.keys(&[KeyCode::Esc]);
     let t = text(&render(&mut app, W, H));
-    assert!(t.contains("place the drawn tile") && t.contains("Revealed") && t.contains(&format!("#{drawn}")), "{t}");
+    assert!(
+        t.contains("place the drawn tile")
+            && t.contains("Revealed")
+            && t.contains(&format!("#{drawn}")),
+        "{t}"
+    );
     assert!(t.contains("cannot go back"), "{t}");
-    assert!(t.contains(&format!("#{last}")), "the stored tile is shown\n{t}");
+    assert!(
+        t.contains(&format!("#{last}")),
+        "the stored tile is shown\n{t}"
+    );
     app.keys(&[KeyCode::Enter]);
     // Store the last tile whenever possible until the storage holds 4: the intermezzo.
     let mut guard = 0;
@@ -271,7 +327,10 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
     app.keys(&[KeyCode::Esc, KeyCode::Char('p')]);
     let moves: Vec<Move> = app.recorded().record().moves.iter().map(|m| m.mv).collect();
     assert_eq!(moves.last(), Some(&Move::Pass));
-    let i = moves.iter().position(|m| *m == Move::Intermezzo { tile: last }).unwrap();
+    let i = moves
+        .iter()
+        .position(|m| *m == Move::Intermezzo { tile: last })
+        .unwrap();
     assert!(matches!(moves[i + 1], Move::Place { tile, .. } if tile == drawn));
 }
 
@@ -282,7 +341,13 @@ fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
         sagani_tui::Player::human(""),
         sagani_tui::Player::bot(
             "mcts",
-            Box::new(sagani_ai::Mcts::new(1, sagani_ai::MctsConfig { threads: 1, ..Default::default() })),
+            Box::new(sagani_ai::Mcts::new(
+                1,
+                sagani_ai::MctsConfig {
+                    threads: 1,
+                    ..Default::default()
+                },
+            )),
             sagani_ai::Budget::millis(600),
         ),
     ];
@@ -290,13 +355,23 @@ fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
     let mut app = App::new(rg, players, opts(9, "thinking")).unwrap();
     assert!(app.thinking());
     let first = text(&render(&mut app, W, H));
-    assert!(first.contains("mcts is thinking") && first.contains("/0.6 s"), "{first}");
+    assert!(
+        first.contains("mcts is thinking") && first.contains("/0.6 s"),
+        "{first}"
+    );
     std::thread::sleep(Duration::from_millis(250));
     app.keys(&[KeyCode::Char('?')]);
     let later = text(&render(&mut app, W, H));
-    assert!(later.contains("Keys and signs"), "help opens while the bot thinks\n{later}");
+    assert!(
+        later.contains("Keys and signs"),
+        "help opens while the bot thinks\n{later}"
+    );
     assert!(later.contains("█"), "the bar has grown\n{later}");
-    assert_ne!(first.lines().next(), later.lines().next(), "the header moves on");
+    assert_ne!(
+        first.lines().next(),
+        later.lines().next(),
+        "the header moves on"
+    );
     app.keys(&[KeyCode::Char('x')]);
     wait(&mut app);
     assert!(!app.thinking());
@@ -345,21 +420,40 @@ fn play_by_keys(app: &mut App) -> usize {
 
 #[test]
 fn a_whole_game_by_keys_against_two_bots_then_saved_and_replayed() {
-    let mut app = app(&setup(3, 31, 0), &["human", "greedy", "random"], 31, "whole");
+    let mut app = app(
+        &setup(3, 31, 0),
+        &["human", "greedy", "random"],
+        31,
+        "whole",
+    );
     let decisions = play_by_keys(&mut app);
     assert!(decisions > 10, "{decisions}");
     let game = app.game();
-    let Some(Outcome::Ranking { ranking, scores }) = game.outcome() else { panic!("not over") };
+    let Some(Outcome::Ranking { ranking, scores }) = game.outcome() else {
+        panic!("not over")
+    };
     let moves = app.recorded().record().moves.clone();
-    assert!(moves.iter().any(|m| m.player == 0 && matches!(m.mv, Move::Intermezzo { .. })), "the human stored a tile");
+    assert!(
+        moves
+            .iter()
+            .any(|m| m.player == 0 && matches!(m.mv, Move::Intermezzo { .. })),
+        "the human stored a tile"
+    );
     // The end screen: the engine's ranking with scores.
     let t = text(&render(&mut app, W, H));
     assert!(t.contains("The game is over"), "{t}");
     let names = ["You", "greedy", "random"];
     let mut at = 0;
     for (i, &s) in ranking.iter().enumerate() {
-        let line = format!("{}. {:<14} {:>3} points", i + 1, names[s as usize], scores[s as usize]);
-        let found = t[at..].find(&line).unwrap_or_else(|| panic!("{line:?} in order\n{t}"));
+        let line = format!(
+            "{}. {:<14} {:>3} points",
+            i + 1,
+            names[s as usize],
+            scores[s as usize]
+        );
+        let found = t[at..]
+            .find(&line)
+            .unwrap_or_else(|| panic!("{line:?} in order\n{t}"));
         at += found;
     }
     app.keys(&[KeyCode::Esc]);
@@ -375,8 +469,16 @@ fn a_whole_game_by_keys_against_two_bots_then_saved_and_replayed() {
     assert_eq!(Summary::of(&replayed), Summary::of(app.game()));
     // The viewer steps through it to the same end, and back.
     let loaded = load(&path).unwrap();
-    assert_eq!(loaded.seats.as_deref(), Some(&["human".to_string(), "greedy".into(), "random".into()][..]));
-    let mut v = Viewer::new("game.json".into(), loaded.game.record().clone(), loaded.seats).unwrap();
+    assert_eq!(
+        loaded.seats.as_deref(),
+        Some(&["human".to_string(), "greedy".into(), "random".into()][..])
+    );
+    let mut v = Viewer::new(
+        "game.json".into(),
+        loaded.game.record().clone(),
+        loaded.seats,
+    )
+    .unwrap();
     for i in 1..=moves.len() {
         v.key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
         assert_eq!(v.at(), i);
@@ -385,7 +487,11 @@ fn a_whole_game_by_keys_against_two_bots_then_saved_and_replayed() {
     let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(W, H)).unwrap();
     term.draw(|f| v.draw(f)).unwrap();
     let t = text(term.backend().buffer());
-    assert!(t.contains(&format!("Move {} of {}", moves.len(), moves.len())) && t.contains("The end of the game."), "{t}");
+    assert!(
+        t.contains(&format!("Move {} of {}", moves.len(), moves.len()))
+            && t.contains("The end of the game."),
+        "{t}"
+    );
     v.key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
     assert_eq!(v.at(), 0);
     assert_eq!(v.game().placements(), 0);
@@ -408,7 +514,11 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
     assert_eq!(loaded.seed, Some(41));
     let players = vec![
         sagani_tui::Player::human(""),
-        sagani_tui::Player::bot("greedy", sagani_ai::make_bot("greedy", 1).unwrap(), sagani_ai::Budget::default()),
+        sagani_tui::Player::bot(
+            "greedy",
+            sagani_ai::make_bot("greedy", 1).unwrap(),
+            sagani_ai::Budget::default(),
+        ),
     ];
     let mut again = App::new(loaded.game, players, opts(41, "resume")).unwrap();
     again.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
@@ -419,7 +529,10 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
     stuck.keys(&[KeyCode::Char('q')]);
     assert!(stuck.saved().is_none());
     let t = text(&render(&mut stuck, W, H));
-    assert!(t.contains("cannot save the game to /nonexistent-dir/x.json"), "{t}");
+    assert!(
+        t.contains("cannot save the game to /nonexistent-dir/x.json"),
+        "{t}"
+    );
     let _ = std::fs::remove_file(path);
 }
 
@@ -439,11 +552,21 @@ fn a_solo_game_by_enter_alone() {
     };
     let mut app = app(&setup, &["human"], 3, "solo");
     let t = text(&render(&mut app, W, H));
-    assert!(t.contains("place the revealed tile") && t.contains("Revealed") && !t.contains("Offer"), "{t}");
+    assert!(
+        t.contains("place the revealed tile") && t.contains("Revealed") && !t.contains("Offer"),
+        "{t}"
+    );
     while !app.game().is_over() {
         app.keys(&[KeyCode::Enter]);
     }
-    let Some(Outcome::Solo { tiles_used, reached, .. }) = app.game().outcome() else { panic!() };
+    let Some(Outcome::Solo {
+        tiles_used,
+        reached,
+        ..
+    }) = app.game().outcome()
+    else {
+        panic!()
+    };
     let t = text(&render(&mut app, W, H));
     let want = if reached {
         format!("75 reached with {tiles_used} tiles")
@@ -459,11 +582,14 @@ fn a_terminal_too_small_gets_a_message_not_a_panic() {
     for (w, h) in [(60, 20), (79, 40), (120, 23), (1, 1)] {
         let t = text(&render(&mut app, w, h));
         if w >= 30 {
-            assert!(t.contains("too small") , "{w}×{h}\n{t}");
+            assert!(t.contains("too small"), "{w}×{h}\n{t}");
         }
     }
     let t = text(&render(&mut app, 60, 20));
-    assert!(t.contains("It is 60×20; the table needs at least 80×24."), "{t}");
+    assert!(
+        t.contains("It is 60×20; the table needs at least 80×24."),
+        "{t}"
+    );
     let t = text(&render(&mut app, 80, 24));
     assert!(t.contains("Offer") && t.contains("Display of You"), "{t}");
 }
@@ -493,7 +619,11 @@ fn large_displays_scroll() {
     while app.game().to_act() != Some(0) || app.game().expects() != Some(Expect::Turn) {
         app.keys(&[KeyCode::Char('1'), KeyCode::Enter, KeyCode::Char('p')]);
     }
-    let (min_x, max_x) = app.game().display(0).tiles().fold((0, 0), |(a, b), t| (a.min(t.cell.x), b.max(t.cell.x)));
+    let (min_x, max_x) = app
+        .game()
+        .display(0)
+        .tiles()
+        .fold((0, 0), |(a, b), t| (a.min(t.cell.x), b.max(t.cell.x)));
     assert!(max_x - min_x >= 10, "a wide display: {min_x}..{max_x}");
     // Far right: the cursor is on screen (its cell is named in the preview, its tile outlined).
     app.keys(&[KeyCode::Char('1')]);
@@ -503,7 +633,9 @@ fn large_displays_scroll() {
     let buf = render(&mut app, W, H);
     let t = text(&buf);
     assert!(on_board(&buf, "◀"), "more to the left\n{t}");
-    let outlined = (0..H).any(|y| (0..W).any(|x| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == Color::LightYellow));
+    let outlined = (0..H).any(|y| {
+        (0..W).any(|x| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == Color::LightYellow)
+    });
     assert!(outlined, "the cursor is in sight\n{t}");
     // Esc, then scroll left by hand until the left edge shows.
     app.keys(&[KeyCode::Esc]);
@@ -511,6 +643,10 @@ fn large_displays_scroll() {
         app.keys(&[KeyCode::Left]);
     }
     let buf = render(&mut app, W, H);
-    assert!(on_board(&buf, "▶") && !on_board(&buf, "◀"), "{}", text(&buf));
+    assert!(
+        on_board(&buf, "▶") && !on_board(&buf, "◀"),
+        "{}",
+        text(&buf)
+    );
     app.keys(&[KeyCode::Char('c')]);
 }
