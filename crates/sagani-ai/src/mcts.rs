@@ -101,7 +101,9 @@ impl Mcts {
                         let mut tree = Tree::new(cfg, seed, legal);
                         let mut done = 0u64;
                         while quota.is_none_or(|q| done < q) {
-                            if done.is_multiple_of(16) && deadline.is_some_and(|d| Instant::now() >= d) {
+                            if done.is_multiple_of(16)
+                                && deadline.is_some_and(|d| Instant::now() >= d)
+                            {
                                 break;
                             }
                             tree.iterate(base, sampler);

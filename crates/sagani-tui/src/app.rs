@@ -726,10 +726,10 @@ impl App {
             return "any key closes the help".to_string();
         }
         if self.placing.is_some() {
-            return "←↑→↓ cell · Space next · r/R turn · Enter place · Esc back · Tab displays · ? help · q save+quit".to_string();
+            return "←↑→↓ cell · Space next · r R turn · Enter place · Esc back · ? help · q quit"
+                .to_string();
         }
-        "1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab displays · ? help · q save+quit"
-            .to_string()
+        "1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab · ? help · q save, quit".to_string()
     }
 
     fn result_lines(&self) -> Vec<Line<'static>> {

@@ -178,25 +178,23 @@ impl StatefulWidget for Board<'_> {
                 outline(buf, area, x, y, style::MARK);
             }
         }
-        // Arrows at the edges say there is more to scroll to.
+        // Marks on the frame (left, top) and in the gaps (right, bottom), never over a tile,
+        // say there is more to scroll to.
         let more = Style::new().fg(Color::White).add_modifier(Modifier::BOLD);
-        let (right, bottom) = (
-            area.right().saturating_sub(1),
-            area.bottom().saturating_sub(1),
-        );
-        let mid_x = area.x + area.width / 2;
-        let mid_y = area.y + area.height / 2;
-        if state.1.left {
-            buf.set_string(area.x, mid_y, "◀", more);
+        let mid_x = area.x + (cols * PITCH_X) as u16 / 2;
+        let mid_y = area.y + (rows * PITCH_Y) as u16 / 2 - 1;
+        if state.1.left && area.x > 0 {
+            buf.set_string(area.x - 1, mid_y, "◀", more);
         }
         if state.1.right {
-            buf.set_string(right, mid_y, "▶", more);
+            buf.set_string(area.x + (cols * PITCH_X) as u16 - 1, mid_y, "▶", more);
         }
-        if state.1.up {
-            buf.set_string(mid_x, area.y, "▲", more);
+        if state.1.up && area.y > 0 {
+            // On the frame's right end, clear of its title.
+            buf.set_string(area.x + (cols * PITCH_X) as u16 - 1, area.y - 1, "▲", more);
         }
         if state.1.down {
-            buf.set_string(mid_x, bottom, "▼", more);
+            buf.set_string(mid_x, area.y + (rows * PITCH_Y) as u16 - 1, "▼", more);
         }
     }
 }

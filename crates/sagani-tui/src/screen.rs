@@ -66,7 +66,7 @@ pub fn draw(f: &mut Frame, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
         Constraint::Length(1),
         Constraint::Length(5),
         Constraint::Min(8),
-        Constraint::Length(4),
+        Constraint::Length(3),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -77,9 +77,7 @@ pub fn draw(f: &mut Frame, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
     draw_side(f, side, scene);
     draw_display(f, display, scene, scroll);
     f.render_widget(
-        Paragraph::new(scene.info.clone())
-            .wrap(Wrap { trim: false })
-            .block(Block::new().borders(Borders::TOP)),
+        Paragraph::new(scene.info.clone()).wrap(Wrap { trim: false }),
         info,
     );
     f.render_widget(Paragraph::new(scene.keys.clone()).style(style::dim()), keys);
@@ -159,6 +157,10 @@ fn draw_strip(buf: &mut Buffer, area: Rect, scene: &Scene) {
             buf.set_string(tx, area.y + 4, label, s);
         }
         x += width.max(name.len() as u16 + 2);
+        // A thin line between groups.
+        for row in 1..4 {
+            buf.set_string(x - 1, area.y + row, "│", style::dim());
+        }
     };
     if let Some(t) = v.revealed {
         group(buf, "Revealed", &[t], false);
@@ -268,25 +270,18 @@ fn draw_display(f: &mut Frame, area: Rect, scene: &Scene, scroll: &mut (Scroll, 
         .title_style(style::bold());
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let inner = Rect {
-        x: inner.x + 1,
-        ..inner
-    };
     f.render_stateful_widget(
         Board {
             seat: &v.seats[seat as usize],
             overlay,
             fresh: scene.fresh.get(seat as usize).copied().flatten(),
         },
-        Rect {
-            width: inner.width.saturating_sub(1),
-            ..inner
-        },
+        inner,
         scroll,
     );
     if v.seats[seat as usize].display.is_empty() && overlay.is_none() {
         f.buffer_mut().set_string(
-            inner.x,
+            inner.x + 2,
             inner.y + 1,
             "No tiles yet: the first one goes on (0,0).",
             style::dim(),

@@ -86,7 +86,7 @@ fn marked(buf: &Buffer) -> Vec<(u16, u16, String)> {
 
 /// Whether the board (right of the players, between the strip and the panel) shows `sym`.
 fn on_board(buf: &Buffer, sym: &str) -> bool {
-    (6..buf.area.height - 5).any(|y| (35..buf.area.width).any(|x| buf[(x, y)].symbol() == sym))
+    (6..buf.area.height - 4).any(|y| (34..buf.area.width).any(|x| buf[(x, y)].symbol() == sym))
 }
 
 #[test]
