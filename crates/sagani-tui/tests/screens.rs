@@ -650,3 +650,75 @@ fn large_displays_scroll() {
     );
     app.keys(&[KeyCode::Char('c')]);
 }
+
+fn draw_viewer(v: &mut Viewer) -> Buffer {
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(W, H)).unwrap();
+    term.draw(|f| v.draw(f)).unwrap();
+    term.backend().buffer().clone()
+}
+
+#[test]
+fn the_viewer_steps_through_a_record_and_marks_what_each_move_covered() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/two-player-game.json");
+    let loaded = load(&path).unwrap();
+    let record = loaded.game.record().clone();
+    let total = record.moves.len();
+    let mut v = Viewer::new("two-player-game.json".into(), record.clone(), None).unwrap();
+    let t = text(&draw_viewer(&mut v));
+    assert!(
+        t.contains(&format!("The start: {total} moves follow")),
+        "{t}"
+    );
+    assert!(t.contains(&format!("move 0/{total}")), "{t}");
+    // The first move whose placement covered two arrows or more.
+    let mut g = sagani_core::Game::new(&record.setup()).unwrap();
+    let mut target = None;
+    for (i, m) in record.moves.iter().enumerate() {
+        if let Ok(pv) = g.preview(m.mv) {
+            if pv.covered.len() >= 2 && target.is_none() {
+                target = Some((i, m.player, pv));
+            }
+        }
+        g.play(m.mv).unwrap();
+    }
+    let (i, player, pv) = target.expect("a move that covers arrows");
+    for _ in 0..=i {
+        v.key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
+    }
+    assert_eq!(v.at(), i + 1);
+    let buf = draw_viewer(&mut v);
+    let t = text(&buf);
+    assert!(
+        t.contains(&format!(
+            "Move {} of {total}: Player {} placed",
+            i + 1,
+            player + 1
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!("Display of Player {}", player + 1)),
+        "the mover's display\n{t}"
+    );
+    assert!(t.contains(&format!("{} covered", pv.covered.len())), "{t}");
+    // Arrows covered by the move that are still on an unflipped tile are marked on the board.
+    let after = v.game().display(player);
+    let still = pv
+        .covered
+        .iter()
+        .filter(|c| after.tiles().any(|p| p.tile == c.tile && !p.flipped))
+        .count();
+    let marks = marked(&buf).into_iter().filter(|m| m.2 == "●").count();
+    assert_eq!(marks, still, "{t}");
+    v.key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+    let t = text(&draw_viewer(&mut v));
+    assert!(
+        t.contains(&format!("Move {total} of {total}")) && t.contains("The end of the game."),
+        "{t}"
+    );
+    v.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
+    assert_eq!(v.at(), total - 1);
+    v.key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE));
+    assert!(v.done);
+}
