@@ -26,7 +26,7 @@ pub struct Args {
     /// Who plays the seats after yours, comma-separated (default: mcts in each).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     bots: Vec<String>,
-    /// Deals the tiles and seeds the bots (default: from the clock; shown on screen).
+    /// Deals the tiles and seeds the bots (default: a random seed, kept in the saved game).
     #[arg(long)]
     seed: Option<u64>,
     /// A solo game (1 player).
@@ -38,7 +38,8 @@ pub struct Args {
     /// Resume a saved game (or go on with any record).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "seed", "solo", "variant"])]
     load: Option<PathBuf>,
-    /// Where q saves the game (default: the --load file, or sagani-game-SEED.json here).
+    /// Where q saves the game (default: the file of a game saved by play, or a new
+    /// sagani-game-SEED.json or sagani-game.json here).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     /// The least time between two bot moves, so they can be followed.
@@ -90,12 +91,17 @@ fn players_of(args: &Args) -> Result<(u8, Option<Variant>), String> {
     }
 }
 
-/// A file name that is not taken yet: `sagani-game-SEED.json`, then `-2`, `-3`…
-fn free_name(seed: u64) -> PathBuf {
-    let mut path = PathBuf::from(format!("sagani-game-{seed}.json"));
+/// A file name that is not taken yet: `sagani-game-SEED.json` for a seed given on the command
+/// line, else `sagani-game.json`; then `-2`, `-3`…
+fn free_name(seed: Option<u64>) -> PathBuf {
+    let stem = match seed {
+        Some(s) => format!("sagani-game-{s}"),
+        None => "sagani-game".to_string(),
+    };
+    let mut path = PathBuf::from(format!("{stem}.json"));
     let mut k = 2;
     while path.exists() {
-        path = PathBuf::from(format!("sagani-game-{seed}-{k}.json"));
+        path = PathBuf::from(format!("{stem}-{k}.json"));
         k += 1;
     }
     path
@@ -112,25 +118,39 @@ fn run_inner(args: Args) -> Result<(), String> {
                 // A record without seats (from the arena or the server): people in every seat.
                 (None, true) => vec!["human".to_string(); players as usize],
             };
-            let seed = loaded.seed.unwrap_or(0);
-            let save = args.save.clone().unwrap_or_else(|| file.clone());
+            let seed = loaded.seed.unwrap_or_else(random_seed);
+            // A game this command saved goes back to its file; any other record is left as it
+            // is (its own extra fields included) and the game is saved beside it.
+            let save = match (&args.save, &loaded.seats) {
+                (Some(s), _) => s.clone(),
+                (None, Some(_)) => file.clone(),
+                (None, None) => free_name(None),
+            };
             (loaded.game, names, seed, save)
         }
         None => {
             let (players, variant) = players_of(&args)?;
             let names = seat_names(players, &args.bots)?;
-            let seed = args.seed.unwrap_or_else(clock_seed);
+            let seed = args.seed.unwrap_or_else(random_seed);
             let setup = Setup {
                 variant,
                 ..Setup::seeded(players, seed)
             };
             let rg = RecordedGame::new(&setup).map_err(|e| e.to_string())?;
-            let save = args.save.clone().unwrap_or_else(|| free_name(seed));
+            let save = args.save.clone().unwrap_or_else(|| free_name(args.seed));
             (rg, names, seed, save)
         }
     };
     let bots: Vec<String> = names.iter().filter(|n| *n != "human").cloned().collect();
-    args.roster.check(&bots)?;
+    args.roster
+        .check(&bots)
+        .map_err(|e| match (&args.load, args.bots.is_empty()) {
+            (Some(file), true) => format!(
+                "{}: the seats it names: {e}; choose them with --bots",
+                file.display()
+            ),
+            _ => e,
+        })?;
     // Checked before the screen opens, so that a wrong argument reads as one line.
     sagani_tui::interactive()
         .map_err(|e| format!("{e} (to let bots play without a screen, use sagani arena)"))?;
@@ -155,7 +175,10 @@ fn run_inner(args: Args) -> Result<(), String> {
             bot_pace: Duration::from_millis(args.bot_pace_ms),
         },
     )?;
-    let path = sagani_tui::run_play(&mut app)?;
+    let Some(path) = sagani_tui::run_play(&mut app)? else {
+        println!("Quit without saving.");
+        return Ok(());
+    };
     if app.game().is_over() {
         println!(
             "Saved the finished game to {}. Step through it with: sagani view {}",
@@ -183,10 +206,17 @@ fn shell_word(p: &Path) -> String {
     }
 }
 
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_secs() % 1_000_000)
+/// A seed nobody can guess (the standard library's per-process random hash keys), so the deal
+/// stays hidden from the players; the saved game keeps it.
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
 }
 
 /// Step through a game record move by move, full-screen in the terminal.

@@ -180,3 +180,51 @@ fn a_game_in_a_real_terminal_is_saved_by_q_resumed_by_load_and_viewed() {
     assert!(screen.contains("Sagani replay"), "{screen}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn another_records_file_is_left_as_it_is_and_a_failed_save_can_still_quit() {
+    let dir = temp_dir("foreign");
+    // A record from elsewhere, with fields of its own: --load plays on from it, q saves the
+    // game beside it and the file itself does not change.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/two-player-game.json");
+    let text = std::fs::read_to_string(example).unwrap();
+    let (full, _) = replay_json(&text).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let moves = record["moves"].as_array_mut().unwrap();
+    moves.truncate(10);
+    record["names"] = serde_json::json!(["Ann", "Bob"]);
+    let original = serde_json::to_string_pretty(&record).unwrap();
+    std::fs::write(dir.join("theirs.json"), &original).unwrap();
+    let (ok, screen) = in_terminal(
+        &dir,
+        "play --load theirs.json",
+        &[(1200, "1"), (300, "\r"), (600, "q")],
+    );
+    assert!(ok, "{screen}");
+    assert!(
+        screen.contains("Saved the game to sagani-game.json"),
+        "{screen}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("theirs.json")).unwrap(),
+        original
+    );
+    let (saved, _) =
+        replay_json(&std::fs::read_to_string(dir.join("sagani-game.json")).unwrap()).unwrap();
+    assert_eq!(saved.moves[..10], full.moves[..10]);
+    assert_eq!(
+        saved.moves.len(),
+        11,
+        "people in both seats: one more placement by keys"
+    );
+    // A save that cannot be written: the first q says so, the second leaves without saving.
+    let (ok, screen) = in_terminal(
+        &dir,
+        "play --seed 2 --bots human --save /nonexistent-dir/g.json",
+        &[(1200, "q"), (600, "q")],
+    );
+    assert!(ok, "{screen}");
+    assert!(screen.contains("q again quits without saving"), "{screen}");
+    assert!(screen.contains("Quit without saving."), "{screen}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -58,13 +58,6 @@ impl Player {
             Player::Bot { name, .. } => name.clone(),
         }
     }
-
-    fn label(&self) -> String {
-        match self {
-            Player::Human { name } => name.clone(),
-            Player::Bot { name, .. } => name.clone(),
-        }
-    }
 }
 
 pub struct Options {
@@ -106,6 +99,14 @@ pub struct App {
     last_move: Instant,
     /// Where the game was saved, once `q` saved it.
     saved: Option<PathBuf>,
+    /// A save failed: another `q` quits without saving.
+    unsaved: bool,
+    /// Left with a second `q` after a failed save.
+    abandoned: bool,
+    /// What went wrong with a bot, shown until the next person moves.
+    warning: Option<String>,
+    /// After a bot's move, its display stays in sight for the pace, then the next player's.
+    show_next: Option<(Instant, u8)>,
     /// Cursor and turn of a tile put back, offered again to the next tile of the same turn.
     spot: Option<(Cell, u8)>,
     rng: ChaCha8Rng,
@@ -129,7 +130,8 @@ impl App {
             .map(|(s, p)| match p {
                 Player::Human { name } if name.is_empty() && humans == 1 => "You".to_string(),
                 Player::Human { name } if name.is_empty() => format!("Player {}", s + 1),
-                p => p.label(),
+                Player::Human { name } => name.clone(),
+                Player::Bot { name, .. } => format!("P{} {name}", s + 1),
             })
             .collect();
         let log = rg
@@ -156,6 +158,10 @@ impl App {
             ready: None,
             last_move: Instant::now(),
             saved: None,
+            unsaved: false,
+            abandoned: false,
+            warning: None,
+            show_next: None,
             spot: None,
         };
         app.fresh = app.last_placed();
@@ -174,6 +180,11 @@ impl App {
     /// Set once `q` saved the game: the terminal loop then ends.
     pub fn saved(&self) -> Option<&PathBuf> {
         self.saved.as_ref()
+    }
+
+    /// Saved with `q`, or left without saving after a failed save.
+    pub fn done(&self) -> bool {
+        self.saved.is_some() || self.abandoned
     }
 
     /// A bot is to act (thinking, or its answer waiting for the pace).
@@ -227,21 +238,25 @@ impl App {
                     self.thinking = None;
                     self.ready = Some((seat, d));
                 }
-                Answer::Lost => {
+                Answer::Lost(why) => {
                     let seat = t.seat;
                     self.thinking = None;
                     let name = self.labels[seat as usize].clone();
-                    // The bot is gone for good: a random bot takes the seat.
-                    self.players[seat as usize] = Player::bot(
-                        "random",
-                        Box::new(sagani_ai::RandomBot::new(self.opts.seed)),
-                        Budget::default(),
-                    );
-                    self.say(
-                        format!("{name} failed; a random bot plays its seat now"),
-                        true,
-                    );
+                    // A random bot plays the seat from now on; the seat keeps its name, so a
+                    // saved game goes on with the bot it had.
+                    if let Player::Bot { bot, .. } = &mut self.players[seat as usize] {
+                        *bot = Some(Box::new(sagani_ai::RandomBot::new(self.opts.seed)));
+                    }
+                    self.warning = Some(format!(
+                        "{name} failed ({why}); a random bot plays its moves now"
+                    ));
                 }
+            }
+        }
+        if let Some((at, next)) = self.show_next {
+            if at.elapsed() >= self.opts.bot_pace {
+                self.show_next = None;
+                self.show_seat(next);
             }
         }
         if let Some((seat, _)) = &self.ready {
@@ -296,17 +311,14 @@ impl App {
             d.mv
         } else {
             let mv = legal[self.rng.random_range(0..legal.len())];
-            self.say(
-                format!(
-                    "{name} chose an illegal move ({}); a random legal move was played",
-                    d.mv
-                ),
-                true,
-            );
+            self.warning = Some(format!(
+                "{name} chose an illegal move ({}); a random legal move was played for it",
+                d.mv
+            ));
             mv
         };
         if let Some(why) = d.fault {
-            self.say(format!("{name}: {why}"), true);
+            self.warning = Some(format!("{name}: {why}"));
         }
         self.apply(mv);
     }
@@ -329,15 +341,29 @@ impl App {
                 self.spot = None;
                 self.last_move = Instant::now();
                 self.message = Some((line, false));
+                self.show_next = None;
+                if self.players[seat as usize].is_human() {
+                    self.warning = None;
+                }
                 if let Some(next) = self.game().to_act() {
-                    if next != self.shown {
-                        self.shown = next;
-                        self.scroll = Default::default();
+                    if self.players[seat as usize].is_human() {
+                        self.show_seat(next);
+                    } else {
+                        // Let the bot's new tile be seen on its display first.
+                        self.show_seat(seat);
+                        self.show_next = Some((Instant::now(), next));
                     }
                 }
             }
             // Only legal moves get here; the engine's word is shown if not.
             Err(e) => self.say(e.to_string(), true),
+        }
+    }
+
+    fn show_seat(&mut self, seat: u8) {
+        if seat != self.shown {
+            self.shown = seat;
+            self.scroll = Default::default();
         }
     }
 
@@ -356,6 +382,7 @@ impl App {
             self.quit();
             return;
         }
+        self.unsaved = false;
         if self.help {
             self.help = false;
             return;
@@ -392,11 +419,21 @@ impl App {
     }
 
     fn quit(&mut self) {
+        if self.unsaved {
+            self.abandoned = true;
+            return;
+        }
         let path = self.opts.save_to.clone();
         match record_file::save(&path, &self.save_json()) {
             Ok(()) => self.saved = Some(path),
-            // Nothing is lost: the game goes on, and the reason is on screen.
-            Err(e) => self.say(format!("{e} (the game goes on)"), true),
+            // The game goes on, and the reason is on screen; a second q leaves without saving.
+            Err(e) => {
+                self.unsaved = true;
+                self.say(
+                    format!("{e}. The game goes on; q again quits without saving."),
+                    true,
+                );
+            }
         }
     }
 
@@ -435,6 +472,18 @@ impl App {
                 Some(&t) => self.begin(t),
                 None => self.say(format!("the {what} has no tile {}", i + 1), true),
             }
+            return;
+        }
+        if self.placing.is_some()
+            && self.shown != seat
+            && !matches!(k.code, KeyCode::Char('1'..='9'))
+        {
+            // Nothing happens out of sight: the first key brings the tile back into view.
+            self.show_seat(seat);
+            self.say(
+                "back to your display and the tile you are placing".into(),
+                false,
+            );
             return;
         }
         if let Some(p) = &self.placing {
@@ -556,7 +605,9 @@ impl App {
         self.refresh();
     }
 
+    /// A new preview for where the cursor is now, and the cursor in sight.
     fn refresh(&mut self) {
+        self.scroll.0.follow = true;
         let game = self.rg.game();
         if let Some(p) = &mut self.placing {
             p.preview = game
@@ -677,7 +728,8 @@ impl App {
             }
             _ => "game over".to_string(),
         };
-        format!("Sagani · {} · seed {} · {who}", g.variant(), self.opts.seed)
+        // No seed here: it would tell the draw pile's order to anyone looking.
+        format!("Sagani · {} · {who}", g.variant())
     }
 
     /// The bottom panel: the preview while placing, else the last message or what to do.
@@ -685,6 +737,9 @@ impl App {
         let mut lines = Vec::new();
         if let Some(p) = &self.placing {
             lines.extend(preview_lines(p));
+        }
+        if let Some(w) = &self.warning {
+            lines.push(Line::styled(w.clone(), style::error()));
         }
         if let Some((text, error)) = &self.message {
             let s = if *error { style::error() } else { Style::new() };
@@ -725,8 +780,12 @@ impl App {
         if self.help {
             return "any key closes the help".to_string();
         }
+        if self.game().is_over() {
+            return "Esc table · e result · Tab displays · ←↑→↓ scroll · ? help · q save, quit"
+                .to_string();
+        }
         if self.placing.is_some() {
-            return "←↑→↓ cell · Space next · r R turn · Enter place · Esc back · ? help · q quit"
+            return "←↑→↓ cell · r R turn · Enter place · Esc back · ? help · q save, quit"
                 .to_string();
         }
         "1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab · ? help · q save, quit".to_string()
@@ -831,8 +890,8 @@ fn preview_lines(p: &Placing) -> Vec<Line<'static>> {
             let completed = if pv.completed.is_empty() {
                 "completes nothing".to_string()
             } else {
-                let names: Vec<String> = pv.completed.iter().map(|&t| tile_name(t)).collect();
-                format!("completes {} (+{})", names.join(", "), pv.points)
+                let ids: Vec<String> = pv.completed.iter().map(|t| format!("#{t}")).collect();
+                format!("completes {} (+{})", ids.join(" "), pv.points)
             };
             let caco = if pv.cacophony == 0 {
                 "no Cacophony".to_string()
@@ -840,7 +899,7 @@ fn preview_lines(p: &Placing) -> Vec<Line<'static>> {
                 format!("Cacophony {} (−{})", pv.cacophony, 2 * pv.cacophony)
             };
             let mut result = vec![Span::raw(format!(
-                "{completed} · {caco} · score {} → {} · discs left {}",
+                "{completed} · {caco} · score {} → {} · {} discs left",
                 pv.score_after - pv.score_change,
                 pv.score_after,
                 pv.supply_after

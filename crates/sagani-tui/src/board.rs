@@ -51,6 +51,8 @@ pub struct Overlay {
 pub struct Scroll {
     pub dx: i32,
     pub dy: i32,
+    /// The cursor moved: scroll to keep it in sight (once, so a scroll by hand stays).
+    pub follow: bool,
 }
 
 pub struct Board<'a> {
@@ -96,8 +98,9 @@ impl StatefulWidget for Board<'_> {
         let centre_x = (min_x + max_x).div_euclid(2);
         let centre_y = (min_y + max_y).div_euclid(2);
         let scroll = &mut state.0;
-        // Keep the cursor on screen: scroll just enough.
-        if let Some(g) = self.overlay.and_then(|o| o.ghost.as_ref()) {
+        // Keep the cursor on screen after it moved: scroll just enough.
+        let ghost = self.overlay.and_then(|o| o.ghost.as_ref());
+        if let Some(g) = ghost.filter(|_| std::mem::take(&mut scroll.follow)) {
             let left = centre_x - cols / 2 + scroll.dx;
             let top = centre_y - rows / 2 + scroll.dy;
             if g.cell.x < left {

@@ -8,25 +8,28 @@ use sagani_core::Element;
 const PLAY_KEYS: [(&str, &str); 14] = [
     (
         "1-5",
-        "take that tile of the offer display (in an intermezzo: of the storage)",
+        "take that tile of the offer (intermezzo: of the storage)",
     ),
-    ("i", "intermezzo: store the last offer tile and draw one"),
+    (
+        "i",
+        "intermezzo choice: store the last offer tile, draw one",
+    ),
     ("p", "pass (in an intermezzo)"),
     (
         "←↑→↓ hjkl",
-        "move the cursor to the next free cell that way",
+        "placing: the cursor to the nearest free cell that way",
     ),
-    ("Space n / N", "next / previous free cell"),
+    ("Space n / N", "placing: the next / previous free cell"),
     ("r ] / R [", "turn the tile clockwise / anticlockwise"),
-    ("Enter", "place the tile where the preview shows"),
-    ("Esc", "put the tile back (choose another)"),
-    ("Tab / S-Tab", "show the next / previous player's display"),
+    ("Enter", "place the tile as the preview shows"),
+    ("Esc", "put the tile back (a drawn tile cannot go back)"),
+    ("Tab / S-Tab", "the next / previous player's display"),
     (
         "←↑→↓ S-arrows",
-        "scroll the display (arrows when not placing)",
+        "scroll the display (plain arrows when not placing)",
     ),
     ("c", "centre the display"),
-    ("e", "show the result again (when the game is over)"),
+    ("e", "show the result again (once the game is over)"),
     ("?", "this help; any key closes it"),
     ("q  Ctrl-C", "save the game (a record) and quit"),
 ];
@@ -38,7 +41,7 @@ const VIEW_KEYS: [(&str, &str); 7] = [
     ("Home / End", "the start / the end"),
     ("Tab / S-Tab", "next / previous player's display"),
     ("S-arrows c", "scroll the display, centre it"),
-    ("?  q", "this help, quit"),
+    ("?  q Esc", "this help, quit"),
 ];
 
 fn legend() -> Vec<Line<'static>> {
@@ -49,18 +52,18 @@ fn legend() -> Vec<Line<'static>> {
     }
     vec![
         Line::from(elements),
-        Line::raw("A tile: its element letter and value in the middle, its arrows around it"),
-        Line::raw("(↑ ↗ → ↘ ↓ ↙ ← ↖) in the colour of the element each one points at."),
-        Line::raw("● a disc on a covered arrow.   ╭F 6╮ a flipped tile (completed)."),
+        Line::raw("A tile: element letter and value in the middle; arrows around it"),
+        Line::raw("(↑ ↗ → ↘ ↓ ↙ ← ↖) in the colour of the element each one asks for."),
+        Line::raw("● a disc on a covered arrow.  ╭F 6╮ a flipped (completed) tile."),
         Line::from(vec![
             Span::raw("Preview: "),
             Span::styled("↑", Style::new().bg(style::MARK).fg(Color::Red)),
-            Span::raw(" an arrow the placement covers, "),
+            Span::raw(" an arrow it covers, "),
             Span::styled("✓", Style::new().bg(style::MARK).fg(Color::Black)),
             Span::raw(" a tile it completes."),
         ]),
-        Line::raw("▐ ▌ in pink: the tile placed last.  · a free cell.  ◀▶▲▼ more to scroll."),
-        Line::raw("Players are listed best first; at equal scores, who got there first."),
+        Line::raw("▐ ▌ pink: the tile placed last.  · a free cell.  ◀▶▲▼ more to scroll."),
+        Line::raw("Players best first; at equal scores, whoever got there first."),
     ]
 }
 

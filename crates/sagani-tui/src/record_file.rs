@@ -42,33 +42,13 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
     let (record, _) = replay_json(&text).map_err(|e| format!("{name}: {e}"))?;
     let players = record.players as usize;
     let value: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
-    let seats = match value.get("seats") {
-        None | Some(Value::Null) => None,
-        Some(Value::Array(a)) => {
-            let names: Option<Vec<String>> =
-                a.iter().map(|v| v.as_str().map(str::to_string)).collect();
-            match names {
-                Some(n) if n.len() == players => Some(n),
-                _ => {
-                    return Err(format!(
-                        "{name}: seats must be a list of {players} names (human or a bot)"
-                    ))
-                }
-            }
-        }
-        Some(_) => {
-            return Err(format!(
-                "{name}: seats must be a list of {players} names (human or a bot)"
-            ))
-        }
-    };
-    let seed = match value.get("seed") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_u64()
-                .ok_or_else(|| format!("{name}: seed must be a whole number from 0"))?,
-        ),
-    };
+    // Extra fields are ours only in their own shape; any other shape is someone else's field,
+    // which the replay ignores, and so do we.
+    let seats = value.get("seats").and_then(Value::as_array).and_then(|a| {
+        let names: Option<Vec<String>> = a.iter().map(|v| v.as_str().map(str::to_string)).collect();
+        names.filter(|n| n.len() == players)
+    });
+    let seed = value.get("seed").and_then(Value::as_u64);
     let game = RecordedGame::from_record(record).map_err(|e| format!("{name}: {e}"))?;
     Ok(Loaded { game, seats, seed })
 }
@@ -98,10 +78,28 @@ mod tests {
         assert_eq!(back.seats, Some(vec!["human".into(), "greedy".into()]));
         assert_eq!(back.seed, Some(77));
         assert_eq!(back.game.record(), rg.record());
-        // A wrong seats list is refused with the file's name.
-        std::fs::write(&path, json.replace("[\"human\",\"greedy\"]", "[\"human\"]")).unwrap();
+        // Fields of another shape are someone else's: ignored, like the replay ignores them.
+        let other = json
+            .replace("[\"human\",\"greedy\"]", "{\"north\": \"Ann\"}")
+            .replace("\"seed\": 77", "\"seed\": \"abc\"");
+        std::fs::write(&path, other).unwrap();
+        let back = load(&path).unwrap();
+        assert_eq!((back.seats, back.seed), (None, None));
+        assert_eq!(back.game.record(), rg.record());
+        // A record that does not replay is refused with the file's name and the move.
+        std::fs::write(
+            &path,
+            json.replace(
+                "\"moves\": [",
+                "\"moves\": [{\"player\": 0, \"action\": \"pass\"},",
+            ),
+        )
+        .unwrap();
         let e = load(&path).err().unwrap();
-        assert!(e.contains("g.json: seats must be a list of 2 names"), "{e}");
+        assert!(
+            e.starts_with(&format!("{}: move 0: ", path.display())),
+            "{e}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -66,7 +66,7 @@ pub fn draw(f: &mut Frame, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
         Constraint::Length(1),
         Constraint::Length(5),
         Constraint::Min(8),
-        Constraint::Length(3),
+        Constraint::Length(4),
         Constraint::Length(1),
     ])
     .areas(area);

@@ -25,12 +25,27 @@ pub fn interactive() -> Result<(), String> {
 /// Redraws often enough for the bots' progress to move smoothly.
 const FRAME: Duration = Duration::from_millis(80);
 
-/// Plays until the game is saved with `q`; gives the path it was saved to.
-pub fn run_play(app: &mut App) -> Result<std::path::PathBuf, String> {
+/// Raw mode and the alternate screen, given back on a panic of the screen's own thread. A bot's
+/// thread that panics is caught (`bots.rs`) and must leave the screen alone; with
+/// `panic = "abort"` nothing is caught, so the terminal is given back whoever panics.
+fn open() -> Result<ratatui::DefaultTerminal, String> {
+    let term = ratatui::try_init().map_err(|e| format!("cannot use the terminal: {e}"))?;
+    let restore_and_report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let bot = std::thread::current().name() == Some(crate::bots::THREAD);
+        if !(bot && cfg!(panic = "unwind")) {
+            restore_and_report(info);
+        }
+    }));
+    Ok(term)
+}
+
+/// Plays until `q` saved the game (its path) or quit without saving (`None`).
+pub fn run_play(app: &mut App) -> Result<Option<std::path::PathBuf>, String> {
     interactive()?;
-    let mut term = ratatui::try_init().map_err(|e| format!("cannot use the terminal: {e}"))?;
+    let mut term = open()?;
     let result = (|| -> std::io::Result<()> {
-        while app.saved().is_none() {
+        while !app.done() {
             term.draw(|f| app.draw(f))?;
             if event::poll(FRAME)? {
                 if let Event::Key(k) = event::read()? {
@@ -43,13 +58,13 @@ pub fn run_play(app: &mut App) -> Result<std::path::PathBuf, String> {
     })();
     ratatui::restore();
     result.map_err(|e| format!("terminal error: {e}"))?;
-    Ok(app.saved().cloned().expect("the loop ends when saved"))
+    Ok(app.saved().cloned())
 }
 
 /// Shows a record until `q`.
 pub fn run_view(viewer: &mut Viewer) -> Result<(), String> {
     interactive()?;
-    let mut term = ratatui::try_init().map_err(|e| format!("cannot use the terminal: {e}"))?;
+    let mut term = open()?;
     let result = (|| -> std::io::Result<()> {
         while !viewer.done {
             term.draw(|f| viewer.draw(f))?;

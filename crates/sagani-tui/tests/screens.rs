@@ -215,7 +215,7 @@ fn a_placement_shows_the_engines_preview_and_enter_plays_it() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("discs left {}", pv.supply_after)),
+        text.contains(&format!("{} discs left", pv.supply_after)),
         "{text}"
     );
     // On the board: one yellow mark per covered arrow (on an arrow glyph), one ✓ per completed
@@ -314,10 +314,18 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
         guard += 1;
         assert!(guard < 200, "no intermezzo");
     }
-    // The intermezzo: the players pick from the storage, numbered, or pass.
+    // The intermezzo: the players pick from the storage, numbered, or pass; the header names
+    // who picks.
     let _ = seat;
+    let picker = app.game().to_act().unwrap();
     let t = text(&render(&mut app, W, H));
-    assert!(t.contains("intermezzo: take a stored tile or pass"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "▶ Player {}: intermezzo: take a stored tile or pass",
+            picker + 1
+        )),
+        "{t}"
+    );
     let stored = app.game().intermezzo_storage().to_vec();
     for (i, s) in stored.iter().enumerate() {
         assert!(t.contains(&format!("[{}] #{s}", i + 1)), "{t}");
@@ -386,6 +394,7 @@ fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
 fn play_by_keys(app: &mut App) -> usize {
     let mut decisions = 0;
     while !app.game().is_over() {
+        assert!(decisions < 200, "the game does not end");
         wait(app);
         if app.game().is_over() {
             break;
@@ -442,7 +451,7 @@ fn a_whole_game_by_keys_against_two_bots_then_saved_and_replayed() {
     // The end screen: the engine's ranking with scores.
     let t = text(&render(&mut app, W, H));
     assert!(t.contains("The game is over"), "{t}");
-    let names = ["You", "greedy", "random"];
+    let names = ["You", "P2 greedy", "P3 random"];
     let mut at = 0;
     for (i, &s) in ranking.iter().enumerate() {
         let line = format!(
@@ -556,9 +565,16 @@ fn a_solo_game_by_enter_alone() {
         t.contains("place the revealed tile") && t.contains("Revealed") && !t.contains("Offer"),
         "{t}"
     );
-    while !app.game().is_over() {
+    for _ in 0..80 {
+        if app.game().is_over() {
+            break;
+        }
         app.keys(&[KeyCode::Enter]);
     }
+    assert!(
+        app.game().is_over(),
+        "a solo game has at most 72 placements"
+    );
     let Some(Outcome::Solo {
         tiles_used,
         reached,
@@ -616,9 +632,14 @@ fn large_displays_scroll() {
         }
         app.keys(&[KeyCode::Enter]);
     }
-    while app.game().to_act() != Some(0) || app.game().expects() != Some(Expect::Turn) {
+    for _ in 0..10 {
+        if app.game().to_act() == Some(0) && app.game().expects() == Some(Expect::Turn) {
+            break;
+        }
         app.keys(&[KeyCode::Char('1'), KeyCode::Enter, KeyCode::Char('p')]);
     }
+    assert_eq!(app.game().expects(), Some(Expect::Turn));
+    assert_eq!(app.game().to_act(), Some(0));
     let (min_x, max_x) = app
         .game()
         .display(0)
@@ -648,7 +669,24 @@ fn large_displays_scroll() {
         "{}",
         text(&buf)
     );
+    // c centres it again: more on both sides.
     app.keys(&[KeyCode::Char('c')]);
+    let buf = render(&mut app, W, H);
+    assert!(on_board(&buf, "◀") && on_board(&buf, "▶"), "{}", text(&buf));
+    // A scroll by hand while placing stays (the cursor is only followed when it moves).
+    app.keys(&[KeyCode::Char('1')]);
+    let placing = text(&render(&mut app, W, H));
+    for _ in 0..30 {
+        app.key(KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT));
+    }
+    let buf = render(&mut app, W, H);
+    assert!(
+        !on_board(&buf, "◀"),
+        "scrolled to the left edge
+{}",
+        text(&buf)
+    );
+    assert_ne!(placing, text(&buf));
 }
 
 fn draw_viewer(v: &mut Viewer) -> Buffer {
@@ -721,4 +759,152 @@ fn the_viewer_steps_through_a_record_and_marks_what_each_move_covered() {
     assert_eq!(v.at(), total - 1);
     v.key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE));
     assert!(v.done);
+}
+
+/// A bot that misbehaves on purpose: answers a pass on a turn, or panics.
+struct Unruly {
+    panics: bool,
+}
+
+impl sagani_ai::Bot for Unruly {
+    fn name(&self) -> String {
+        "unruly".into()
+    }
+    fn choose(
+        &mut self,
+        _: &sagani_core::view::View,
+        _: &[Move],
+        _: sagani_ai::Budget,
+    ) -> sagani_ai::Decision {
+        if self.panics {
+            panic!("unruly bot panics on purpose");
+        }
+        Move::Pass.into()
+    }
+}
+
+fn unruly_game(panics: bool, name: &str) -> App {
+    let players = vec![
+        sagani_tui::Player::human(""),
+        sagani_tui::Player::bot(
+            "unruly",
+            Box::new(Unruly { panics }),
+            sagani_ai::Budget::default(),
+        ),
+    ];
+    let rg = sagani_core::record::RecordedGame::new(&setup(2, 12, 1)).unwrap();
+    App::new(rg, players, opts(12, name)).unwrap()
+}
+
+#[test]
+fn a_bot_that_answers_nonsense_or_fails_is_replaced_and_the_screen_says_so() {
+    for panics in [false, true] {
+        let mut app = unruly_game(panics, if panics { "panics" } else { "illegal" });
+        wait(&mut app);
+        // A legal move was played for it, and the reason stays on screen after its move.
+        assert_eq!(app.recorded().record().moves.len(), 1);
+        assert_eq!(app.game().to_act(), Some(0));
+        let t = text(&render(&mut app, W, H));
+        let why = if panics {
+            "P2 unruly failed (unruly bot panics on purpose); a random bot plays its moves now"
+        } else {
+            "P2 unruly chose an illegal move (pass); a random legal move was played for it"
+        };
+        assert!(t.contains(why) && t.contains("P2 unruly placed"), "{t}");
+        // It stays until the person moves, and the seat goes on playing.
+        app.keys(&[KeyCode::Tab, KeyCode::Tab]);
+        assert!(text(&render(&mut app, W, H)).contains(why));
+        app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+        wait(&mut app);
+        assert_eq!(app.recorded().record().moves.len(), 3);
+        // The saved game keeps the seat's own bot.
+        assert!(app.save_json().contains(r#""seats": ["human","unruly"]"#));
+    }
+}
+
+#[test]
+fn a_failed_save_keeps_the_game_and_a_second_q_leaves_without_saving() {
+    let mut app = app_with_save(std::path::Path::new("/nonexistent-dir/x.json"));
+    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    app.keys(&[KeyCode::Char('q')]);
+    assert!(!app.done());
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("q again quits without saving"), "{t}");
+    // Any other key first: the next q tries to save again.
+    app.keys(&[KeyCode::Char('?'), KeyCode::Char('x'), KeyCode::Char('q')]);
+    assert!(!app.done());
+    app.keys(&[KeyCode::Char('q')]);
+    assert!(app.done());
+    assert!(app.saved().is_none());
+    assert_eq!(app.recorded().record().moves.len(), 1);
+}
+
+#[test]
+fn keys_while_another_display_is_shown_bring_the_tile_back_first() {
+    let mut app = app(&setup(2, 5, 0), &["human", "human"], 5, "tab");
+    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    app.keys(&[KeyCode::Char('1')]);
+    let mv = app.placement().unwrap();
+    app.keys(&[KeyCode::Tab]);
+    assert!(text(&render(&mut app, W, H)).contains("Display of Player 2"));
+    // Enter out of sight places nothing: it shows the tile again.
+    app.keys(&[KeyCode::Enter]);
+    assert_eq!(app.recorded().record().moves.len(), 2);
+    let t = text(&render(&mut app, W, H));
+    assert!(
+        t.contains("Display of Player 1") && t.contains("back to your display"),
+        "{t}"
+    );
+    app.keys(&[KeyCode::Enter]);
+    assert_eq!(app.recorded().record().moves.last().unwrap().mv, mv);
+}
+
+#[test]
+fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
+    let players = vec![
+        sagani_tui::Player::human(""),
+        sagani_tui::Player::bot(
+            "greedy",
+            sagani_ai::make_bot("greedy", 1).unwrap(),
+            sagani_ai::Budget::default(),
+        ),
+    ];
+    let rg = sagani_core::record::RecordedGame::new(&setup(2, 77, 0)).unwrap();
+    let mut o = opts(77, "pace");
+    o.bot_pace = Duration::from_millis(300);
+    let mut app = App::new(rg, players, o).unwrap();
+    let t = text(&render(&mut app, W, H));
+    assert!(
+        !t.contains("seed") && !t.contains("77"),
+        "the seed tells the deck\n{t}"
+    );
+    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    while app.recorded().record().moves.len() < 2 {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let t = text(&render(&mut app, W, H));
+    assert!(
+        t.contains("Display of P2 greedy"),
+        "its new tile in sight\n{t}"
+    );
+    std::thread::sleep(Duration::from_millis(350));
+    app.tick();
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("Display of You"), "then the next player's\n{t}");
+}
+
+#[test]
+fn the_help_fits_the_smallest_table() {
+    let mut app = app(&setup(2, 1, 0), &["human", "greedy"], 1, "help80");
+    app.keys(&[KeyCode::Char('?')]);
+    let t = text(&render(&mut app, 80, 24));
+    for line in [
+        "take that tile of the offer (intermezzo: of the storage)",
+        "save the game (a record) and quit",
+        "whoever got there first.",
+    ] {
+        assert!(t.contains(line), "{line}\n{t}");
+    }
 }
