@@ -6,12 +6,15 @@ use sagani_core::Move;
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
+/// The bot and its decision, or why it failed.
+type Reply = Result<(Box<dyn Bot>, Decision), String>;
+
 /// A decision being made. The bot travels to the thread and back with its answer.
 pub struct Thinking {
     pub seat: u8,
     pub started: Instant,
     pub budget: Option<Duration>,
-    rx: Receiver<Result<(Box<dyn Bot>, Decision), String>>,
+    rx: Receiver<Reply>,
 }
 
 pub enum Answer {
