@@ -3,40 +3,10 @@
 use sagani_core::record::{replay_json, Record};
 use sagani_core::Outcome;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn sagani() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sagani"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sagani-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn failed(out: &Output) -> String {
-    assert!(
-        !out.status.success(),
-        "stdout: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
+use common::*;
+use std::path::PathBuf;
 
 /// The table row of `bot`: games, wins, mean score, mean Cacophony.
 fn row(table: &str, bot: &str) -> (u64, u64, f64, f64) {

@@ -1,31 +1,14 @@
 //! `sagani play` and `sagani view` as a user runs them: in a real pseudo-terminal (through
 //! util-linux `script`), and refusing clearly without one.
 
+mod common;
+
+use common::*;
 use sagani_core::record::replay_json;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn sagani() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sagani"))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sagani-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn failed(out: &Output) -> String {
-    assert!(
-        !out.status.success(),
-        "stdout: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
 
 /// Runs `sagani ARGS` in a 100×30 pseudo-terminal in `dir`, typing each key after its pause.
 fn in_terminal(dir: &Path, args: &str, keys: &[(u64, &str)]) -> (bool, String) {
@@ -62,6 +45,13 @@ fn in_terminal(dir: &Path, args: &str, keys: &[(u64, &str)]) -> (bool, String) {
     (out.status.success(), text)
 }
 
+/// `sagani ARGS` in a terminal: the first offer tile placed by keys, then q.
+fn place_one_and_quit(dir: &Path, args: &str) -> String {
+    let (ok, screen) = in_terminal(dir, args, &[(1200, "1"), (300, "\r"), (600, "q")]);
+    assert!(ok, "{screen}");
+    screen
+}
+
 #[test]
 fn without_a_terminal_play_and_view_say_so_and_save_nothing() {
     let dir = temp_dir("no-tty");
@@ -78,7 +68,7 @@ fn without_a_terminal_play_and_view_say_so_and_save_nothing() {
     );
     assert!(err.contains("sagani arena"), "{err}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing saved");
-    let record = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/two-player-game.json");
+    let record = root().join("examples/two-player-game.json");
     let out = sagani()
         .arg("view")
         .arg(&record)
@@ -157,12 +147,7 @@ fn a_game_in_a_real_terminal_is_saved_by_q_resumed_by_load_and_viewed() {
     assert!(!game.is_over());
     assert!(json.contains(r#""seats": ["human","greedy"]"#), "{json}");
     // Resume: the same game, one more placement, saved back to the same file.
-    let (ok, screen) = in_terminal(
-        &dir,
-        "play --load sagani-game-5.json --bot-pace-ms 0",
-        &[(1200, "1"), (300, "\r"), (600, "q")],
-    );
-    assert!(ok, "{screen}");
+    let screen = place_one_and_quit(&dir, "play --load sagani-game-5.json --bot-pace-ms 0");
     assert!(
         screen.contains("Go on with: sagani play --load sagani-game-5.json"),
         "{screen}"
@@ -186,7 +171,7 @@ fn another_records_file_is_left_as_it_is_and_a_failed_save_can_still_quit() {
     let dir = temp_dir("foreign");
     // A record from elsewhere, with fields of its own: --load plays on from it, q saves the
     // game beside it and the file itself does not change.
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/two-player-game.json");
+    let example = root().join("examples/two-player-game.json");
     let text = std::fs::read_to_string(example).unwrap();
     let (full, _) = replay_json(&text).unwrap();
     let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -195,12 +180,7 @@ fn another_records_file_is_left_as_it_is_and_a_failed_save_can_still_quit() {
     record["names"] = serde_json::json!(["Ann", "Bob"]);
     let original = serde_json::to_string_pretty(&record).unwrap();
     std::fs::write(dir.join("theirs.json"), &original).unwrap();
-    let (ok, screen) = in_terminal(
-        &dir,
-        "play --load theirs.json",
-        &[(1200, "1"), (300, "\r"), (600, "q")],
-    );
-    assert!(ok, "{screen}");
+    let screen = place_one_and_quit(&dir, "play --load theirs.json");
     assert!(
         screen.contains("Saved the game to sagani-game.json"),
         "{screen}"

@@ -14,8 +14,9 @@ use sagani_core::{tile, Cell, CoveredArrow, Direction, Element, TileId};
 pub const PITCH_X: i32 = 8;
 pub const PITCH_Y: i32 = 4;
 
-/// Where each direction's arrow sits on a tile face (column, row).
-const ARROW_AT: [(u16, u16); 8] = [
+/// Where each direction's arrow sits on a tile face (column, row): around the middle, as on
+/// the printed tile.
+pub const ARROW_AT: [(u16, u16); 8] = [
     (3, 0),
     (6, 0),
     (6, 1),

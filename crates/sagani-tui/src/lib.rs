@@ -16,6 +16,7 @@ mod terminal;
 mod viewer;
 
 pub use app::{App, Options, Player};
+pub use board::ARROW_AT;
 pub use record_file::{load, Loaded};
 pub use screen::{MIN_HEIGHT, MIN_WIDTH};
 pub use terminal::{interactive, run_play, run_view};

@@ -218,9 +218,7 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
     }
     if v.variant == Variant::SoloAll {
         if let Some(fs) = v.seats[0].final_score {
-            lines.push(Line::raw(format!(
-                "final score now {fs} (minus discs left)"
-            )));
+            lines.push(Line::raw(format!("final score now {fs}")));
         }
     }
     lines.push(Line::raw(""));

@@ -28,16 +28,7 @@ fn colour(e: Element) -> Color {
 
 /// Where an arrow pointing `d` sits on a tile face drawn at (x, y).
 fn arrow_cell(x: u16, y: u16, d: Direction) -> (u16, u16) {
-    let (cx, cy) = [
-        (3, 0),
-        (6, 0),
-        (6, 1),
-        (6, 2),
-        (3, 2),
-        (0, 2),
-        (0, 1),
-        (0, 0),
-    ][d.index()];
+    let (cx, cy) = sagani_tui::ARROW_AT[d.index()];
     (x + cx, y + cy)
 }
 
@@ -64,6 +55,25 @@ fn setup(players: u8, seed: u64, start: u8) -> Setup {
         start_player: Some(start),
         ..Setup::seeded(players, seed)
     }
+}
+
+/// You against one bot, on a game from `rg`.
+fn against(
+    rg: sagani_core::record::RecordedGame,
+    name: &str,
+    bot: Box<dyn sagani_ai::Bot>,
+    budget: sagani_ai::Budget,
+    o: sagani_tui::Options,
+) -> App {
+    let players = vec![
+        sagani_tui::Player::human(""),
+        sagani_tui::Player::bot(name, bot, budget),
+    ];
+    App::new(rg, players, o).unwrap()
+}
+
+fn new_game(setup: &Setup) -> sagani_core::record::RecordedGame {
+    sagani_core::record::RecordedGame::new(setup).unwrap()
 }
 
 fn wait(app: &mut App) {
@@ -345,22 +355,20 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
 #[test]
 fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
     // mcts starts and thinks for 600 ms; the screen and the keys stay live meanwhile.
-    let players = vec![
-        sagani_tui::Player::human(""),
-        sagani_tui::Player::bot(
-            "mcts",
-            Box::new(sagani_ai::Mcts::new(
-                1,
-                sagani_ai::MctsConfig {
-                    threads: 1,
-                    ..Default::default()
-                },
-            )),
-            sagani_ai::Budget::millis(600),
-        ),
-    ];
-    let rg = sagani_core::record::RecordedGame::new(&setup(2, 9, 1)).unwrap();
-    let mut app = App::new(rg, players, opts(9, "thinking")).unwrap();
+    let mcts = sagani_ai::Mcts::new(
+        1,
+        sagani_ai::MctsConfig {
+            threads: 1,
+            ..Default::default()
+        },
+    );
+    let mut app = against(
+        new_game(&setup(2, 9, 1)),
+        "mcts",
+        Box::new(mcts),
+        sagani_ai::Budget::millis(600),
+        opts(9, "thinking"),
+    );
     assert!(app.thinking());
     let first = text(&render(&mut app, W, H));
     assert!(
@@ -521,15 +529,14 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
     let loaded = load(&path).unwrap();
     assert_eq!(Summary::of(loaded.game.game()), before);
     assert_eq!(loaded.seed, Some(41));
-    let players = vec![
-        sagani_tui::Player::human(""),
-        sagani_tui::Player::bot(
-            "greedy",
-            sagani_ai::make_bot("greedy", 1).unwrap(),
-            sagani_ai::Budget::default(),
-        ),
-    ];
-    let mut again = App::new(loaded.game, players, opts(41, "resume")).unwrap();
+    let greedy = sagani_ai::make_bot("greedy", 1).unwrap();
+    let mut again = against(
+        loaded.game,
+        "greedy",
+        greedy,
+        Default::default(),
+        opts(41, "resume"),
+    );
     again.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
     wait(&mut again);
     assert_eq!(again.recorded().record().moves.len(), made + 2);
@@ -784,16 +791,14 @@ impl sagani_ai::Bot for Unruly {
 }
 
 fn unruly_game(panics: bool, name: &str) -> App {
-    let players = vec![
-        sagani_tui::Player::human(""),
-        sagani_tui::Player::bot(
-            "unruly",
-            Box::new(Unruly { panics }),
-            sagani_ai::Budget::default(),
-        ),
-    ];
-    let rg = sagani_core::record::RecordedGame::new(&setup(2, 12, 1)).unwrap();
-    App::new(rg, players, opts(12, name)).unwrap()
+    let bot = Box::new(Unruly { panics });
+    against(
+        new_game(&setup(2, 12, 1)),
+        "unruly",
+        bot,
+        Default::default(),
+        opts(12, name),
+    )
 }
 
 #[test]
@@ -862,18 +867,16 @@ fn keys_while_another_display_is_shown_bring_the_tile_back_first() {
 
 #[test]
 fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
-    let players = vec![
-        sagani_tui::Player::human(""),
-        sagani_tui::Player::bot(
-            "greedy",
-            sagani_ai::make_bot("greedy", 1).unwrap(),
-            sagani_ai::Budget::default(),
-        ),
-    ];
-    let rg = sagani_core::record::RecordedGame::new(&setup(2, 77, 0)).unwrap();
     let mut o = opts(77, "pace");
     o.bot_pace = Duration::from_millis(300);
-    let mut app = App::new(rg, players, o).unwrap();
+    let greedy = sagani_ai::make_bot("greedy", 1).unwrap();
+    let mut app = against(
+        new_game(&setup(2, 77, 0)),
+        "greedy",
+        greedy,
+        Default::default(),
+        o,
+    );
     let t = text(&render(&mut app, W, H));
     assert!(
         !t.contains("seed") && !t.contains("77"),
