@@ -103,6 +103,8 @@ pub struct App {
     unsaved: bool,
     /// Left with a second `q` after a failed save.
     abandoned: bool,
+    /// The last frame was too small for the table: only q works, nothing happens unseen.
+    too_small: bool,
     /// What went wrong with a bot, shown until the next person moves.
     warning: Option<String>,
     /// After a bot's move, its display stays in sight for the pace, then the next player's.
@@ -160,6 +162,7 @@ impl App {
             saved: None,
             unsaved: false,
             abandoned: false,
+            too_small: false,
             warning: None,
             show_next: None,
             spot: None,
@@ -383,6 +386,9 @@ impl App {
             return;
         }
         self.unsaved = false;
+        if self.too_small {
+            return;
+        }
         if self.help {
             self.help = false;
             return;
@@ -658,6 +664,8 @@ impl App {
     // ----- drawing -----
 
     pub fn draw(&mut self, f: &mut Frame) {
+        let area = f.area();
+        self.too_small = area.width < screen::MIN_WIDTH || area.height < screen::MIN_HEIGHT;
         let game = self.rg.game();
         let view = game.view(None);
         let overlay = self.placing.as_ref().map(|p| {

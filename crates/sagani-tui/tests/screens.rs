@@ -613,8 +613,17 @@ fn a_terminal_too_small_gets_a_message_not_a_panic() {
         t.contains("It is 60×20; the table needs at least 80×24."),
         "{t}"
     );
+    // Keys do nothing unseen while the table is not shown; q still saves and quits.
+    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    assert_eq!(app.placement(), None);
+    assert_eq!(app.recorded().record().moves.len(), 0);
     let t = text(&render(&mut app, 80, 24));
     assert!(t.contains("Offer") && t.contains("Display of You"), "{t}");
+    app.keys(&[KeyCode::Char('1')]);
+    assert!(app.placement().is_some());
+    let _ = render(&mut app, 40, 10);
+    app.keys(&[KeyCode::Char('q')]);
+    assert!(app.saved().is_some());
 }
 
 #[test]
