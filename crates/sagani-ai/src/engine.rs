@@ -57,6 +57,8 @@ pub struct EngineBot {
     /// Set once the engine is gone; later decisions are random without another report.
     dead: bool,
     next_id: u64,
+    /// Where the engine's standard error goes (appended); by default it is ours.
+    stderr_log: Option<std::path::PathBuf>,
 }
 
 struct Running {
@@ -78,18 +80,35 @@ impl EngineBot {
             process: None,
             dead: false,
             next_id: 0,
+            stderr_log: None,
         }
+    }
+
+    /// Sends the engine's standard error to the end of a file instead of ours (a full-screen
+    /// client must not have its screen written over).
+    pub fn with_stderr_log(mut self, path: std::path::PathBuf) -> EngineBot {
+        self.stderr_log = Some(path);
+        self
     }
 
     fn start(&mut self) -> Result<(), String> {
         let mut parts = self.command.split_whitespace();
         let program = parts.next().ok_or("the engine command is empty")?;
         let mut command = Command::new(program);
+        let stderr = match &self.stderr_log {
+            None => Stdio::inherit(),
+            Some(path) => std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map(Stdio::from)
+                .map_err(|e| format!("cannot open {} for the engine's log: {e}", path.display()))?,
+        };
         command
             .args(parts)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(stderr);
         // Its own process group, so that stopping it also stops whatever it started.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);

@@ -288,3 +288,24 @@ fn stopping_an_engine_also_stops_what_it_started() {
         "grandchild {pid} still {state}"
     );
 }
+
+#[test]
+fn an_engines_standard_error_can_go_to_a_log_file() {
+    // A full-screen client sends it there, so that it does not write over the screen.
+    let cmd = script(
+        "chatty.py",
+        "import json,sys\nprint('thinking aloud', file=sys.stderr, flush=True)\nfor line in sys.stdin:\n    r=json.loads(line)\n    print(json.dumps({'id':r['id'],'move':r['legal'][0]}),flush=True)\n",
+    );
+    let log = std::env::temp_dir().join(format!("sagani-engine-log-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let game = Game::seeded(2, 9).unwrap();
+    let view = game.view(game.to_act());
+    let legal = game.legal_moves();
+    let mut bot =
+        EngineBot::new("chatty", &cmd, 1, Duration::from_secs(5)).with_stderr_log(log.clone());
+    let d = bot.choose(&view, &legal, Budget::millis(3000));
+    assert_eq!((d.fault, d.mv), (None, legal[0]));
+    drop(bot);
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "thinking aloud\n");
+    let _ = std::fs::remove_file(&log);
+}

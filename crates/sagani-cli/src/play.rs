@@ -4,7 +4,7 @@
 use crate::seats::{bot_seed, exit, Roster};
 use sagani_core::record::RecordedGame;
 use sagani_core::{Setup, Variant};
-use sagani_tui::{App, Options, Player, Viewer};
+use sagani_tui::{App, Options, Player, SaveTo, Viewer};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -17,10 +17,11 @@ use std::time::Duration;
 /// game as a record (docs/RECORD.md, with the seats) and quits; `--load` resumes it.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani play                               # you against mcts\n  sagani play --players 3 --bots mcts,greedy --seed 7\n  sagani play --players 2 --bots human       # two people, one keyboard\n  sagani play --solo                        # reach 75 with as few tiles as you can\n  sagani play --solo --variant solo-all     # all 72 tiles\n  sagani play --load sagani-game-7.json     # go on with a saved game\n\nIn the game, ? shows every key."
+    after_help = "Examples:\n  sagani play                               # you against mcts\n  sagani play --players 3 --bots mcts,greedy --seed 7\n  sagani play --players 2 --bots human       # two people, one keyboard\n  sagani play --solo                        # reach 75 with as few tiles as you can\n  sagani play --solo --variant solo-all     # all 72 tiles\n  sagani play --load sagani-game.json       # go on with a game saved by q\n\nIn the game, ? shows every key."
 )]
 pub struct Args {
-    /// Seats in the game, 1 to 4 (default 2; 1 with --solo).
+    /// Seats in the game, 1 to 4 (default: one more than the --bots names, 2 to 4; 1 with
+    /// --solo).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=4))]
     players: Option<u8>,
     /// Who plays the seats after yours, comma-separated (default: mcts in each).
@@ -32,17 +33,17 @@ pub struct Args {
     /// A solo game (1 player).
     #[arg(long)]
     solo: bool,
-    /// The solo variant: solo (reach 75) or solo-all (all 72 tiles).
+    /// The solo variant: solo (reach 75) or solo-all (all 72 tiles); implies --solo.
     #[arg(long, value_parser = ["solo", "solo-all"])]
     variant: Option<String>,
     /// Resume a saved game (or go on with any record).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "seed", "solo", "variant"])]
     load: Option<PathBuf>,
-    /// Where q saves the game (default: the file of a game saved by play, or a new
-    /// sagani-game-SEED.json or sagani-game.json here).
+    /// Where q saves the game (default: back to the --load file if sagani play saved it, else
+    /// a new sagani-game.json, sagani-game-2.json, … in the current folder).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
-    /// The least time between two bot moves, so they can be followed.
+    /// The least time from the move before to a bot's move, so bots can be followed.
     #[arg(long, default_value_t = 400, value_name = "MS")]
     bot_pace_ms: u64,
     #[command(flatten)]
@@ -91,22 +92,6 @@ fn players_of(args: &Args) -> Result<(u8, Option<Variant>), String> {
     }
 }
 
-/// A file name that is not taken yet: `sagani-game-SEED.json` for a seed given on the command
-/// line, else `sagani-game.json`; then `-2`, `-3`…
-fn free_name(seed: Option<u64>) -> PathBuf {
-    let stem = match seed {
-        Some(s) => format!("sagani-game-{s}"),
-        None => "sagani-game".to_string(),
-    };
-    let mut path = PathBuf::from(format!("{stem}.json"));
-    let mut k = 2;
-    while path.exists() {
-        path = PathBuf::from(format!("{stem}-{k}.json"));
-        k += 1;
-    }
-    path
-}
-
 fn run_inner(args: Args) -> Result<(), String> {
     let (rg, names, seed, save_to) = match &args.load {
         Some(file) => {
@@ -120,11 +105,11 @@ fn run_inner(args: Args) -> Result<(), String> {
             };
             let seed = loaded.seed.unwrap_or_else(random_seed);
             // A game this command saved goes back to its file; any other record is left as it
-            // is (its own extra fields included) and the game is saved beside it.
-            let save = match (&args.save, &loaded.seats) {
-                (Some(s), _) => s.clone(),
-                (None, Some(_)) => file.clone(),
-                (None, None) => free_name(None),
+            // is (its own extra fields included) and the game goes to a new file here.
+            let save = match (&args.save, loaded.ours) {
+                (Some(s), _) => SaveTo::File(s.clone()),
+                (None, true) => SaveTo::File(file.clone()),
+                (None, false) => SaveTo::NewIn(PathBuf::new()),
             };
             (loaded.game, names, seed, save)
         }
@@ -137,7 +122,10 @@ fn run_inner(args: Args) -> Result<(), String> {
                 ..Setup::seeded(players, seed)
             };
             let rg = RecordedGame::new(&setup).map_err(|e| e.to_string())?;
-            let save = args.save.clone().unwrap_or_else(|| free_name(args.seed));
+            let save = match &args.save {
+                Some(s) => SaveTo::File(s.clone()),
+                None => SaveTo::NewIn(PathBuf::new()),
+            };
             (rg, names, seed, save)
         }
     };
@@ -154,6 +142,9 @@ fn run_inner(args: Args) -> Result<(), String> {
     // Checked before the screen opens, so that a wrong argument reads as one line.
     sagani_tui::interactive()
         .map_err(|e| format!("{e} (to let bots play without a screen, use sagani arena)"))?;
+    // An engine writing to our terminal would write over the table.
+    let mut roster = args.roster.clone();
+    roster.engine_logs = Some(std::env::temp_dir());
     let players = names
         .iter()
         .enumerate()
@@ -161,8 +152,8 @@ fn run_inner(args: Args) -> Result<(), String> {
             if name == "human" {
                 Ok(Player::human(""))
             } else {
-                let bot = args.roster.make(name, bot_seed(seed, 0, s as u64))?;
-                Ok(Player::bot(name.clone(), bot, args.roster.budget()))
+                let bot = roster.make(name, bot_seed(seed, 0, s as u64))?;
+                Ok(Player::bot(name.clone(), bot, roster.budget()))
             }
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -222,7 +213,7 @@ fn random_seed() -> u64 {
 /// Step through a game record move by move, full-screen in the terminal.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani view examples/two-player-game.json\n  sagani view sagani-game-7.json\n\nKeys: → next move, ← back, Home/End, Tab another display, ? help, q quit."
+    after_help = "Examples:\n  sagani view examples/two-player-game.json\n  sagani view sagani-game.json\n\nKeys: → next move, ← back, Home/End, Tab another display, ? help, q or Esc quit."
 )]
 pub struct ViewArgs {
     /// The record file (docs/RECORD.md), finished or not.

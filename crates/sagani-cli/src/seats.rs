@@ -26,6 +26,9 @@ pub struct Roster {
     /// be used like a bot name. The command is split on spaces, without shell quoting.
     #[arg(long = "engine", value_name = "NAME=COMMAND")]
     engines: Vec<String>,
+    /// A folder for the engines' standard error (`NAME.log`), instead of ours.
+    #[arg(skip)]
+    pub engine_logs: Option<PathBuf>,
 }
 
 /// A seed for one seat of one game, spread out so that nearby games share nothing.
@@ -82,12 +85,13 @@ impl Roster {
 
     pub fn make(&self, name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
         match self.engine(name)? {
-            Some(cmd) => Ok(Box::new(EngineBot::new(
-                name,
-                cmd,
-                seed,
-                Duration::from_millis(self.budget_ms),
-            ))),
+            Some(cmd) => {
+                let bot = EngineBot::new(name, cmd, seed, Duration::from_millis(self.budget_ms));
+                Ok(Box::new(match &self.engine_logs {
+                    Some(dir) => bot.with_stderr_log(dir.join(format!("{name}.log"))),
+                    None => bot,
+                }))
+            }
             None if name == "mcts" => {
                 let mut cfg = MctsConfig::default();
                 if let Some(t) = self.threads {

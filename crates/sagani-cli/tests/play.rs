@@ -5,51 +5,157 @@ mod common;
 
 use common::*;
 use sagani_core::record::replay_json;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Runs `sagani ARGS` in a 100×30 pseudo-terminal in `dir`, typing each key after its pause.
-fn in_terminal(dir: &Path, args: &str, keys: &[(u64, &str)]) -> (bool, String) {
-    let bin = env!("CARGO_BIN_EXE_sagani");
-    let mut child = Command::new("script")
-        .args([
-            "-qfec",
-            &format!("stty rows 30 cols 100; exec {bin} {args}"),
-            "/dev/null",
+const ROWS: u16 = 30;
+const COLS: u16 = 100;
+/// How long the screen may take to show what a test waits for (a loaded machine is slow).
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// `sagani ARGS` in a 100×30 pseudo-terminal (util-linux `script`), read as a terminal shows
+/// it (vt100): a test types a key only once the screen shows that the key is expected.
+struct Terminal {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    /// Everything the program wrote; a thread keeps reading so the pipe never fills.
+    out: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Terminal {
+    fn start(dir: &Path, args: &str) -> Terminal {
+        let bin = env!("CARGO_BIN_EXE_sagani");
+        let mut child = Command::new("script")
+            .args([
+                "-qfec",
+                &format!("stty rows {ROWS} cols {COLS}; exec {bin} {args}"),
+                "/dev/null",
+            ])
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("util-linux script runs the command in a pseudo-terminal");
+        let mut stdout = child.stdout.take().unwrap();
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let sink = out.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Terminal {
+            stdin: child.stdin.take(),
+            child,
+            out,
+        }
+    }
+
+    /// The screen as the terminal shows it now.
+    fn screen(&self) -> String {
+        let size = |n| std::num::NonZeroU16::new(n).expect("a terminal has a size");
+        let mut parser = vt100::Parser::new(size(ROWS), size(COLS), 0);
+        parser.process(&self.out.lock().unwrap());
+        parser.screen().contents()
+    }
+
+    /// Waits until the screen shows `what`.
+    fn wait_for(&self, what: &str) -> String {
+        self.wait_for_any(&[what])
+    }
+
+    /// Waits until the screen shows one of `whats`.
+    fn wait_for_any(&self, whats: &[&str]) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if whats.iter().any(|w| screen.contains(w)) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "waited for {whats:?}; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until a person is to take a tile: the panel asks for it (while a bot plays, the
+    /// panel says it is thinking).
+    fn wait_for_a_person(&self) -> String {
+        self.wait_for_any(&[
+            "Choose a tile of the offer display",
+            "Take the last offer tile",
         ])
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("util-linux script runs the command in a pseudo-terminal");
-    let mut stdin = child.stdin.take().unwrap();
-    for (pause, key) in keys {
-        std::thread::sleep(Duration::from_millis(*pause));
-        stdin.write_all(key.as_bytes()).unwrap();
+    }
+
+    /// Waits until the screen no longer shows `what`.
+    fn wait_gone(&self, what: &str) {
+        let start = Instant::now();
+        while self.screen().contains(what) {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{what:?} stays:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(keys.as_bytes()).unwrap();
         stdin.flush().unwrap();
     }
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("sagani {args} did not quit");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+
+    /// Places the first offer tile on the cell the cursor starts on, once a person is to take
+    /// a tile.
+    fn place_first_tile(&mut self) {
+        self.wait_for_a_person();
+        self.send("1");
+        self.wait_for("Enter place");
+        self.send("\r");
+        self.wait_gone("Enter place");
     }
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    (out.status.success(), text)
+
+    /// Waits for the program to end; whether it succeeded, and all it wrote as text (the lines
+    /// printed after the screen closed are plain).
+    fn finish(mut self) -> (bool, String) {
+        drop(self.stdin.take());
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > PATIENCE {
+                let _ = self.child.kill();
+                panic!("sagani did not quit; the screen:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // The reader thread sees the end of the output shortly after.
+        std::thread::sleep(Duration::from_millis(100));
+        let text = String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned();
+        (status.success(), text)
+    }
 }
 
 /// `sagani ARGS` in a terminal: the first offer tile placed by keys, then q.
 fn place_one_and_quit(dir: &Path, args: &str) -> String {
-    let (ok, screen) = in_terminal(dir, args, &[(1200, "1"), (300, "\r"), (600, "q")]);
-    assert!(ok, "{screen}");
-    screen
+    let mut t = Terminal::start(dir, args);
+    t.place_first_tile();
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    text
 }
 
 #[test]
@@ -126,43 +232,62 @@ fn bad_arguments_are_one_clear_line() {
 #[test]
 fn a_game_in_a_real_terminal_is_saved_by_q_resumed_by_load_and_viewed() {
     let dir = temp_dir("tty");
-    // Whoever starts, the keys work: greedy answers at once with no pace, so each "1", Enter
-    // finds the human to act.
-    let keys: Vec<(u64, &str)> = std::iter::once((1200, "1"))
-        .chain((0..5).flat_map(|_| [(300, "\r"), (500, "1")]))
-        .chain([(300, "\r"), (500, "q")])
-        .collect();
-    let (ok, screen) = in_terminal(&dir, "play --seed 5 --bots greedy --bot-pace-ms 0", &keys);
-    assert!(ok, "{screen}");
+    let mut t = Terminal::start(&dir, "play --seed 5 --bots greedy --bot-pace-ms 0");
+    let screen = t.wait_for_a_person();
+    assert!(screen.contains("▶ You: take a tile"), "{screen}");
     assert!(
-        screen.contains("Saved the game to sagani-game-5.json"),
+        screen.contains("Offer") && screen.contains("Draw pile"),
         "{screen}"
     );
-    assert!(screen.contains("Offer"), "the table was drawn");
-    let path = dir.join("sagani-game-5.json");
+    assert!(
+        !screen.contains("seed"),
+        "the seed tells the pile\n{screen}"
+    );
+    for _ in 0..6 {
+        t.place_first_tile();
+    }
+    // The help, then q.
+    t.wait_for_a_person();
+    t.send("?");
+    t.wait_for("Keys and signs");
+    t.send("x");
+    t.wait_gone("Keys and signs");
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("Saved the game to sagani-game.json"),
+        "{text}"
+    );
+    let path = dir.join("sagani-game.json");
     let json = std::fs::read_to_string(&path).unwrap();
     let (record, game) = replay_json(&json).unwrap();
     let mine = record.moves.iter().filter(|m| m.player == 0).count();
-    assert!(mine >= 5, "the human placed tiles by keys: {mine}\n{json}");
+    assert_eq!(mine, 6, "the human placed six tiles by keys\n{json}");
     assert!(!game.is_over());
     assert!(json.contains(r#""seats": ["human","greedy"]"#), "{json}");
     // Resume: the same game, one more placement, saved back to the same file.
-    let screen = place_one_and_quit(&dir, "play --load sagani-game-5.json --bot-pace-ms 0");
+    let text = place_one_and_quit(&dir, "play --load sagani-game.json --bot-pace-ms 0");
     assert!(
-        screen.contains("Go on with: sagani play --load sagani-game-5.json"),
-        "{screen}"
+        text.contains("Go on with: sagani play --load sagani-game.json"),
+        "{text}"
     );
     let (again, _) = replay_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(again.moves[..record.moves.len()], record.moves[..]);
-    assert!(again.moves.iter().filter(|m| m.player == 0).count() == mine + 1);
-    // The viewer opens it, goes to the end and quits.
-    let (ok, screen) = in_terminal(
-        &dir,
-        "view sagani-game-5.json",
-        &[(1000, "\x1b[F"), (300, "q")],
+    assert_eq!(
+        again.moves.iter().filter(|m| m.player == 0).count(),
+        mine + 1
     );
-    assert!(ok, "{screen}");
-    assert!(screen.contains("Sagani replay"), "{screen}");
+    // The viewer opens it at the start, End goes to the last move, q quits.
+    let moves = again.moves.len();
+    let mut v = Terminal::start(&dir, "view sagani-game.json");
+    v.wait_for(&format!("move 0/{moves}"));
+    v.send("\x1b[F");
+    v.wait_for("The end of the record (the game was not over).");
+    v.wait_for(&format!("Move {moves} of {moves}"));
+    v.send("q");
+    let (ok, text) = v.finish();
+    assert!(ok, "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -170,7 +295,7 @@ fn a_game_in_a_real_terminal_is_saved_by_q_resumed_by_load_and_viewed() {
 fn another_records_file_is_left_as_it_is_and_a_failed_save_can_still_quit() {
     let dir = temp_dir("foreign");
     // A record from elsewhere, with fields of its own: --load plays on from it, q saves the
-    // game beside it and the file itself does not change.
+    // game to a new file in the current folder and the record itself does not change.
     let example = root().join("examples/two-player-game.json");
     let text = std::fs::read_to_string(example).unwrap();
     let (full, _) = replay_json(&text).unwrap();
@@ -197,14 +322,20 @@ fn another_records_file_is_left_as_it_is_and_a_failed_save_can_still_quit() {
         11,
         "people in both seats: one more placement by keys"
     );
-    // A save that cannot be written: the first q says so, the second leaves without saving.
-    let (ok, screen) = in_terminal(
-        &dir,
-        "play --seed 2 --bots human --save /nonexistent-dir/g.json",
-        &[(1200, "q"), (600, "q")],
+    // A save that cannot be written (its folder is a file): the first q says so, the second
+    // leaves without saving.
+    std::fs::write(dir.join("plain-file"), "").unwrap();
+    let mut t = Terminal::start(&dir, "play --seed 2 --bots human --save plain-file/g.json");
+    t.wait_for_a_person();
+    t.send("q");
+    let screen = t.wait_for("q again: quit without saving");
+    assert!(
+        screen.contains("cannot save the game to plain-file/g.json"),
+        "{screen}"
     );
-    assert!(ok, "{screen}");
-    assert!(screen.contains("q again quits without saving"), "{screen}");
-    assert!(screen.contains("Quit without saving."), "{screen}");
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    assert!(text.contains("Quit without saving."), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

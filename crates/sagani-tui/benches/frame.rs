@@ -8,14 +8,14 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use sagani_core::record::RecordedGame;
 use sagani_core::{Expect, Setup};
-use sagani_tui::{App, Options, Player};
+use sagani_tui::{App, Options, Player, SaveTo};
 use std::time::Duration;
 
 /// Two people, 40 placements in: large displays.
 fn late_game() -> App {
     let rg = RecordedGame::new(&Setup::seeded(2, 3)).unwrap();
     let opts = Options {
-        save_to: std::env::temp_dir().join("sagani-bench-unused.json"),
+        save_to: SaveTo::File(std::env::temp_dir().join("sagani-bench-unused.json")),
         seed: 3,
         bot_pace: Duration::ZERO,
     };

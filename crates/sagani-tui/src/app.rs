@@ -62,11 +62,21 @@ impl Player {
 
 pub struct Options {
     /// Where `q` saves the game.
-    pub save_to: PathBuf,
+    pub save_to: SaveTo,
     /// The seed of the bots (kept in the saved game).
     pub seed: u64,
     /// The least time between a bot's move and the one before, so a person can follow.
     pub bot_pace: Duration,
+}
+
+/// Where `q` saves the game.
+#[derive(Clone, Debug)]
+pub enum SaveTo {
+    /// This file, replaced if it exists (given with --save, or a game `sagani play` saved).
+    File(PathBuf),
+    /// A new file in this folder, named when saving so that no other file is overwritten:
+    /// `sagani-game.json`, `sagani-game-2.json`, …
+    NewIn(PathBuf),
 }
 
 /// A tile on its way to a display.
@@ -209,6 +219,11 @@ impl App {
         self.thinking.is_some()
     }
 
+    /// Where `q` saves the game.
+    pub fn save_to(&self) -> &SaveTo {
+        &self.opts.save_to
+    }
+
     /// The record with the seats and seed, as `q` saves it.
     pub fn save_json(&self) -> String {
         let kinds: Vec<String> = self.players.iter().map(Player::kind).collect();
@@ -264,7 +279,8 @@ impl App {
         }
         if let Some((seat, _)) = &self.ready {
             let seat = *seat;
-            if self.last_move.elapsed() >= self.opts.bot_pace {
+            // Nothing is played unseen: a bot's move waits while the table is not shown.
+            if self.last_move.elapsed() >= self.opts.bot_pace && !self.too_small {
                 let (_, d) = self.ready.take().expect("checked");
                 self.play_bot(seat, d);
             }
@@ -363,10 +379,15 @@ impl App {
         }
     }
 
+    /// Shows a display from its middle; the acting player's with the tile being placed in
+    /// sight.
     fn show_seat(&mut self, seat: u8) {
         if seat != self.shown {
             self.shown = seat;
             self.scroll = Default::default();
+        }
+        if self.placing.is_some() && self.game().to_act() == Some(seat) {
+            self.scroll.0.follow = true;
         }
     }
 
@@ -385,7 +406,9 @@ impl App {
             self.quit();
             return;
         }
-        self.unsaved = false;
+        if std::mem::take(&mut self.unsaved) {
+            self.message = None;
+        }
         if self.too_small {
             return;
         }
@@ -418,10 +441,11 @@ impl App {
         }
     }
 
+    /// Tab: another display, chosen by the person, so the pace does not switch it back.
     fn show(&mut self, by: i32) {
         let n = self.players.len() as i32;
-        self.shown = (self.shown as i32 + by).rem_euclid(n) as u8;
-        self.scroll = Default::default();
+        self.show_next = None;
+        self.show_seat((self.shown as i32 + by).rem_euclid(n) as u8);
     }
 
     fn quit(&mut self) {
@@ -429,9 +453,17 @@ impl App {
             self.abandoned = true;
             return;
         }
-        let path = self.opts.save_to.clone();
-        match record_file::save(&path, &self.save_json()) {
-            Ok(()) => self.saved = Some(path),
+        let json = self.save_json();
+        let saved = match &self.opts.save_to {
+            SaveTo::File(path) => record_file::save(path, &json).map(|_| path.clone()),
+            SaveTo::NewIn(dir) => record_file::save_new(dir, &json),
+        };
+        match saved {
+            Ok(path) => {
+                // Saved once under a new name: later saves go to the same file.
+                self.opts.save_to = SaveTo::File(path.clone());
+                self.saved = Some(path);
+            }
             // The game goes on, and the reason is on screen; a second q leaves without saving.
             Err(e) => {
                 self.unsaved = true;
@@ -455,12 +487,10 @@ impl App {
         let game = self.rg.game();
         let Some(seat) = game.to_act() else { return };
         if !self.players[seat as usize].is_human() {
-            if !matches!(k.code, KeyCode::Char('?')) {
-                self.say(
-                    format!("{} is to play; wait for it", self.labels[seat as usize]),
-                    false,
-                );
-            }
+            self.say(
+                format!("{} is to play; wait for it", self.labels[seat as usize]),
+                false,
+            );
             return;
         }
         let expects = game.expects().expect("the game runs");
@@ -480,10 +510,7 @@ impl App {
             }
             return;
         }
-        if self.placing.is_some()
-            && self.shown != seat
-            && !matches!(k.code, KeyCode::Char('1'..='9'))
-        {
+        if self.placing.is_some() && self.shown != seat {
             // Nothing happens out of sight: the first key brings the tile back into view.
             self.show_seat(seat);
             self.say(
@@ -599,7 +626,7 @@ impl App {
             Some((c, r)) if cells.contains(&c) => (c, r),
             _ => (first, 0),
         };
-        self.shown = seat;
+        self.show_seat(seat);
         self.placing = Some(Placing {
             tile,
             cells,
@@ -638,7 +665,7 @@ impl App {
         match best {
             Some((_, _, c)) => {
                 p.cursor = c;
-                self.shown = self.game().to_act().unwrap_or(self.shown);
+                self.show_seat(self.game().to_act().unwrap_or(self.shown));
                 self.refresh();
             }
             None => self.say("no free cell further that way".into(), false),
@@ -650,7 +677,7 @@ impl App {
         let n = p.cells.len() as i32;
         let i = p.cells.iter().position(|&c| c == p.cursor).unwrap_or(0) as i32;
         p.cursor = p.cells[(i + by).rem_euclid(n) as usize];
-        self.shown = self.game().to_act().unwrap_or(self.shown);
+        self.show_seat(self.game().to_act().unwrap_or(self.shown));
         self.refresh();
     }
 
@@ -785,6 +812,10 @@ impl App {
     }
 
     fn key_hint(&self) -> String {
+        if self.unsaved {
+            return "the game is NOT saved · q again: quit without saving · any other key: go on"
+                .to_string();
+        }
         if self.help {
             return "any key closes the help".to_string();
         }

@@ -19,7 +19,7 @@ const PLAY_KEYS: [(&str, &str); 14] = [
         "←↑→↓ hjkl",
         "placing: the cursor to the nearest free cell that way",
     ),
-    ("Space n / N", "placing: the next / previous free cell"),
+    ("Space n / N ⌫", "placing: the next / previous free cell"),
     ("r ] / R [", "turn the tile clockwise / anticlockwise"),
     ("Enter", "place the tile as the preview shows"),
     ("Esc", "put the tile back (a drawn tile cannot go back)"),
@@ -29,7 +29,7 @@ const PLAY_KEYS: [(&str, &str); 14] = [
         "scroll the display (plain arrows when not placing)",
     ),
     ("c", "centre the display"),
-    ("e", "show the result again (once the game is over)"),
+    ("e / Esc Enter", "game over: show / hide the result"),
     ("?", "this help; any key closes it"),
     ("q  Ctrl-C", "save the game (a record) and quit"),
 ];
@@ -54,7 +54,7 @@ fn legend() -> Vec<Line<'static>> {
         Line::from(elements),
         Line::raw("A tile: element letter and value in the middle; arrows around it"),
         Line::raw("(↑ ↗ → ↘ ↓ ↙ ← ↖) in the colour of the element each one asks for."),
-        Line::raw("● a disc on a covered arrow.  ╭F 6╮ a flipped (completed) tile."),
+        Line::raw("● a disc on a covered arrow.  │ F 6 │ framed: a flipped (completed) tile."),
         Line::from(vec![
             Span::raw("Preview: "),
             Span::styled("↑", Style::new().bg(style::MARK).fg(Color::Red)),

@@ -15,7 +15,7 @@ mod style;
 mod terminal;
 mod viewer;
 
-pub use app::{App, Options, Player};
+pub use app::{App, Options, Player, SaveTo};
 pub use board::ARROW_AT;
 pub use record_file::{load, Loaded};
 pub use screen::{MIN_HEIGHT, MIN_WIDTH};

@@ -3,23 +3,28 @@
 
 use sagani_core::record::{replay_json, Record, RecordedGame};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A saved game read back.
 pub struct Loaded {
     pub game: RecordedGame,
+    /// Saved by `sagani play` (marked so): its file may be written again.
+    pub ours: bool,
     /// Who played each seat, when the file says.
     pub seats: Option<Vec<String>>,
     pub seed: Option<u64>,
 }
 
-/// The record as JSON with the seats and seed after the format line.
+/// What marks a file `sagani play` wrote, and may write again.
+const SAVED_BY: &str = "sagani play";
+
+/// The record as JSON with the mark, the seats and the seed before the format line.
 pub fn to_json(record: &Record, seats: &[String], seed: u64) -> String {
     let json = record.to_json();
     let seats = serde_json::to_string(seats).expect("names serialise");
     // `to_json` starts with "{\n": the extra fields go right after it.
     format!(
-        "{{\n  \"seats\": {seats},\n  \"seed\": {seed},\n{}",
+        "{{\n  \"saved_by\": \"{SAVED_BY}\",\n  \"seats\": {seats},\n  \"seed\": {seed},\n{}",
         &json[2..]
     )
 }
@@ -33,6 +38,41 @@ pub fn save(path: &Path, json: &str) -> Result<(), String> {
             let _ = std::fs::remove_file(&tmp);
             format!("cannot save the game to {}: {e}", path.display())
         })
+}
+
+/// Saves to a new file in `dir`: `sagani-game.json`, else `sagani-game-2.json`, … The name is
+/// taken by creating the file (never opening one that exists), so two games saved in one
+/// folder at once cannot overwrite each other.
+pub fn save_new(dir: &Path, json: &str) -> Result<PathBuf, String> {
+    for k in 1..10_000 {
+        let name = if k == 1 {
+            "sagani-game.json".to_string()
+        } else {
+            format!("sagani-game-{k}.json")
+        };
+        let path = dir.join(name);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(_) => return save(&path, json).map(|_| path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot save the game in {}: {e}", folder(dir))),
+        }
+    }
+    Err(format!(
+        "cannot save the game in {}: too many saved games",
+        folder(dir)
+    ))
+}
+
+fn folder(dir: &Path) -> String {
+    if dir.as_os_str().is_empty() {
+        "the current folder".to_string()
+    } else {
+        dir.display().to_string()
+    }
 }
 
 /// Reads and replays a saved game or any record.
@@ -49,8 +89,14 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
         names.filter(|n| n.len() == players)
     });
     let seed = value.get("seed").and_then(Value::as_u64);
+    let ours = value.get("saved_by").and_then(Value::as_str) == Some(SAVED_BY);
     let game = RecordedGame::from_record(record).map_err(|e| format!("{name}: {e}"))?;
-    Ok(Loaded { game, seats, seed })
+    Ok(Loaded {
+        game,
+        ours,
+        seats,
+        seed,
+    })
 }
 
 #[cfg(test)]
@@ -77,6 +123,7 @@ mod tests {
         let back = load(&path).unwrap();
         assert_eq!(back.seats, Some(vec!["human".into(), "greedy".into()]));
         assert_eq!(back.seed, Some(77));
+        assert!(back.ours);
         assert_eq!(back.game.record(), rg.record());
         // Fields of another shape are someone else's: ignored, like the replay ignores them.
         let other = json
@@ -85,6 +132,7 @@ mod tests {
         std::fs::write(&path, other).unwrap();
         let back = load(&path).unwrap();
         assert_eq!((back.seats, back.seed), (None, None));
+        assert!(back.ours, "the mark is still there");
         assert_eq!(back.game.record(), rg.record());
         // A record that does not replay is refused with the file's name and the move.
         std::fs::write(
@@ -100,6 +148,29 @@ mod tests {
             e.starts_with(&format!("{}: move 0: ", path.display())),
             "{e}"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[cfg(test)]
+mod names {
+    use super::*;
+
+    #[test]
+    fn new_saves_never_overwrite_a_file() {
+        let dir = std::env::temp_dir().join(format!("sagani-tui-names-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("sagani-game.json"), "someone else's").unwrap();
+        let a = save_new(&dir, "a").unwrap();
+        let b = save_new(&dir, "b").unwrap();
+        assert_eq!(a, dir.join("sagani-game-2.json"));
+        assert_eq!(b, dir.join("sagani-game-3.json"));
+        assert_eq!(
+            std::fs::read_to_string(dir.join("sagani-game.json")).unwrap(),
+            "someone else's"
+        );
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "a");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,10 +1,14 @@
 //! The real terminal: raw mode and the alternate screen, keys in, frames out, and the terminal
-//! given back as it was, also after an error.
+//! given back as it was, also after an error or a panic.
 
-use crate::app::App;
+use crate::app::{App, SaveTo};
+use crate::record_file;
 use crate::viewer::Viewer;
 use ratatui::crossterm::event::{self, Event};
 use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
+use std::thread::ThreadId;
 use std::time::Duration;
 
 /// Why there is no full screen to draw on, if there is none.
@@ -25,27 +29,65 @@ pub fn interactive() -> Result<(), String> {
 /// Redraws often enough for the bots' progress to move smoothly.
 const FRAME: Duration = Duration::from_millis(80);
 
-/// Raw mode and the alternate screen, given back on a panic of the screen's own thread. A bot's
-/// thread that panics is caught (`bots.rs`) and must leave the screen alone; with
-/// `panic = "abort"` nothing is caught, so the terminal is given back whoever panics.
+/// The thread that draws the screen.
+static SCREEN: OnceLock<ThreadId> = OnceLock::new();
+/// The game so far and where it goes, saved by the panic hook if all else fails.
+static RESCUE: Mutex<Option<(SaveTo, String)>> = Mutex::new(None);
+
+/// Raw mode and the alternate screen. On a panic of the screen's thread the terminal is given
+/// back (ratatui's hook) and the game so far saved. A bot's thread that panics is caught
+/// (`bots.rs`) and shown on screen, so its panic must leave the terminal alone; with the release
+/// build's `panic = "abort"` nothing is caught and the program ends, so then the terminal is
+/// given back and the game saved whoever panics.
 fn open() -> Result<ratatui::DefaultTerminal, String> {
     let term = ratatui::try_init().map_err(|e| format!("cannot use the terminal: {e}"))?;
-    let restore_and_report = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let bot = std::thread::current().name() == Some(crate::bots::THREAD);
-        if !(bot && cfg!(panic = "unwind")) {
-            restore_and_report(info);
-        }
-    }));
+    if SCREEN.set(std::thread::current().id()).is_ok() {
+        let restore_and_report = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let screen = SCREEN.get() == Some(&std::thread::current().id());
+            if screen || cfg!(panic = "abort") {
+                restore_and_report(info);
+                rescue();
+            }
+        }));
+    }
     Ok(term)
 }
 
+fn rescue() {
+    let Ok(mut slot) = RESCUE.try_lock() else {
+        return;
+    };
+    let Some((to, json)) = slot.take() else {
+        return;
+    };
+    let saved = match to {
+        SaveTo::File(path) => record_file::save(&path, &json).map(|_| path),
+        SaveTo::NewIn(dir) => record_file::save_new(&dir, &json),
+    };
+    match saved {
+        Ok(p) => eprintln!(
+            "The game so far is saved to {}: go on with sagani play --load {}",
+            p.display(),
+            p.display()
+        ),
+        Err(e) => eprintln!("{e}"),
+    }
+}
+
 /// Plays until `q` saved the game (its path) or quit without saving (`None`).
-pub fn run_play(app: &mut App) -> Result<Option<std::path::PathBuf>, String> {
+pub fn run_play(app: &mut App) -> Result<Option<PathBuf>, String> {
     interactive()?;
     let mut term = open()?;
+    let mut kept = usize::MAX;
     let result = (|| -> std::io::Result<()> {
         while !app.done() {
+            let moves = app.recorded().record().moves.len();
+            if moves != kept {
+                kept = moves;
+                *RESCUE.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some((app.save_to().clone(), app.save_json()));
+            }
             term.draw(|f| app.draw(f))?;
             if event::poll(FRAME)? {
                 if let Event::Key(k) = event::read()? {
@@ -56,6 +98,7 @@ pub fn run_play(app: &mut App) -> Result<Option<std::path::PathBuf>, String> {
         }
         Ok(())
     })();
+    *RESCUE.lock().unwrap_or_else(|e| e.into_inner()) = None;
     ratatui::restore();
     result.map_err(|e| format!("terminal error: {e}"))?;
     Ok(app.saved().cloned())

@@ -22,6 +22,8 @@ pub struct Viewer {
     shown: u8,
     scroll: (Scroll, Beyond),
     help: bool,
+    /// The last frame was too small for the table: only q (and Esc) work.
+    too_small: bool,
     pub done: bool,
 }
 
@@ -50,6 +52,7 @@ impl Viewer {
             shown: 0,
             scroll: Default::default(),
             help: false,
+            too_small: false,
             done: false,
         })
     }
@@ -86,6 +89,9 @@ impl Viewer {
             } else {
                 self.done = true;
             }
+            return;
+        }
+        if self.too_small {
             return;
         }
         if self.help {
@@ -125,6 +131,8 @@ impl Viewer {
     }
 
     pub fn draw(&mut self, f: &mut Frame) {
+        let area = f.area();
+        self.too_small = area.width < screen::MIN_WIDTH || area.height < screen::MIN_HEIGHT;
         let game = &self.states[self.at];
         let view = game.view(None);
         let mut fresh: Vec<Option<TileId>> = vec![None; self.record.players as usize];

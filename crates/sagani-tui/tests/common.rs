@@ -8,7 +8,7 @@ use ratatui::Terminal;
 use sagani_ai::{make_bot, Budget};
 use sagani_core::record::RecordedGame;
 use sagani_core::Setup;
-use sagani_tui::{App, Options, Player};
+use sagani_tui::{App, Options, Player, SaveTo};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ pub fn temp(name: &str) -> PathBuf {
 
 pub fn opts(seed: u64, name: &str) -> Options {
     Options {
-        save_to: temp(name),
+        save_to: SaveTo::File(temp(name)),
         seed,
         bot_pace: Duration::ZERO,
     }

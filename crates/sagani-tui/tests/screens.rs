@@ -326,7 +326,7 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
     }
     // The intermezzo: the players pick from the storage, numbered, or pass; the header names
     // who picks.
-    let _ = seat;
+    assert_ne!(seat, 2);
     let picker = app.game().to_act().unwrap();
     let t = text(&render(&mut app, W, H));
     assert!(
@@ -352,30 +352,54 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
     assert!(matches!(moves[i + 1], Move::Place { tile, .. } if tile == drawn));
 }
 
+/// A bot that answers only when the test lets it: thinking lasts exactly as long as a test
+/// needs, however slow the machine.
+struct Gate {
+    open: std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>,
+}
+
+impl sagani_ai::Bot for Gate {
+    fn name(&self) -> String {
+        "gate".into()
+    }
+    fn choose(
+        &mut self,
+        _: &sagani_core::view::View,
+        legal: &[Move],
+        _: sagani_ai::Budget,
+    ) -> sagani_ai::Decision {
+        let _ = self.open.lock().unwrap().recv();
+        legal[0].into()
+    }
+}
+
+/// A gate bot and the key to it (each send lets one decision through).
+fn gate() -> (Box<dyn sagani_ai::Bot>, std::sync::mpsc::Sender<()>) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let open = std::sync::Arc::new(std::sync::Mutex::new(rx));
+    (Box::new(Gate { open }), tx)
+}
+
 #[test]
 fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
-    // mcts starts and thinks for 600 ms; the screen and the keys stay live meanwhile.
-    let mcts = sagani_ai::Mcts::new(
-        1,
-        sagani_ai::MctsConfig {
-            threads: 1,
-            ..Default::default()
-        },
-    );
+    // The bot starts, with a budget of 600 ms, and thinks until the test opens the gate: the
+    // screen and the keys stay live meanwhile.
+    let (bot, open) = gate();
+    let budget = sagani_ai::Budget::millis(600);
     let mut app = against(
         new_game(&setup(2, 9, 1)),
-        "mcts",
-        Box::new(mcts),
-        sagani_ai::Budget::millis(600),
+        "gate",
+        bot,
+        budget,
         opts(9, "thinking"),
     );
     assert!(app.thinking());
     let first = text(&render(&mut app, W, H));
     assert!(
-        first.contains("mcts is thinking") && first.contains("/0.6 s"),
+        first.contains("P2 gate is thinking") && first.contains("/0.6 s"),
         "{first}"
     );
-    std::thread::sleep(Duration::from_millis(250));
+    std::thread::sleep(Duration::from_millis(150));
     app.keys(&[KeyCode::Char('?')]);
     let later = text(&render(&mut app, W, H));
     assert!(
@@ -389,12 +413,17 @@ fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
         "the header moves on"
     );
     app.keys(&[KeyCode::Char('x')]);
+    // A key for the bot's turn is refused, and nothing is played.
+    app.keys(&[KeyCode::Char('1')]);
+    assert!(text(&render(&mut app, W, H)).contains("P2 gate is to play; wait for it"));
+    assert_eq!(app.recorded().record().moves.len(), 0);
+    open.send(()).unwrap();
     wait(&mut app);
     assert!(!app.thinking());
     assert_eq!(app.game().to_act(), Some(0));
     assert_eq!(app.recorded().record().moves.len(), 1);
     let t = text(&render(&mut app, W, H));
-    assert!(t.contains("mcts placed"), "{t}");
+    assert!(t.contains("P2 gate placed"), "{t}");
 }
 
 /// Plays a whole game from the keyboard: tiles, cells, turns and the intermezzo chosen by a
@@ -541,22 +570,32 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
     wait(&mut again);
     assert_eq!(again.recorded().record().moves.len(), made + 2);
     // A save that cannot be written keeps the game going and says why.
-    let mut stuck = app_with_save(std::path::Path::new("/nonexistent-dir/x.json"));
+    let mut stuck = app_with_save(&unwritable("resume"));
     stuck.keys(&[KeyCode::Char('q')]);
     assert!(stuck.saved().is_none());
     let t = text(&render(&mut stuck, W, H));
     assert!(
-        t.contains("cannot save the game to /nonexistent-dir/x.json"),
+        t.contains(&format!(
+            "cannot save the game to {}",
+            unwritable("resume").display()
+        )),
         "{t}"
     );
     let _ = std::fs::remove_file(path);
+}
+
+/// A path no one can write, root included: its folder is a file.
+fn unwritable(name: &str) -> std::path::PathBuf {
+    let file = temp(name).with_file_name("plain-file");
+    std::fs::write(&file, "").unwrap();
+    file.join("game.json")
 }
 
 fn app_with_save(path: &std::path::Path) -> App {
     let rg = sagani_core::record::RecordedGame::new(&Setup::seeded(2, 1)).unwrap();
     let players = vec![sagani_tui::Player::human(""), sagani_tui::Player::human("")];
     let mut o = opts(1, "stuck");
-    o.save_to = path.to_path_buf();
+    o.save_to = sagani_tui::SaveTo::File(path.to_path_buf());
     App::new(rg, players, o).unwrap()
 }
 
@@ -674,6 +713,18 @@ fn large_displays_scroll() {
         (0..W).any(|x| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == Color::LightYellow)
     });
     assert!(outlined, "the cursor is in sight\n{t}");
+    // Away and back (Tab Tab, and Tab then a placing key): the cursor is in sight again.
+    let cursor_in_sight = |buf: &Buffer| {
+        (0..H).any(|y| {
+            (0..W).any(|x| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == Color::LightYellow)
+        })
+    };
+    app.keys(&[KeyCode::Tab, KeyCode::Tab]);
+    assert!(cursor_in_sight(&render(&mut app, W, H)));
+    app.keys(&[KeyCode::Tab, KeyCode::Char('r')]);
+    let buf = render(&mut app, W, H);
+    assert!(cursor_in_sight(&buf), "{}", text(&buf));
+    app.keys(&[KeyCode::Char('R')]);
     // Esc, then scroll left by hand until the left edge shows.
     app.keys(&[KeyCode::Esc]);
     for _ in 0..30 {
@@ -838,7 +889,7 @@ fn a_bot_that_answers_nonsense_or_fails_is_replaced_and_the_screen_says_so() {
 
 #[test]
 fn a_failed_save_keeps_the_game_and_a_second_q_leaves_without_saving() {
-    let mut app = app_with_save(std::path::Path::new("/nonexistent-dir/x.json"));
+    let mut app = app_with_save(&unwritable("twice"));
     app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
     app.keys(&[KeyCode::Char('q')]);
     assert!(!app.done());
@@ -874,28 +925,36 @@ fn keys_while_another_display_is_shown_bring_the_tile_back_first() {
     assert_eq!(app.recorded().record().moves.last().unwrap().mv, mv);
 }
 
-#[test]
-fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
-    let mut o = opts(77, "pace");
-    o.bot_pace = Duration::from_millis(300);
-    let greedy = sagani_ai::make_bot("greedy", 1).unwrap();
-    let mut app = against(
-        new_game(&setup(2, 77, 0)),
-        "greedy",
-        greedy,
-        Default::default(),
-        o,
-    );
-    let t = text(&render(&mut app, W, H));
-    assert!(
-        !t.contains("seed") && !t.contains("77"),
-        "the seed tells the deck\n{t}"
-    );
-    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
-    while app.recorded().record().moves.len() < 2 {
+/// Ticks until `done`, for at most 10 s.
+fn tick_until(app: &mut App, done: impl Fn(&App) -> bool) {
+    let start = std::time::Instant::now();
+    while !done(app) {
+        assert!(start.elapsed() < Duration::from_secs(10), "waited 10 s");
         app.tick();
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+#[test]
+fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
+    // You, greedy, and a gate bot that holds its turn.
+    let (held, _open) = gate();
+    let players = vec![
+        sagani_tui::Player::human(""),
+        sagani_tui::Player::bot(
+            "greedy",
+            sagani_ai::make_bot("greedy", 1).unwrap(),
+            Default::default(),
+        ),
+        sagani_tui::Player::bot("gate", held, Default::default()),
+    ];
+    let mut o = opts(77, "pace");
+    o.bot_pace = Duration::from_millis(300);
+    let mut app = App::new(new_game(&setup(3, 77, 0)), players, o).unwrap();
+    let t = text(&render(&mut app, W, H));
+    assert!(!t.contains("seed"), "the seed tells the deck\n{t}");
+    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    tick_until(&mut app, |a| a.recorded().record().moves.len() == 2);
     let t = text(&render(&mut app, W, H));
     assert!(
         t.contains("Display of P2 greedy"),
@@ -904,7 +963,96 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
     std::thread::sleep(Duration::from_millis(350));
     app.tick();
     let t = text(&render(&mut app, W, H));
-    assert!(t.contains("Display of You"), "then the next player's\n{t}");
+    assert!(
+        t.contains("Display of P3 gate"),
+        "then the next player's\n{t}"
+    );
+    // A display chosen by hand is kept: the pace does not switch it back.
+    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]); // refused: the gate bot is to play
+    assert_eq!(app.recorded().record().moves.len(), 2);
+    let mut o = opts(78, "pace2");
+    o.bot_pace = Duration::from_millis(300);
+    let (held, _open2) = gate();
+    let players = vec![
+        sagani_tui::Player::human(""),
+        sagani_tui::Player::bot(
+            "greedy",
+            sagani_ai::make_bot("greedy", 2).unwrap(),
+            Default::default(),
+        ),
+        sagani_tui::Player::bot("gate", held, Default::default()),
+    ];
+    let mut app = App::new(new_game(&setup(3, 78, 0)), players, o).unwrap();
+    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    tick_until(&mut app, |a| a.recorded().record().moves.len() == 2);
+    app.key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+    std::thread::sleep(Duration::from_millis(350));
+    app.tick();
+    let t = text(&render(&mut app, W, H));
+    assert!(
+        t.contains("Display of You"),
+        "the display chosen by hand stays\n{t}"
+    );
+}
+
+#[test]
+fn bots_wait_while_the_table_is_not_shown() {
+    let mut o = opts(5, "small-bots");
+    o.bot_pace = Duration::from_millis(100);
+    let greedy = sagani_ai::make_bot("greedy", 1).unwrap();
+    let mut app = against(
+        new_game(&setup(2, 5, 1)),
+        "greedy",
+        greedy,
+        Default::default(),
+        o,
+    );
+    let _ = render(&mut app, 60, 20);
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_millis(400) {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        app.recorded().record().moves.len(),
+        0,
+        "nothing played unseen"
+    );
+    let _ = render(&mut app, W, H);
+    tick_until(&mut app, |a| a.recorded().record().moves.len() == 1);
+}
+
+#[test]
+fn after_a_failed_save_the_screen_says_the_game_is_not_saved_until_another_key() {
+    // The bot holds its turn: q fails while it thinks, then it moves.
+    let (bot, open) = gate();
+    let mut o = opts(6, "armed");
+    o.save_to = sagani_tui::SaveTo::File(unwritable("armed"));
+    let mut app = against(
+        new_game(&setup(2, 6, 1)),
+        "gate",
+        bot,
+        Default::default(),
+        o,
+    );
+    app.keys(&[KeyCode::Char('q')]);
+    assert!(!app.done());
+    open.send(()).unwrap();
+    wait(&mut app);
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("P2 gate placed"), "{t}");
+    assert!(
+        t.contains("the game is NOT saved · q again: quit without saving"),
+        "{t}"
+    );
+    // Another key: the warning goes, and q tries to save again.
+    app.keys(&[KeyCode::Tab]);
+    let t = text(&render(&mut app, W, H));
+    assert!(!t.contains("NOT saved") && !t.contains("q again"), "{t}");
+    app.keys(&[KeyCode::Char('q')]);
+    assert!(!app.done());
+    app.keys(&[KeyCode::Char('q')]);
+    assert!(app.done() && app.saved().is_none());
 }
 
 #[test]
