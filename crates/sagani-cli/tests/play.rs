@@ -27,11 +27,15 @@ struct Terminal {
 
 impl Terminal {
     fn start(dir: &Path, args: &str) -> Terminal {
-        let bin = env!("CARGO_BIN_EXE_sagani");
+        Terminal::run(dir, &format!("{} {args}", env!("CARGO_BIN_EXE_sagani")))
+    }
+
+    /// Any command line, in the same terminal.
+    fn run(dir: &Path, command: &str) -> Terminal {
         let mut child = Command::new("script")
             .args([
                 "-qfec",
-                &format!("stty rows {ROWS} cols {COLS}; exec {bin} {args}"),
+                &format!("stty rows {ROWS} cols {COLS}; exec {command}"),
                 "/dev/null",
             ])
             .current_dir(dir)
@@ -337,5 +341,44 @@ fn another_records_file_is_left_as_it_is_and_a_failed_save_can_still_quit() {
     let (ok, text) = t.finish();
     assert!(ok, "{text}");
     assert!(text.contains("Quit without saving."), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bot_that_panics_on_its_own_thread_leaves_the_screen_whole() {
+    // examples/failing_bot.rs: a bot whose search thread panics (cargo test builds it).
+    let example = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("examples/failing_bot");
+    assert!(
+        example.exists(),
+        "{} (built by cargo test)",
+        example.display()
+    );
+    let dir = temp_dir("failing-bot");
+    let mut t = Terminal::run(&dir, &example.display().to_string());
+    t.place_first_tile();
+    // The panic is caught and told on the table, in the alternate screen, and play goes on.
+    let screen = t.wait_for("P2 failing failed (search threads do not panic");
+    assert!(
+        screen.contains("a random bot plays its moves now"),
+        "{screen}"
+    );
+    t.wait_for_a_person();
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    assert!(
+        !text.contains("panicked at"),
+        "no panic report over the screen\n{text}"
+    );
+    // The screen was left once, at the end.
+    assert_eq!(text.matches("\x1b[?1049l").count(), 1, "{text:?}");
+    let (record, _) =
+        replay_json(&std::fs::read_to_string(dir.join("sagani-game.json")).unwrap()).unwrap();
+    assert_eq!(record.moves.len(), 2, "mine, and a random one for the bot");
     let _ = std::fs::remove_dir_all(&dir);
 }

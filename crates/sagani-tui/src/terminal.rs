@@ -35,23 +35,35 @@ static SCREEN: OnceLock<ThreadId> = OnceLock::new();
 static RESCUE: Mutex<Option<(SaveTo, String)>> = Mutex::new(None);
 
 /// Raw mode and the alternate screen. On a panic of the screen's thread the terminal is given
-/// back (ratatui's hook) and the game so far saved. A bot's thread that panics is caught
-/// (`bots.rs`) and shown on screen, so its panic must leave the terminal alone; with the release
-/// build's `panic = "abort"` nothing is caught and the program ends, so then the terminal is
-/// given back and the game saved whoever panics.
+/// back and the game so far saved. A bot's thread that panics is caught (`bots.rs`) and shown
+/// on screen, so its panic must leave the terminal alone (ratatui's own hook would give it back
+/// whoever panics). With the release build's `panic = "abort"` nothing is caught and the
+/// program ends, so then the terminal is given back and the game saved whoever panics. The hook
+/// is in place before the screen opens, so no panic slips in between.
 fn open() -> Result<ratatui::DefaultTerminal, String> {
-    let term = ratatui::try_init().map_err(|e| format!("cannot use the terminal: {e}"))?;
     if SCREEN.set(std::thread::current().id()).is_ok() {
-        let restore_and_report = std::panic::take_hook();
+        let report = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             let screen = SCREEN.get() == Some(&std::thread::current().id());
             if screen || cfg!(panic = "abort") {
-                restore_and_report(info);
+                ratatui::restore();
+                report(info);
                 rescue();
             }
         }));
     }
-    Ok(term)
+    let opened = (|| {
+        ratatui::crossterm::terminal::enable_raw_mode()?;
+        ratatui::crossterm::execute!(
+            std::io::stdout(),
+            ratatui::crossterm::terminal::EnterAlternateScreen
+        )?;
+        ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
+    })();
+    opened.map_err(|e| {
+        ratatui::restore();
+        format!("cannot use the terminal: {e}")
+    })
 }
 
 fn rescue() {
@@ -78,8 +90,11 @@ fn rescue() {
 /// Plays until `q` saved the game (its path) or quit without saving (`None`).
 pub fn run_play(app: &mut App) -> Result<Option<PathBuf>, String> {
     interactive()?;
+    // Kept before the screen opens: a bot may fail before the first frame.
+    *RESCUE.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((app.save_to().clone(), app.save_json()));
     let mut term = open()?;
-    let mut kept = usize::MAX;
+    let mut kept = app.recorded().record().moves.len();
     let result = (|| -> std::io::Result<()> {
         while !app.done() {
             let moves = app.recorded().record().moves.len();
