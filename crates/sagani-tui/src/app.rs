@@ -5,6 +5,7 @@
 use crate::board::{Beyond, Ghost, Overlay, Scroll};
 use crate::bots::{Answer, Thinking};
 use crate::help;
+use crate::keys::{self, step};
 use crate::record_file;
 use crate::screen::{self, Numbered, Progress, Scene};
 use crate::style::{self, tile_name};
@@ -401,19 +402,14 @@ impl App {
         if k.kind == KeyEventKind::Release {
             return;
         }
-        let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
-        if k.code == KeyCode::Char('q') || ctrl_c {
+        if keys::quits(&k) {
             self.quit();
             return;
         }
         if std::mem::take(&mut self.unsaved) {
             self.message = None;
         }
-        if self.too_small {
-            return;
-        }
-        if self.help {
-            self.help = false;
+        if keys::swallowed(self.too_small, &mut self.help) {
             return;
         }
         let shift = k.modifiers.contains(KeyModifiers::SHIFT);
@@ -885,15 +881,6 @@ impl App {
             style::dim(),
         ));
         lines
-    }
-}
-
-fn step(code: KeyCode) -> (i32, i32) {
-    match code {
-        KeyCode::Up => (0, -1),
-        KeyCode::Down => (0, 1),
-        KeyCode::Left => (-1, 0),
-        _ => (1, 0),
     }
 }
 

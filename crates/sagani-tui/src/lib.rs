@@ -9,6 +9,7 @@ mod app;
 mod board;
 mod bots;
 mod help;
+mod keys;
 mod record_file;
 mod screen;
 mod style;

@@ -4,6 +4,7 @@
 use crate::app::{describe, short};
 use crate::board::{Beyond, Overlay, Scroll};
 use crate::help;
+use crate::keys;
 use crate::screen::{self, Numbered, Scene};
 use crate::style;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -82,8 +83,7 @@ impl Viewer {
         if k.kind == KeyEventKind::Release {
             return;
         }
-        let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
-        if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) || ctrl_c {
+        if keys::quits(&k) || k.code == KeyCode::Esc {
             if self.help && k.code == KeyCode::Esc {
                 self.help = false;
             } else {
@@ -91,22 +91,13 @@ impl Viewer {
             }
             return;
         }
-        if self.too_small {
-            return;
-        }
-        if self.help {
-            self.help = false;
+        if keys::swallowed(self.too_small, &mut self.help) {
             return;
         }
         let shift = k.modifiers.contains(KeyModifiers::SHIFT);
         match k.code {
             KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right if shift => {
-                let (dx, dy) = match k.code {
-                    KeyCode::Up => (0, -1),
-                    KeyCode::Down => (0, 1),
-                    KeyCode::Left => (-1, 0),
-                    _ => (1, 0),
-                };
+                let (dx, dy) = keys::step(k.code);
                 self.scroll.0.dx += dx;
                 self.scroll.0.dy += dy;
             }
