@@ -152,6 +152,16 @@ impl Terminal {
     }
 }
 
+/// A test that fails midway leaves no program running behind it.
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 /// `sagani ARGS` in a terminal: the first offer tile placed by keys, then q.
 fn place_one_and_quit(dir: &Path, args: &str) -> String {
     let mut t = Terminal::start(dir, args);
