@@ -363,13 +363,11 @@ fn a_bot_that_panics_on_its_own_thread_leaves_the_screen_whole() {
         .and_then(Path::parent)
         .unwrap()
         .join("examples/failing_bot");
-    // cargo test builds it, unless only some test targets are asked for; then it may be
-    // missing or older than the client it stands for.
-    let built = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    let fresh = built(&example) >= built(Path::new(env!("CARGO_BIN_EXE_sagani")));
+    // cargo test builds it, unless only some test targets are asked for. (Its age says nothing:
+    // cargo builds it and sagani side by side, and either may finish first.)
     assert!(
-        example.exists() && fresh,
-        "{} is missing or older than sagani: cargo build -p sagani-cli --example failing_bot",
+        example.exists(),
+        "{} is missing: cargo build -p sagani-cli --example failing_bot",
         example.display()
     );
     let dir = temp_dir("failing-bot");
