@@ -375,7 +375,7 @@ impl App {
                     }
                 }
             }
-            // Only legal moves get here; the engine's word is shown if not.
+            // A move the engine refuses changes nothing; its reason is shown.
             Err(e) => self.say(e.to_string(), true),
         }
     }
@@ -554,25 +554,13 @@ impl App {
             }
             return;
         }
-        match (k.code, expects) {
-            (KeyCode::Char('i'), Expect::Turn) => {
-                let mv = game.offer().first().map(|&tile| Move::Intermezzo { tile });
-                match mv.filter(|m| game.legal_moves().contains(m)) {
-                    Some(mv) => self.apply(mv),
-                    None if game.offer().len() != 1 => self.say(
-                        format!(
-                            "the intermezzo choice needs exactly one tile in the offer display; it holds {}",
-                            game.offer().len()
-                        ),
-                        true,
-                    ),
-                    None => self.say("the intermezzo choice needs a tile in the draw pile; it is empty".into(), true),
-                }
+        // The engine decides whether these may be played now, and says why not.
+        match k.code {
+            KeyCode::Char('i') => {
+                let tile = game.offer().last().copied().unwrap_or_default();
+                self.apply(Move::Intermezzo { tile })
             }
-            (KeyCode::Char('p'), Expect::IntermezzoPick) => self.apply(Move::Pass),
-            (KeyCode::Char('p'), _) => {
-                self.say("pass is only possible during an intermezzo".into(), true)
-            }
+            KeyCode::Char('p') => self.apply(Move::Pass),
             _ => self.unknown(),
         }
     }

@@ -1,7 +1,7 @@
 //! Saved games: a record (RECORD.md) with two extra top-level fields the replay ignores,
 //! `seats` (who plays each seat: `human` or a bot's name) and `seed` (the bots' seeds).
 
-use sagani_core::record::{replay_json, Record, RecordedGame};
+use sagani_core::record::{Record, RecordedGame};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -79,7 +79,7 @@ fn folder(dir: &Path) -> String {
 pub fn load(path: &Path) -> Result<Loaded, String> {
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let (record, _) = replay_json(&text).map_err(|e| format!("{name}: {e}"))?;
+    let record = Record::from_json(&text).map_err(|e| format!("{name}: {e}"))?;
     let players = record.players as usize;
     let value: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
     // Extra fields are ours only in their own shape; any other shape is someone else's field,
@@ -102,6 +102,7 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sagani_core::record::replay_json;
     use sagani_core::Setup;
 
     #[test]

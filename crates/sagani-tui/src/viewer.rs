@@ -148,8 +148,9 @@ impl Viewer {
             if let Move::Place { tile, .. } = m.mv {
                 fresh[m.player as usize] = Some(tile);
                 // What the move covered, marked as a preview marks it (completed tiles are
-                // flipped now and show their backs).
-                if let Ok(pv) = before.preview(m.mv) {
+                // flipped now and show their backs), on the mover's display only.
+                let preview = before.preview(m.mv).ok().filter(|_| m.player == self.shown);
+                if let Some(pv) = preview {
                     overlay = Some(Overlay {
                         covered: pv.covered,
                         ..Overlay::default()
@@ -188,13 +189,6 @@ impl Viewer {
             popup: self
                 .help
                 .then(|| ("Keys and signs (any key closes)".to_string(), help::view())),
-        };
-        // The covered marks belong to the player who moved; show them on that display only.
-        let scene = Scene {
-            overlay: scene
-                .overlay
-                .filter(|_| self.last().map(|m| m.player) == Some(self.shown)),
-            ..scene
         };
         screen::draw(f, &scene, &mut self.scroll);
     }
