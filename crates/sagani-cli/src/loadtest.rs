@@ -155,7 +155,11 @@ fn run_inner(args: Args) -> Result<(), String> {
     if let (Some(server), Some(db)) = (server, db) {
         // Kill the server outright: what it acknowledged must already be on disk.
         drop(server);
-        let stored = sagani_server::store::moves_per_game(&db).map_err(|e| e.to_string())?;
+        let games: Vec<String> = report.acknowledged_by_game.keys().cloned().collect();
+        let stored = runtime.block_on(sagani_server::store::move_counts(
+            &db.display().to_string(),
+            &games,
+        ))?;
         let lost: u64 = report
             .acknowledged_by_game
             .iter()

@@ -2,6 +2,7 @@
 
 mod arena;
 mod bench;
+mod db;
 mod hint;
 mod loadtest;
 mod play;
@@ -19,7 +20,7 @@ use std::process::ExitCode;
     name = "sagani",
     version,
     about = "Sagani, the tile-laying game by Uwe Rosenberg: rules engine and tools",
-    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json\n  sagani serve\n  sagani play --players 3 --bots mcts,greedy\n  sagani view game.json\n  sagani loadtest --games 500 --seconds 30"
+    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json\n  sagani serve\n  sagani db copy --from sagani.db --to postgres://127.0.0.1/sagani\n  sagani play --players 3 --bots mcts,greedy\n  sagani view game.json\n  sagani loadtest --games 500 --seconds 30"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -34,6 +35,7 @@ enum Command {
     Solo(solo::Args),
     Hint(hint::Args),
     Serve(serve::Args),
+    Db(db::Args),
     Loadtest(loadtest::Args),
     Play(play::Args),
     View(play::ViewArgs),
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Solo(args) => solo::run(args),
         Command::Hint(args) => hint::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Db(args) => db::run(args),
         Command::Loadtest(args) => loadtest::run_cmd(args),
         Command::Play(args) => play::run(args),
         Command::View(args) => play::view(args),

@@ -1,28 +1,30 @@
-//! `sagani serve`: the game server, on one SQLite file.
+//! `sagani serve`: the game server, on a SQLite file or a PostgreSQL database.
 
 use crate::seats::exit;
 use sagani_server::{Config, Limits};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Run the game server: HTTP JSON API and WebSockets (docs/server-api.md), games stored in a
-/// SQLite file and rebuilt from it on start-up.
+/// SQLite file (one server) or a PostgreSQL database (any number of servers), read from it as
+/// they are asked for.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani serve\n  sagani serve --addr 127.0.0.1:9000 --db /var/lib/sagani/games.db\n\nThe API is described at /api/openapi.json. Logs go to standard error (RUST_LOG=debug for more)."
+    after_help = "Examples:\n  sagani serve\n  sagani serve --addr 127.0.0.1:9000 --db /var/lib/sagani/games.db\n  sagani serve --addr 127.0.0.1:9001 --db postgres://sagani@127.0.0.1/sagani\n\nThe API is described at /api/openapi.json; running several servers, backups and metrics in docs/operations.md. Logs go to standard error (RUST_LOG=debug for more)."
 )]
 pub struct Args {
     /// Address to listen on (port 0: any free port; the chosen one is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// The SQLite database file (created if missing).
-    #[arg(long, default_value = "sagani.db")]
-    db: PathBuf,
+    /// Where games are stored: a SQLite file (created if missing; served by this process
+    /// alone), or a postgres:// URL (shared by any number of servers).
+    #[arg(long, default_value = "sagani.db", value_name = "FILE|URL")]
+    db: String,
     /// Longest time a bot may think about one decision, in milliseconds.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=60_000))]
     bot_think_ms: u64,
-    /// Bots thinking at the same time (default: the number of cores).
+    /// mcts searches at the same time (default: the number of cores); random and greedy have a
+    /// worker of their own.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     bot_threads: Option<u64>,
     /// Largest request body in bytes (0: no limit).
@@ -37,8 +39,15 @@ pub struct Args {
     /// Games one address may have open (created and not over; 0: no limit).
     #[arg(long, default_value_t = Limits::default().open_games_per_ip)]
     open_games_per_ip: usize,
+    /// Seat claims per second one client address may send (0: no limit).
+    #[arg(long, default_value_t = Limits::default().claims_per_ip)]
+    claims_per_ip: u32,
+    /// Games kept in memory at most (the rest are read from the database when asked for).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    cache_games: u64,
     /// Deal every deck from this seed (game k gets seed S+k), so games can be repeated: for
-    /// tests and demonstrations only, since whoever knows S knows every draw pile.
+    /// tests and demonstrations only, since whoever knows S knows every draw pile. Refused with
+    /// PostgreSQL.
     #[arg(long, value_name = "S")]
     deck_seed: Option<u64>,
 }
@@ -55,8 +64,10 @@ fn run_inner(args: Args) -> Result<(), String> {
             moves_per_token: args.moves_per_token,
             moves_per_ip: args.moves_per_ip,
             open_games_per_ip: args.open_games_per_ip,
+            claims_per_ip: args.claims_per_ip,
         },
         bot_think_ms: args.bot_think_ms,
+        cache_games: args.cache_games,
         deck_seed: args.deck_seed,
         ..Config::default()
     };
@@ -65,11 +76,17 @@ fn run_inner(args: Args) -> Result<(), String> {
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
-        if let Some(seed) = args.deck_seed {
-            tracing::warn!("decks are dealt from seed {seed}: the draw piles are not secret");
+        if args.deck_seed.is_some() {
+            // Never the seed itself: logs are read by more people than should know the piles.
+            tracing::warn!("decks are dealt from a fixed seed: the draw piles are not secret");
         }
-        let app = sagani_server::open(&args.db, config)?;
-        let games = app.all_tables().len();
+        let app = sagani_server::open(&args.db, config).await?;
+        let games = app
+            .store
+            .counts()
+            .await
+            .map_err(|e| e.to_string())?
+            .games;
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
@@ -77,7 +94,7 @@ fn run_inner(args: Args) -> Result<(), String> {
         // Tests and scripts read this line to find the port.
         println!(
             "sagani server on http://{addr} (database {}, {games} games)",
-            args.db.display()
+            sagani_server::store::shown(&args.db)
         );
         use std::io::Write;
         let _ = std::io::stdout().flush();

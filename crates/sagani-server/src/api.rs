@@ -216,7 +216,16 @@ pub struct Lobby {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct Health {
     pub status: String,
-    pub games: usize,
+    /// Games stored.
+    pub games: u64,
+    /// Of those, the games that are not over.
+    pub open: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Ready {
+    /// `ready`.
+    pub status: String,
 }
 
 /// A WebSocket message from the server: the full state after every change.

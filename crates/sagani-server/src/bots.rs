@@ -1,15 +1,22 @@
-//! Bots at the table: each decision runs on a blocking thread, a few at a time, within the
-//! server's think-time limit, so bots never stall the server.
+//! Bots at the table: which bots there are, how long each level thinks, and one decision on a
+//! blocking thread. The search checks its own budget, so a decision ends on time and the
+//! scheduler's workers really bound the CPU the bots take.
 
 use sagani_ai::{Bot, Budget, Mcts, MctsConfig, BOT_NAMES};
 use sagani_core::view::View;
 use sagani_core::Move;
-use std::time::Duration;
-use tokio::sync::Semaphore;
+use std::sync::Arc;
 
-/// The think time of mcts levels 1 to 5, in milliseconds (capped by the server's limit).
-pub const LEVEL_MS: [u64; 5] = [100, 300, 1000, 2000, 4000];
+/// The share of the server's think limit each mcts level takes, in twentieths: at the default
+/// 2,000 ms, levels 1 to 5 think 100, 300, 700, 1,300 and 2,000 ms.
+const LEVEL_TWENTIETHS: [u64; 5] = [1, 3, 7, 13, 20];
 pub const DEFAULT_LEVEL: u8 = 3;
+
+/// How long a bot of `level` thinks under the server's limit `think_ms`.
+pub fn level_ms(level: u8, think_ms: u64) -> u64 {
+    let share = LEVEL_TWENTIETHS[(level.clamp(1, 5) - 1) as usize];
+    (think_ms * share / 20).max(1)
+}
 
 /// Checks a bot seat's request and gives its level (1 for bots without levels).
 pub fn check(bot: &str, level: Option<u8>) -> Result<u8, String> {
@@ -28,61 +35,51 @@ pub fn check(bot: &str, level: Option<u8>) -> Result<u8, String> {
     }
 }
 
-pub struct Job {
-    pub bot: String,
-    pub level: u8,
-    pub view: View,
-    pub legal: Vec<Move>,
-    /// The server's limit.
-    pub think: Duration,
-    /// A fixed seed (`Config::deck_seed`); otherwise fresh randomness.
-    pub seed: Option<u64>,
+/// Searching bots think long; the others answer at once and get a queue of their own.
+pub fn is_slow(bot: &str) -> bool {
+    bot == "mcts"
 }
 
-fn make(bot: &str, seed: u64) -> Box<dyn Bot> {
-    match bot {
-        // One thread per decision: several games share the machine.
+/// Makes a bot by name with a seed (tests hand in their own, e.g. one that panics).
+pub type BotMaker = Arc<dyn Fn(&str, u64) -> Box<dyn Bot> + Send + Sync>;
+
+pub fn standard_maker() -> BotMaker {
+    Arc::new(|bot: &str, seed: u64| match bot {
+        // One thread per decision: the scheduler runs several decisions side by side.
         "mcts" => Box::new(Mcts::new(
             seed,
             MctsConfig {
                 threads: 1,
                 ..MctsConfig::default()
             },
-        )),
+        )) as Box<dyn Bot>,
         name => sagani_ai::make_bot(name, seed)
             .unwrap_or_else(|_| Box::new(sagani_ai::RandomBot::new(seed)) as Box<dyn Bot>),
-    }
+    })
 }
 
-/// Extra time a bot gets beyond its budget before the server stops waiting for it.
-const GRACE: Duration = Duration::from_secs(2);
+pub struct Job {
+    pub bot: String,
+    pub level: u8,
+    pub view: View,
+    pub legal: Vec<Move>,
+    pub think_ms: u64,
+    pub seed: u64,
+}
 
-/// The bot's move. Its seed is fresh randomness, unrelated to the deck (unless the server deals
-/// from a seed). A bot that
-/// overruns its budget by `GRACE` (or fails) gets a random legal move played for it.
-pub async fn think(slots: &Semaphore, job: Job) -> Move {
-    let _permit = slots.acquire().await;
-    let seed = job.seed.unwrap_or_else(crate::secret::random_seed);
-    let fallback = job.legal[(seed % job.legal.len() as u64) as usize];
-    let level_ms = LEVEL_MS[(job.level.clamp(1, 5) - 1) as usize];
-    let budget = Budget::millis(level_ms.min(job.think.as_millis() as u64));
-    let limit = budget.time.unwrap_or_default() + GRACE;
+/// The bot's move. A bot that fails (panics) gets a random legal move played for it.
+pub async fn think(maker: BotMaker, job: Job) -> Move {
+    let fallback = job.legal[(job.seed % job.legal.len() as u64) as usize];
+    let budget = Budget::millis(level_ms(job.level, job.think_ms));
     let thinking = tokio::task::spawn_blocking(move || {
-        make(&job.bot, seed)
+        maker(&job.bot, job.seed)
             .choose(&job.view, &job.legal, budget)
             .mv
     });
-    match tokio::time::timeout(limit, thinking).await {
-        Ok(Ok(mv)) => mv,
-        Ok(Err(e)) => {
+    match thinking.await {
+        Ok(mv) => mv,
+        Err(e) => {
             tracing::error!("a bot failed: {e}");
-            fallback
-        }
-        Err(_) => {
-            tracing::warn!(
-                "a bot overran its budget of {:?}",
-                budget.time.unwrap_or_default()
-            );
             fallback
         }
     }
@@ -102,5 +99,14 @@ mod tests {
         assert!(check("alphazero", None)
             .unwrap_err()
             .contains("unknown bot"));
+    }
+
+    #[test]
+    fn levels_think_different_times_under_the_default_limit() {
+        let times: Vec<u64> = (1..=5).map(|l| level_ms(l, 2000)).collect();
+        assert_eq!(times, [100, 300, 700, 1300, 2000]);
+        assert!(times.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(level_ms(5, 500), 500, "level 5 takes the whole limit");
+        assert_eq!(level_ms(1, 1), 1, "never zero");
     }
 }

@@ -4,18 +4,24 @@
 pub mod api;
 mod app;
 mod bots;
+pub mod clock;
 pub mod error;
+mod hub;
 pub mod limits;
 pub mod loadtest;
 mod openapi;
 mod routes;
+mod scheduler;
 mod secret;
 pub mod store;
 mod table;
+#[doc(hidden)]
+pub mod testing;
 mod web;
 mod ws;
 
 pub use app::{App, Config};
+pub use bots::{level_ms, BotMaker};
 pub use limits::Limits;
 pub use openapi::document as openapi_document;
 
@@ -24,10 +30,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use std::future::Future;
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-use store::{SqliteStore, Store};
 use tokio::net::TcpListener;
 
 /// The API's routes over `app`.
@@ -35,6 +39,7 @@ pub fn router(app: Arc<App>) -> Router {
     let body_limit = app.config.limits.body_bytes;
     Router::new()
         .route("/healthz", get(routes::healthz))
+        .route("/readyz", get(routes::readyz))
         .route(
             "/api/openapi.json",
             get(|| async { Json(openapi::document()) }),
@@ -63,10 +68,10 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// Opens the SQLite database at `db` and rebuilds its games.
-pub fn open(db: &Path, config: Config) -> Result<Arc<App>, String> {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(db).map_err(|e| e.to_string())?);
-    App::start(store, config)
+/// Opens the store `db` names (a SQLite file, or a `postgres://` URL) and starts a server on it.
+pub async fn open(db: &str, config: Config) -> Result<Arc<App>, String> {
+    let store = store::open(db, true).await.map_err(|e| e.to_string())?;
+    App::start(store, config).await
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves.
@@ -75,13 +80,13 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    app.wake_bots().await;
     let tidy = app.clone();
     let tidying = tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(60));
         loop {
             every.tick().await;
             tidy.limiters.tidy();
+            tidy.hub.tidy();
         }
     });
     let result = axum::serve(

@@ -1,5 +1,8 @@
 //! Limits on what one client may ask: body size, moves per second per seat token and per
-//! address, open games per address. 0 turns a limit off.
+//! address, seat claims per second per address, open games per address. 0 turns a limit off.
+//! The per-second limits are counted by each server on its own (with several servers behind a
+//! balancer a client may get up to that many times as much); the open games are counted in the
+//! database, across servers.
 
 use crate::error::ApiError;
 use axum::http::StatusCode;
@@ -14,6 +17,9 @@ pub struct Limits {
     pub moves_per_token: u32,
     /// Moves per second one address may send (bursts of twice that).
     pub moves_per_ip: u32,
+    /// Seat claims per second one address may send (bursts of twice that): each is a durable
+    /// write and a message to every watcher.
+    pub claims_per_ip: u32,
     /// Games an address may have created that are not over yet.
     pub open_games_per_ip: usize,
 }
@@ -24,6 +30,7 @@ impl Default for Limits {
             body_bytes: 64 * 1024,
             moves_per_token: 5,
             moves_per_ip: 50,
+            claims_per_ip: 5,
             open_games_per_ip: 20,
         }
     }
@@ -32,6 +39,7 @@ impl Default for Limits {
 pub struct Limiters {
     per_token: Option<DefaultKeyedRateLimiter<String>>,
     per_ip: Option<DefaultKeyedRateLimiter<String>>,
+    claims_per_ip: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 fn limiter(per_second: u32) -> Option<DefaultKeyedRateLimiter<String>> {
@@ -48,7 +56,7 @@ fn refuse(what: &str) -> ApiError {
         ..ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
-            format!("too many moves per second from this {what}; wait a moment"),
+            format!("too many {what} per second; wait a moment"),
         )
     }
 }
@@ -58,25 +66,38 @@ impl Limiters {
         Limiters {
             per_token: limiter(limits.moves_per_token),
             per_ip: limiter(limits.moves_per_ip),
+            claims_per_ip: limiter(limits.claims_per_ip),
         }
+    }
+
+    /// Counts one seat claim from `ip`, or refuses it.
+    pub fn check_claim(&self, ip: &str) -> Result<(), ApiError> {
+        if let Some(l) = &self.claims_per_ip {
+            l.check_key(&ip.to_string())
+                .map_err(|_| refuse("seat claims from this address"))?;
+        }
+        Ok(())
     }
 
     /// Counts one move by `token_hash` from `ip`, or refuses it.
     pub fn check_move(&self, token_hash: &str, ip: &str) -> Result<(), ApiError> {
         if let Some(l) = &self.per_ip {
             l.check_key(&ip.to_string())
-                .map_err(|_| refuse("address"))?;
+                .map_err(|_| refuse("moves from this address"))?;
         }
         if let Some(l) = &self.per_token {
             l.check_key(&token_hash.to_string())
-                .map_err(|_| refuse("seat"))?;
+                .map_err(|_| refuse("moves from this seat"))?;
         }
         Ok(())
     }
 
     /// Forgets keys that have been quiet long enough to be full again.
     pub fn tidy(&self) {
-        for l in [&self.per_token, &self.per_ip].into_iter().flatten() {
+        for l in [&self.per_token, &self.per_ip, &self.claims_per_ip]
+            .into_iter()
+            .flatten()
+        {
             l.retain_recent();
             l.shrink_to_fit();
         }

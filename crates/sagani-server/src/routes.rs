@@ -2,9 +2,10 @@
 
 use crate::api::{
     CreateGame, Created, GameState, Health, JoinRequest, Joined, Lobby, LobbyEntry, MoveList,
-    MoveRequest, MoveResult, PreviewRequest, PreviewResult, TileArrow, TileInfo, Tiles,
+    MoveRequest, MoveResult, PreviewRequest, PreviewResult, Ready, TileArrow, TileInfo, Tiles,
 };
-use crate::app::App;
+use crate::app::{store_refusal, App};
+use crate::table::seat_infos;
 use crate::error::{ApiError, Body, ErrorBody};
 use crate::secret;
 use axum::extract::{ConnectInfo, Path, State};
@@ -48,12 +49,24 @@ fn seat_token(headers: &HeaderMap, what: &str) -> Result<String, ApiError> {
     })
 }
 
-#[utoipa::path(get, path = "/healthz", responses((status = 200, body = Health)))]
-pub async fn healthz(State(app): AppState) -> Json<Health> {
-    Json(Health {
+/// The server is up; with the number of stored games and of those not over.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, body = Health), (status = 503, body = ErrorBody)))]
+pub async fn healthz(State(app): AppState) -> Result<Json<Health>, ApiError> {
+    let counts = app.store.counts().await.map_err(store_refusal)?;
+    Ok(Json(Health {
         status: "ok".into(),
-        games: app.all_tables().len(),
-    })
+        games: counts.games,
+        open: counts.open,
+    }))
+}
+
+/// Ready for traffic: the database answers.
+#[utoipa::path(get, path = "/readyz", responses((status = 200, body = Ready), (status = 503, body = ErrorBody)))]
+pub async fn readyz(State(app): AppState) -> Result<Json<Ready>, ApiError> {
+    app.store.ping().await.map_err(store_refusal)?;
+    Ok(Json(Ready {
+        status: "ready".into(),
+    }))
 }
 
 /// The 72 tiles as printed, from the engine's table.
@@ -85,27 +98,21 @@ pub async fn tiles() -> Json<Tiles> {
 
 /// Public games that are not over, newest first (at most 100).
 #[utoipa::path(get, path = "/api/games", responses((status = 200, body = Lobby)))]
-pub async fn lobby(State(app): AppState) -> Json<Lobby> {
-    let mut tables: Vec<_> = app
-        .all_tables()
+pub async fn lobby(State(app): AppState) -> Result<Json<Lobby>, ApiError> {
+    let listed = app.store.lobby(100).await.map_err(store_refusal)?;
+    let games = listed
         .into_iter()
-        .filter(|t| t.public && !t.is_over())
+        .map(|g| LobbyEntry {
+            game: g.id,
+            variant: g.variant.name().into(),
+            players: g.seats.len() as u8,
+            status: g.status.name().into(),
+            version: g.version,
+            seats: seat_infos(&g.seats),
+            created_at: g.created_at,
+        })
         .collect();
-    tables.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
-    let mut games = Vec::new();
-    for t in tables.into_iter().take(100) {
-        let st = t.lock().await;
-        games.push(LobbyEntry {
-            game: t.id.clone(),
-            variant: t.variant.name().into(),
-            players: t.players,
-            status: st.status().into(),
-            version: st.version(),
-            seats: st.seat_infos(),
-            created_at: t.created_at,
-        });
-    }
-    Json(Lobby { games })
+    Ok(Json(Lobby { games }))
 }
 
 /// Creates a game; the answer holds one invite per human seat.
@@ -128,9 +135,11 @@ pub async fn create(
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn join(
     State(app): AppState,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     Body(req): Body<JoinRequest>,
 ) -> Result<Json<Joined>, ApiError> {
+    app.limiters.check_claim(&client_key(&addr))?;
     Ok(Json(app.join(&id, req).await?))
 }
 
@@ -146,10 +155,8 @@ pub async fn state(
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
     let token = bearer(&headers)?;
-    let table = app.table(&id)?;
-    let mut st = table.lock().await;
+    let (table, st) = app.fresh(&id, None).await?;
     let you = st.who(token.as_deref())?;
-    app.kick_bot(&table, &mut st);
     Ok(Json(st.state_for(&table.id, you)))
 }
 
@@ -171,23 +178,9 @@ pub async fn play(
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<MoveResult>, ApiError> {
     let token = seat_token(&headers, "a move")?;
-    let table = app.table(&id)?;
     let token_hash = secret::hash(&token);
-    let seat = table
-        .lock()
-        .await
-        .seat_of_hash(&token_hash)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::FORBIDDEN,
-                "wrong_token",
-                "this token holds no seat at this game",
-            )
-        })?;
     app.limiters.check_move(&token_hash, &client_key(&addr))?;
-    let played = app
-        .play(&table, token_hash, seat, req.version, req.mv)
-        .await?;
+    let played = app.play(&id, token_hash, req.version, req.mv).await?;
     Ok(Json(MoveResult {
         applied: played.applied,
         state: played.state,
@@ -212,9 +205,8 @@ pub async fn rematch(
     headers: HeaderMap,
 ) -> Result<Json<Created>, ApiError> {
     let token = seat_token(&headers, "a rematch")?;
-    let table = app.table(&id)?;
     Ok(Json(
-        app.rematch(&table, secret::hash(&token), client_key(&addr))
+        app.rematch(&id, secret::hash(&token), client_key(&addr))
             .await?,
     ))
 }
@@ -228,8 +220,7 @@ pub async fn preview(
     Path(id): Path<String>,
     Body(req): Body<PreviewRequest>,
 ) -> Result<Json<PreviewResult>, ApiError> {
-    let table = app.table(&id)?;
-    let st = table.lock().await;
+    let (_, st) = app.fresh(&id, None).await?;
     let preview = st.game.game().preview(req.mv).map_err(|e| {
         ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -249,8 +240,7 @@ pub async fn moves(
     State(app): AppState,
     Path(id): Path<String>,
 ) -> Result<Json<MoveList>, ApiError> {
-    let table = app.table(&id)?;
-    let st = table.lock().await;
+    let (_, st) = app.fresh(&id, None).await?;
     Ok(Json(MoveList {
         moves: st.moves_since(0),
     }))
@@ -262,8 +252,7 @@ pub async fn moves(
     responses((status = 200, description = "the game record (RECORD.md)", content_type = "application/json"),
               (status = 409, body = ErrorBody, description = "the game is not over")))]
 pub async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let table = app.table(&id)?;
-    let st = table.lock().await;
+    let (table, st) = app.fresh(&id, None).await?;
     if !st.game.game().is_over() {
         return Err(ApiError::conflict(
             "game_in_progress",

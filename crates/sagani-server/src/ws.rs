@@ -5,7 +5,6 @@
 use crate::api::Update;
 use crate::app::App;
 use crate::error::ApiError;
-use crate::table::Table;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -43,15 +42,13 @@ pub async fn connect(
             format!("{}: this route is a WebSocket", e.body_text()),
         )
     })?;
-    let table = app.table(&id)?;
     let seat = {
-        let mut st = table.lock().await;
-        let seat = st.who(q.token.as_deref())?;
-        app.kick_bot(&table, &mut st);
-        seat
+        let (_, st) = app.fresh(&id, None).await?;
+        st.who(q.token.as_deref())?
     };
     let watcher = Watcher {
-        table,
+        app: app.clone(),
+        id,
         seat: seat.map(|s| (s, crate::secret::hash(q.token.as_deref().unwrap_or("")))),
         sent: None,
     };
@@ -63,30 +60,49 @@ pub async fn connect(
 }
 
 struct Watcher {
-    table: Arc<Table>,
+    app: Arc<App>,
+    id: String,
     /// The seat and its token's hash; `None` for a spectator.
     seat: Option<(u8, String)>,
-    /// The version of the last message sent.
-    sent: Option<u64>,
+    /// The version and `rev` of the last message sent.
+    sent: Option<(u64, u64)>,
+}
+
+/// What a watcher does next.
+enum Next {
+    Send(Message),
+    /// Nothing new since the last message.
+    Nothing,
+    /// The seat's token was revoked by a re-claim: this socket no longer speaks for it.
+    Revoked,
 }
 
 impl Watcher {
-    /// The state now, with the moves since the last message (none in the first); `None` once
-    /// the seat's token was revoked by a re-claim.
-    async fn message(&mut self) -> Option<Message> {
-        let st = self.table.lock().await;
+    /// The state now (at least at `rev`, if a notification named it), with the moves since
+    /// the last message (none in the first).
+    async fn message(&mut self, rev: Option<u64>) -> Next {
+        let st = match self.app.fresh(&self.id, rev).await {
+            Ok((_, st)) => st,
+            // The store is down for a moment: the next change or reconnect tells the rest.
+            Err(_) => return Next::Nothing,
+        };
         if let Some((seat, hash)) = &self.seat {
             if st.seat_of_hash(hash) != Some(*seat) {
-                return None;
+                return Next::Revoked;
             }
+        }
+        if self.sent.is_some_and(|(_, r)| r == st.rev) {
+            return Next::Nothing;
         }
         let update = Update {
             kind: "state".into(),
-            state: st.state_for(&self.table.id, self.seat.as_ref().map(|s| s.0)),
-            moves: self.sent.map_or_else(Vec::new, |v| st.moves_since(v)),
+            state: st.state_for(&self.id, self.seat.as_ref().map(|s| s.0)),
+            moves: self
+                .sent
+                .map_or_else(Vec::new, |(v, _)| st.moves_since(v)),
         };
-        self.sent = Some(st.version());
-        Some(Message::Text(
+        self.sent = Some((st.version(), st.rev));
+        Next::Send(Message::Text(
             serde_json::to_string(&update)
                 .expect("states serialise")
                 .into(),
@@ -97,8 +113,8 @@ impl Watcher {
 async fn watch(mut watcher: Watcher, socket: WebSocket) {
     let (mut tx, mut rx) = socket.split();
     // Subscribe before the first state, so no change can fall between the two.
-    let mut updates = watcher.table.updates.subscribe();
-    let Some(first) = watcher.message().await else {
+    let mut updates = watcher.app.hub.subscribe(&watcher.id);
+    let Next::Send(first) = watcher.message(None).await else {
         return;
     };
     if tx.send(first).await.is_err() {
@@ -113,21 +129,25 @@ async fn watch(mut watcher: Watcher, socket: WebSocket) {
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 Some(Ok(_)) => {}
             },
-            update = updates.recv() => match update {
-                // A watcher that fell behind gets the current state, which says it all.
-                Ok(_) | Err(RecvError::Lagged(_)) => match watcher.message().await {
-                    Some(m) => {
+            update = updates.recv() => {
+                let rev = match update {
+                    Ok(rev) => rev,
+                    // A watcher that fell behind gets the current state, which says it all.
+                    Err(RecvError::Lagged(_)) => None,
+                    Err(RecvError::Closed) => break,
+                };
+                match watcher.message(rev).await {
+                    Next::Send(m) => {
                         if tx.send(m).await.is_err() {
                             break;
                         }
                     }
-                    None => {
-                        // The seat was claimed again elsewhere: this socket no longer speaks for it.
+                    Next::Nothing => {}
+                    Next::Revoked => {
                         let _ = tx.send(Message::Close(None)).await;
                         break;
                     }
-                },
-                Err(RecvError::Closed) => break,
+                }
             },
             _ = keepalive.tick() => {
                 if tx.send(Message::Ping(Vec::new().into())).await.is_err() {

@@ -1,13 +1,27 @@
-//! Durable storage, event-sourced: a game's setup and seats, then its moves, appended in order.
-//! The API layer sees only the `Store` trait; SQLite is the default, PostgreSQL can follow.
+//! Durable storage, the source of truth: a game's setup and seats, then its moves appended in
+//! order. Every write is conditional (a move is stored only as move `n`, a claim only if the
+//! seat is as the caller saw it), so any number of servers can share one database.
+//!
+//! Two stores implement the one `Store` contract and pass the one conformance suite
+//! (`conformance`): SQLite (embedded, one server process) and PostgreSQL (several).
 
+pub mod conformance;
+mod copy;
+mod error;
+mod postgres;
+pub mod replay;
 mod sqlite;
 
-pub use sqlite::{count_moves, moves_per_game, SqliteStore};
+pub use copy::{copy, CopyReport};
+pub use error::{Conflict, StoreError};
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
 
+use async_trait::async_trait;
 use sagani_core::{Move, TileId, Variant};
-use std::fmt;
-use tokio::sync::oneshot;
+use std::collections::HashMap;
+use std::sync::Arc;
+use tokio::sync::broadcast;
 
 /// A game as stored: enough to rebuild it by replaying `moves` on its deck.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,14 +38,19 @@ pub struct SavedGame {
     /// The address that created the game (for the open-games limit).
     pub creator: String,
     pub seats: Vec<SavedSeat>,
-    /// Filled in by `load`; empty in a `Created` event.
     pub moves: Vec<SavedMove>,
+    /// Counts every stored change to the game (moves, claims, a rematch): a cached copy with
+    /// the same `rev` is up to date.
+    pub rev: u64,
+    /// The game's rematch, once one was created.
+    pub rematch: Option<String>,
 }
 
 /// Who plays a seat. Secrets are kept only as SHA-256 hashes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SavedSeat {
     Human {
+        /// Empty once the seat was taken by number in a public game (the invite is spent).
         invite_hash: String,
         /// Set once the seat is claimed.
         token_hash: Option<String>,
@@ -42,56 +61,248 @@ pub enum SavedSeat {
     },
 }
 
+impl SavedSeat {
+    pub fn is_bot(&self) -> bool {
+        matches!(self, SavedSeat::Bot { .. })
+    }
+
+    /// A seat from its stored columns (the same in both stores).
+    fn from_row(
+        game: &str,
+        kind: &str,
+        bot: Option<String>,
+        level: Option<u8>,
+        invite: Option<String>,
+        token: Option<String>,
+    ) -> Result<SavedSeat, StoreError> {
+        match kind {
+            "human" => Ok(SavedSeat::Human {
+                invite_hash: invite.unwrap_or_default(),
+                token_hash: token,
+            }),
+            "bot" => Ok(SavedSeat::Bot {
+                bot: bot.unwrap_or_default(),
+                level: level.unwrap_or(1),
+            }),
+            other => Err(StoreError::damaged(game, format!("seat kind {other:?}"))),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SavedMove {
     pub seat: u8,
     pub mv: Move,
 }
 
-/// One change to the stored state. `write` returns once it is durable (or failed).
-#[derive(Clone, Debug)]
-pub enum Event {
-    Created(SavedGame),
-    /// A human seat got a token (replacing any earlier one). Claimed by number (in a public
-    /// game) rather than by its invite, the seat's invite stops working.
-    Claimed {
-        game: String,
-        seat: u8,
-        token_hash: String,
-        by_invite: bool,
-    },
-    /// Move number `n` (0-based) of `game`.
-    Moved {
-        game: String,
-        n: u64,
-        seat: u8,
-        mv: Move,
-    },
+/// Where a game stands, as the lobby and the limits count it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A human seat is not claimed yet.
+    Waiting,
+    Playing,
+    Over,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoreError(pub String);
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Over => "over",
+        }
+    }
 
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "storage: {}", self.0)
+    pub fn parse(s: &str) -> Option<Status> {
+        match s {
+            "waiting" => Some(Status::Waiting),
+            "playing" => Some(Status::Playing),
+            "over" => Some(Status::Over),
+            _ => None,
+        }
     }
 }
 
-impl std::error::Error for StoreError {}
+/// What the engine says of a game after a change; the store keeps it so that queries (the
+/// lobby, the limits, the bot scheduler) need not replay games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub over: bool,
+    /// The seat to act is a bot's.
+    pub bot_to_act: bool,
+}
 
-/// Resolves when the event is committed to durable storage, or with why it is not.
-pub type Pending = oneshot::Receiver<Result<(), StoreError>>;
+/// "Store move `n` of `game`", valid only if the game has exactly `n` moves and, for a person,
+/// `token_hash` still holds `seat`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveWrite {
+    pub game: String,
+    pub n: u64,
+    pub seat: u8,
+    pub mv: Move,
+    /// `None` for a bot's move.
+    pub token_hash: Option<String>,
+    pub after: Progress,
+}
 
+/// "Give human seat `seat` of `game` the token `token_hash`", valid only if the seat's token is
+/// still `seen` (what the caller saw: `None` for a free seat).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimWrite {
+    pub game: String,
+    pub seat: u8,
+    pub seen: Option<String>,
+    pub token_hash: String,
+    /// Claimed by number in a public game: the seat's invite is spent.
+    pub by_number: bool,
+}
+
+/// A game as the lobby lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub id: String,
+    pub created_at: i64,
+    pub variant: Variant,
+    pub version: u64,
+    pub status: Status,
+    pub seats: Vec<SavedSeat>,
+}
+
+/// One change, heard from any server sharing the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// `game` is now at `rev`.
+    Game { game: String, rev: u64 },
+    /// Notifications may have been missed (a lost connection): everything may have changed.
+    Resync,
+}
+
+/// Counts for `/healthz`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub games: u64,
+    /// Games that are not over.
+    pub open: u64,
+}
+
+/// A bot's turn waiting to be played: game `game` at `version`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotTurn {
+    pub game: String,
+    pub version: u64,
+    pub creator: String,
+}
+
+#[async_trait]
 pub trait Store: Send + Sync + 'static {
-    /// Every stored game with its moves in order (at start-up).
-    fn load(&self) -> Result<Vec<SavedGame>, StoreError>;
+    /// Stores a new game (without moves); returns every game whose `rev` changed. `rematch_of`
+    /// names the finished game it follows, which then names it as its rematch. `Conflict::Exists` if the id is taken;
+    /// `Conflict::TooManyGames` if `creator` already has `max_open` games that are not over.
+    async fn create(
+        &self,
+        game: &SavedGame,
+        after: Progress,
+        max_open: Option<u64>,
+        rematch_of: Option<&str>,
+    ) -> Result<Vec<(String, u64)>, StoreError>;
 
-    /// One stored game with its moves (to resynchronise after a write whose outcome is not
-    /// known). Blocking.
-    fn load_game(&self, id: &str) -> Result<Option<SavedGame>, StoreError>;
+    /// A stored game with its moves; `NotFound` if there is none.
+    async fn game(&self, id: &str) -> Result<SavedGame, StoreError>;
 
-    /// Queues `event`; the returned receiver resolves once it is committed. An error means
-    /// it may or may not be stored: reload with `load_game` to know.
-    fn write(&self, event: Event) -> Pending;
+    /// The game's `rev`, to check a cached copy cheaply.
+    async fn rev(&self, id: &str) -> Result<u64, StoreError>;
+
+    /// Stores a move; returns the game's new `rev`. `Conflict::StaleVersion` if the game does
+    /// not have exactly `n` moves, `Conflict::NotYourSeat` if the token no longer holds the
+    /// seat.
+    async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError>;
+
+    /// Claims a seat; returns every game whose `rev` changed, with its new `rev` (the game, and
+    /// its rematches that held the replaced token: a re-claim revokes it there too).
+    /// `Conflict::SeatTaken` if the seat is no longer as `seen`.
+    async fn claim(&self, w: &ClaimWrite) -> Result<Vec<(String, u64)>, StoreError>;
+
+    /// Public games that are not over, newest first.
+    async fn lobby(&self, limit: u32) -> Result<Vec<Summary>, StoreError>;
+
+    async fn counts(&self) -> Result<Counts, StoreError>;
+
+    /// Bot turns that no server holds a live lease on, oldest first.
+    async fn bot_turns(&self, now_ms: i64, limit: u32) -> Result<Vec<BotTurn>, StoreError>;
+
+    /// Takes (or renews) the lease on `game`'s bot turn at `version` for `holder` until
+    /// `until_ms`. False if another holder has a live lease, or the game moved on.
+    async fn lease(
+        &self,
+        game: &str,
+        version: u64,
+        holder: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// Gives a lease back (after the move is stored, or when it could not be).
+    async fn release(&self, game: &str, holder: &str) -> Result<(), StoreError>;
+
+    /// Whether the store answers (for `/readyz`).
+    async fn ping(&self) -> Result<(), StoreError>;
+
+    /// Up to `limit` game ids after `after`, in id order (to walk every game: `db copy`).
+    async fn game_ids(&self, after: Option<&str>, limit: u32) -> Result<Vec<String>, StoreError>;
+
+    /// Stores a whole game with its moves in one transaction (`db copy`). `Conflict::Exists` if
+    /// the id is taken.
+    async fn import(&self, game: &SavedGame, after: Progress) -> Result<(), StoreError>;
+
+    /// The number of moves stored per game, for the games named (the load test's check).
+    async fn move_counts(&self, games: &[String]) -> Result<HashMap<String, u64>, StoreError>;
+
+    /// Changes made by any server, as they are committed; `None` if this store has one server
+    /// only (then the server's own changes are all there are).
+    fn changes(&self) -> Option<broadcast::Receiver<Change>>;
+
+    /// True when this server is the store's only writer, so a cached game is always current.
+    fn exclusive(&self) -> bool;
+}
+
+/// Opens the store `db` names: a `postgres://` (or `postgresql://`) URL, or a SQLite file
+/// (created if missing). A SQLite file is served by one process: `exclusive` takes a lock on it
+/// that a second server is refused.
+pub async fn open(db: &str, exclusive: bool) -> Result<Arc<dyn Store>, StoreError> {
+    if is_postgres(db) {
+        Ok(Arc::new(PostgresStore::open(db).await?))
+    } else {
+        let path = std::path::PathBuf::from(db);
+        let store =
+            tokio::task::spawn_blocking(move || SqliteStore::open_with(&path, exclusive))
+                .await
+                .map_err(|e| StoreError::Unavailable(e.to_string()))??;
+        Ok(Arc::new(store))
+    }
+}
+
+/// `db` as it may be shown: a PostgreSQL URL without its password.
+pub fn shown(db: &str) -> String {
+    if is_postgres(db) {
+        postgres::shown(db)
+    } else {
+        db.to_string()
+    }
+}
+
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// The number of moves stored per game for `games` in the store `db` names (the load test's
+/// durability check).
+pub async fn move_counts(db: &str, games: &[String]) -> Result<HashMap<String, u64>, String> {
+    let store = open(db, false).await.map_err(|e| e.to_string())?;
+    store.move_counts(games).await.map_err(|e| e.to_string())
+}
+
+/// The id of game `id`'s rematch. It is derived from `id`, so asking twice (on any server) finds
+/// the same game.
+pub fn rematch_id(id: &str) -> String {
+    crate::secret::hash(&format!("rematch of {id}"))[..16].to_string()
 }

@@ -1,112 +1,279 @@
-//! The SQLite store: one file in WAL mode, one writer thread that commits queued events in
-//! groups (one fsync for many moves), each caller told only after its commit.
+//! The SQLite store: one file in WAL mode, served by one process (a lock beside the file keeps a
+//! second server out). One writer thread commits queued writes in groups (one fsync for many
+//! moves), each write in its own savepoint so a refused one changes nothing; readers use their
+//! own connections.
 
-use super::{Event, Pending, SavedGame, SavedMove, SavedSeat, Store, StoreError};
-use rusqlite::{params, Connection};
+use super::replay::{self, progress};
+use super::{
+    rematch_id, BotTurn, ClaimWrite, Conflict, Counts, MoveWrite, Progress, SavedGame, SavedMove,
+    SavedSeat, Status, Store, StoreError, Summary,
+};
+use async_trait::async_trait;
+use rusqlite::{params, Connection, OptionalExtension};
 use sagani_core::Variant;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use tokio::sync::oneshot;
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use tokio::sync::{broadcast, oneshot};
 
-/// Most events committed in one transaction.
+mod embedded {
+    refinery::embed_migrations!("migrations/sqlite");
+}
+
+/// Most writes committed in one transaction.
 const GROUP: usize = 512;
 
-/// The schema's version, kept in SQLite's `user_version`.
-const SCHEMA_VERSION: i64 = 1;
+/// SQLite's `user_version` of a file this code wrote: the first release wrote 1 and refuses
+/// anything else, so it never runs on a file it cannot read.
+const USER_VERSION: i64 = 2;
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    created_at INTEGER NOT NULL,
-    variant TEXT NOT NULL,
-    deck TEXT NOT NULL,
-    start_player INTEGER NOT NULL,
-    public INTEGER NOT NULL,
-    creator TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    bot TEXT,
-    level INTEGER,
-    invite_hash TEXT,
-    token_hash TEXT,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    n INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    PRIMARY KEY (game_id, n)
-) WITHOUT ROWID;
-";
+/// Read connections kept open between reads.
+const IDLE_READERS: usize = 4;
 
-type Job = (Event, oneshot::Sender<Result<(), StoreError>>);
+enum Op {
+    Create {
+        game: SavedGame,
+        after: Progress,
+        max_open: Option<u64>,
+        rematch_of: Option<String>,
+    },
+    Import {
+        game: SavedGame,
+        after: Progress,
+    },
+    Move(MoveWrite),
+    Claim(ClaimWrite),
+    Lease {
+        game: String,
+        version: u64,
+        holder: String,
+        now_ms: i64,
+        until_ms: i64,
+    },
+    Release {
+        game: String,
+        holder: String,
+    },
+}
+
+enum Out {
+    Revs(Vec<(String, u64)>),
+    Rev(u64),
+    Leased(bool),
+    Done,
+}
+
+type Job = (Op, oneshot::Sender<Result<Out, StoreError>>);
 
 pub struct SqliteStore {
     path: PathBuf,
-    jobs: mpsc::Sender<Job>,
+    jobs: Mutex<mpsc::Sender<Job>>,
+    readers: Arc<Mutex<Vec<Connection>>>,
+    /// Held while the store is open with `exclusive`: the lock a second server is refused by.
+    _lock: Option<std::fs::File>,
 }
 
-fn err(e: impl std::fmt::Display) -> StoreError {
-    StoreError(e.to_string())
+fn unavailable(e: impl std::fmt::Display) -> StoreError {
+    StoreError::unavailable(e)
 }
 
-fn open(path: &Path) -> Result<Connection, StoreError> {
-    let conn =
-        Connection::open(path).map_err(|e| StoreError(format!("{}: {e}", path.display())))?;
+fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)
+        .map_err(|e| StoreError::Unusable(format!("{}: {e}", path.display())))?;
     // WAL lets readers run beside the writer; FULL syncs every commit, so an acknowledged move
     // survives a crash or a power cut.
     conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(err)?;
+        .map_err(|e| StoreError::Unusable(format!("{}: {e}", path.display())))?;
     conn.pragma_update(None, "synchronous", "FULL")
-        .map_err(err)?;
+        .map_err(unavailable)?;
     conn.pragma_update(None, "foreign_keys", "ON")
-        .map_err(err)?;
+        .map_err(unavailable)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))
-        .map_err(err)?;
+        .map_err(unavailable)?;
     Ok(conn)
 }
 
+/// The lock beside `path` that one serving process holds.
+fn lock(path: &Path) -> Result<std::fs::File, StoreError> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&name)
+        .map_err(|e| StoreError::Unusable(format!("{}: {e}", PathBuf::from(&name).display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Unusable(format!(
+            "{} is already served by another sagani process; a SQLite file is served by one \
+             process (several servers need PostgreSQL: --db postgres://…)",
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(StoreError::Unusable(format!(
+            "cannot lock {}: {e}",
+            PathBuf::from(&name).display()
+        ))),
+    }
+}
+
+/// Brings the file's schema up to date: a new file, or one of the first release, or one this
+/// code migrated before. Anything else is refused and left alone.
+fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(unavailable)?;
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .and_then(|mut q| q.query_map([], |r| r.get(0))?.collect())
+        .map_err(unavailable)?;
+    let known = version == 1 || tables.iter().any(|t| t == "refinery_schema_history");
+    if (!tables.is_empty() && !known) || version > USER_VERSION {
+        return Err(StoreError::Unusable(format!(
+            "{} is not a database of this sagani (schema version {version}; this version reads 1 to {USER_VERSION})",
+            path.display()
+        )));
+    }
+    embedded::migrations::runner()
+        .run(conn)
+        .map_err(|e| StoreError::Unusable(format!("{}: migrating: {e}", path.display())))?;
+    conn.pragma_update(None, "user_version", USER_VERSION)
+        .map_err(unavailable)?;
+    fill_in(conn)
+}
+
+/// Games of the first release have no `status` yet: replay each and store where it stands.
+/// A game that does not replay is logged and left as it is (its other rows are untouched).
+fn fill_in(conn: &mut Connection) -> Result<(), StoreError> {
+    let ids: Vec<String> = conn
+        .prepare("SELECT id FROM games WHERE status IS NULL")
+        .and_then(|mut q| q.query_map([], |r| r.get(0))?.collect())
+        .map_err(unavailable)?;
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let tx = conn.transaction().map_err(unavailable)?;
+    let mut filled = 0;
+    for id in &ids {
+        let game = match load(&tx, id).and_then(|g| {
+            replay::replay(&g)
+                .map(|r| (g, r))
+                .map_err(|e| StoreError::damaged(id, e))
+        }) {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::warn!("{e}; the game is skipped");
+                continue;
+            }
+        };
+        let (saved, recorded) = game;
+        let p = progress(&recorded, &saved.seats);
+        let rematch = rematch_id(id);
+        tx.execute(
+            "UPDATE games SET version = ?2, status = ?3, bot_to_act = ?4,
+                 rematch = (SELECT id FROM games WHERE id = ?5)
+             WHERE id = ?1",
+            params![
+                id,
+                saved.moves.len() as i64,
+                replay::status(p.over, &saved.seats).name(),
+                p.bot_to_act,
+                rematch
+            ],
+        )
+        .map_err(unavailable)?;
+        filled += 1;
+    }
+    tx.commit().map_err(unavailable)?;
+    tracing::info!("{filled} games of an earlier version brought up to date");
+    Ok(())
+}
+
 impl SqliteStore {
-    /// Opens (or creates) the database at `path` and starts its writer thread.
+    /// Opens (or creates) the database at `path` for one serving process.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let conn = open(path)?;
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(err)?;
-        let tables: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(err)?;
-        if tables > 0 && version != SCHEMA_VERSION {
-            return Err(StoreError(format!(
-                "{} is not a database of this sagani (schema version {version}, expected {SCHEMA_VERSION})",
-                path.display()
-            )));
-        }
-        conn.execute_batch(SCHEMA).map_err(err)?;
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION)
-            .map_err(err)?;
+        SqliteStore::open_with(path, true)
+    }
+
+    /// Opens (or creates) the database at `path`; `exclusive` takes the lock that keeps a
+    /// second server out (tools that only read or copy leave it).
+    pub fn open_with(path: &Path, exclusive: bool) -> Result<SqliteStore, StoreError> {
+        let lock = if exclusive { Some(lock(path)?) } else { None };
+        let mut conn = connect(path)?;
+        migrate(&mut conn, path)?;
         let (jobs, queue) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("sagani-store".into())
             .spawn(move || writer(conn, queue))
-            .map_err(err)?;
+            .map_err(unavailable)?;
         Ok(SqliteStore {
             path: path.to_path_buf(),
-            jobs,
+            jobs: Mutex::new(jobs),
+            readers: Arc::new(Mutex::new(Vec::new())),
+            _lock: lock,
         })
+    }
+
+    async fn write(&self, op: Op) -> Result<Out, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let sent = self
+            .jobs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .send((op, reply));
+        if sent.is_err() {
+            return Err(unavailable("the writer thread has stopped"));
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err(unavailable("the writer thread has stopped")))
+    }
+
+    /// Runs `read` on a read connection, off the async threads.
+    async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (path, readers) = (self.path.clone(), self.readers.clone());
+        tokio::task::spawn_blocking(move || {
+            let idle = readers.lock().unwrap_or_else(PoisonError::into_inner).pop();
+            let conn = match idle {
+                Some(c) => c,
+                None => connect(&path)?,
+            };
+            let result = read(&conn);
+            let mut idle = readers.lock().unwrap_or_else(PoisonError::into_inner);
+            if idle.len() < IDLE_READERS {
+                idle.push(conn);
+            }
+            result
+        })
+        .await
+        .map_err(unavailable)?
+    }
+
+    /// Copies the live database to `to` with SQLite's online backup: a consistent snapshot,
+    /// taken while the server goes on writing.
+    pub fn backup(from: &Path, to: &Path) -> Result<(), StoreError> {
+        if to.exists() {
+            return Err(StoreError::Unusable(format!(
+                "{} exists: give a new file",
+                to.display()
+            )));
+        }
+        if !from.exists() {
+            return Err(StoreError::Unusable(format!(
+                "{} does not exist",
+                from.display()
+            )));
+        }
+        let conn = connect(from)?;
+        conn.backup(rusqlite::MAIN_DB, to, None)
+            .map_err(|e| StoreError::Unusable(format!("backing up to {}: {e}", to.display())))
     }
 }
 
-/// Takes whatever is queued (up to `GROUP` events), commits it as one transaction, answers.
+/// Takes whatever is queued (up to `GROUP` writes), commits it as one transaction, answers.
 fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
     while let Ok(first) = queue.recv() {
         let mut group = vec![first];
@@ -118,102 +285,264 @@ fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
         }
         let results = commit(&mut conn, &group);
         for ((_, reply), result) in group.into_iter().zip(results) {
-            // The caller may have gone away; the event is stored all the same.
+            // The caller may have gone away; the write is stored all the same.
             let _ = reply.send(result);
         }
     }
 }
 
-fn commit(conn: &mut Connection, group: &[Job]) -> Vec<Result<(), StoreError>> {
-    let tx = match conn.transaction() {
+fn commit(conn: &mut Connection, group: &[Job]) -> Vec<Result<Out, StoreError>> {
+    let all_fail = |e: StoreError| group.iter().map(|_| Err(e.clone())).collect();
+    // IMMEDIATE: the write lock from the start, so a second process on the file (a tool) waits
+    // its turn instead of failing part-way.
+    let tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate) {
         Ok(tx) => tx,
-        Err(e) => return group.iter().map(|_| Err(err(&e))).collect(),
+        Err(e) => return all_fail(unavailable(e)),
     };
-    // A failed statement (a constraint) leaves the transaction usable: only its own event fails.
-    // Some errors (disk full, I/O) make SQLite roll the whole transaction back: then nothing
-    // of the group is stored, and no later event may run outside a transaction.
+    // A refused write rolls back to its savepoint: only it fails. Some errors (disk full,
+    // I/O) make SQLite roll the whole transaction back: then nothing of the group is stored.
     let mut results = Vec::with_capacity(group.len());
-    for (event, _) in group {
-        results.push(apply(&tx, event));
+    for (op, _) in group {
+        let result = (|| {
+            tx.execute_batch("SAVEPOINT op").map_err(unavailable)?;
+            let result = apply(&tx, op);
+            let end = if result.is_ok() {
+                "RELEASE op"
+            } else {
+                "ROLLBACK TO op; RELEASE op"
+            };
+            tx.execute_batch(end).map_err(unavailable)?;
+            result
+        })();
+        results.push(result);
         if tx.is_autocommit() {
             let _ = tx.rollback();
-            let e = StoreError("the transaction was rolled back".into());
-            return group.iter().map(|_| Err(e.clone())).collect();
+            return all_fail(unavailable("the transaction was rolled back"));
         }
     }
     match tx.commit() {
         Ok(()) => results,
-        Err(e) => group.iter().map(|_| Err(err(&e))).collect(),
+        Err(e) => all_fail(unavailable(e)),
     }
 }
 
-fn apply(tx: &rusqlite::Transaction<'_>, event: &Event) -> Result<(), StoreError> {
-    match event {
-        Event::Created(g) => {
-            // A savepoint keeps a half-written game (say, a failed seat row) out of the commit.
-            tx.execute_batch("SAVEPOINT created").map_err(err)?;
-            let result = insert_game(tx, g);
-            let end = if result.is_ok() {
-                "RELEASE created"
-            } else {
-                "ROLLBACK TO created; RELEASE created"
-            };
-            tx.execute_batch(end).map_err(err)?;
-            result
-        }
-        Event::Claimed {
+fn is_constraint(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation)
+}
+
+fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
+    match op {
+        Op::Create {
             game,
-            seat,
-            token_hash,
-            by_invite,
+            after,
+            max_open,
+            rematch_of,
         } => {
+            if let Some(max) = max_open {
+                let open: i64 = tx
+                    .query_row(
+                        "SELECT COUNT(*) FROM games WHERE creator = ?1 AND status <> 'over'",
+                        [&game.creator],
+                        |r| r.get(0),
+                    )
+                    .map_err(unavailable)?;
+                if open as u64 >= *max {
+                    return Err(StoreError::Conflict(Conflict::TooManyGames {
+                        open: open as u64,
+                    }));
+                }
+            }
+            insert_game(tx, game, *after, &[])?;
+            let mut changed = vec![(game.id.clone(), 0)];
+            if let Some(old) = rematch_of {
+                let rev: Option<i64> = tx
+                    .query_row(
+                        "UPDATE games SET rematch = ?2, rev = rev + 1 WHERE id = ?1 RETURNING rev",
+                        params![old, game.id],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(unavailable)?;
+                let rev = rev.ok_or(StoreError::NotFound)?;
+                changed.push((old.clone(), rev as u64));
+            }
+            Ok(Out::Revs(changed))
+        }
+        Op::Import { game, after } => {
+            insert_game(tx, game, *after, &game.moves)?;
+            Ok(Out::Done)
+        }
+        Op::Move(w) => {
+            let rev: Option<i64> = tx
+                .query_row(
+                    "UPDATE games SET version = version + 1, rev = rev + 1,
+                         status = CASE WHEN ?4 THEN 'over' ELSE status END, bot_to_act = ?5
+                     WHERE id = ?1 AND version = ?2 AND (?3 IS NULL OR EXISTS (
+                         SELECT 1 FROM seats WHERE game_id = ?1 AND seat = ?6 AND token_hash = ?3))
+                     RETURNING rev",
+                    params![
+                        w.game,
+                        w.n as i64,
+                        w.token_hash,
+                        w.after.over,
+                        w.after.bot_to_act,
+                        w.seat
+                    ],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(unavailable)?;
+            let Some(rev) = rev else {
+                let version: Option<i64> = tx
+                    .query_row("SELECT version FROM games WHERE id = ?1", [&w.game], |r| {
+                        r.get(0)
+                    })
+                    .optional()
+                    .map_err(unavailable)?;
+                return Err(match version {
+                    None => StoreError::NotFound,
+                    Some(v) if v as u64 != w.n => StoreError::Conflict(Conflict::StaleVersion {
+                        current: v as u64,
+                    }),
+                    Some(_) => StoreError::Conflict(Conflict::NotYourSeat),
+                });
+            };
+            let text = serde_json::to_string(&w.mv).map_err(unavailable)?;
+            tx.execute(
+                "INSERT INTO moves (game_id, n, seat, move) VALUES (?1, ?2, ?3, ?4)",
+                params![w.game, w.n as i64, w.seat, text],
+            )
+            .map_err(unavailable)?;
+            tx.execute("DELETE FROM bot_leases WHERE game_id = ?1", [&w.game])
+                .map_err(unavailable)?;
+            Ok(Out::Rev(rev as u64))
+        }
+        Op::Claim(w) => {
+            let exists: Option<i64> = tx
+                .query_row("SELECT 1 FROM games WHERE id = ?1", [&w.game], |r| r.get(0))
+                .optional()
+                .map_err(unavailable)?;
+            if exists.is_none() {
+                return Err(StoreError::NotFound);
+            }
             let n = tx
                 .execute(
                     "UPDATE seats SET token_hash = ?3,
-                         invite_hash = CASE WHEN ?4 THEN invite_hash ELSE NULL END
-                     WHERE game_id = ?1 AND seat = ?2 AND kind = 'human'",
-                    params![game, seat, token_hash, by_invite],
+                         invite_hash = CASE WHEN ?5 THEN NULL ELSE invite_hash END
+                     WHERE game_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS ?4",
+                    params![w.game, w.seat, w.token_hash, w.seen, w.by_number],
                 )
-                .map_err(err)?;
-            if n == 1 {
-                Ok(())
-            } else {
-                Err(StoreError(format!("game {game} has no human seat {seat}")))
+                .map_err(unavailable)?;
+            if n != 1 {
+                return Err(StoreError::Conflict(Conflict::SeatTaken));
             }
+            let mut games = vec![w.game.clone()];
+            if let Some(old) = &w.seen {
+                // The replaced token is revoked wherever it was copied (the game's rematches).
+                let mut q = tx
+                    .prepare("UPDATE seats SET token_hash = ?2 WHERE token_hash = ?1 RETURNING game_id")
+                    .map_err(unavailable)?;
+                let others: Vec<String> = q
+                    .query_map(params![old, w.token_hash], |r| r.get(0))
+                    .and_then(|rows| rows.collect())
+                    .map_err(unavailable)?;
+                games.extend(others);
+            }
+            let mut changed = Vec::new();
+            for g in games {
+                let rev: i64 = tx
+                    .query_row(
+                        "UPDATE games SET rev = rev + 1, status = CASE
+                             WHEN status = 'over' THEN 'over'
+                             WHEN EXISTS (SELECT 1 FROM seats WHERE game_id = ?1 AND kind = 'human'
+                                          AND token_hash IS NULL) THEN 'waiting'
+                             ELSE 'playing' END
+                         WHERE id = ?1 RETURNING rev",
+                        [&g],
+                        |r| r.get(0),
+                    )
+                    .map_err(unavailable)?;
+                changed.push((g, rev as u64));
+            }
+            Ok(Out::Revs(changed))
         }
-        Event::Moved { game, n, seat, mv } => {
-            let text = serde_json::to_string(mv).map_err(err)?;
+        Op::Lease {
+            game,
+            version,
+            holder,
+            now_ms,
+            until_ms,
+        } => {
+            let got: Option<i64> = tx
+                .query_row(
+                    "INSERT INTO bot_leases (game_id, version, holder, expires_at)
+                     SELECT ?1, ?2, ?3, ?5 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1
+                         AND version = ?2 AND bot_to_act AND status <> 'over')
+                     ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,
+                         holder = excluded.holder, expires_at = excluded.expires_at
+                     WHERE bot_leases.holder = excluded.holder OR bot_leases.expires_at <= ?4
+                         OR bot_leases.version <> excluded.version
+                     RETURNING 1",
+                    params![game, *version as i64, holder, now_ms, until_ms],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(unavailable)?;
+            Ok(Out::Leased(got.is_some()))
+        }
+        Op::Release { game, holder } => {
             tx.execute(
-                "INSERT INTO moves (game_id, n, seat, move) VALUES (?1, ?2, ?3, ?4)",
-                params![game, *n as i64, seat, text],
+                "DELETE FROM bot_leases WHERE game_id = ?1 AND holder = ?2",
+                params![game, holder],
             )
-            .map_err(err)?;
-            Ok(())
+            .map_err(unavailable)?;
+            Ok(Out::Done)
         }
     }
 }
 
-fn insert_game(tx: &rusqlite::Transaction<'_>, g: &SavedGame) -> Result<(), StoreError> {
-    tx.execute(
-        "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+fn insert_game(
+    tx: &Connection,
+    g: &SavedGame,
+    after: Progress,
+    moves: &[SavedMove],
+) -> Result<(), StoreError> {
+    let inserted = tx.execute(
+        "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
+                            version, status, bot_to_act, rev, rematch)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
             g.id,
             g.created_at,
             g.variant.name(),
-            serde_json::to_string(&g.deck).map_err(err)?,
+            serde_json::to_string(&g.deck).map_err(unavailable)?,
             g.start_player,
             g.public,
-            g.creator
+            g.creator,
+            moves.len() as i64,
+            replay::status(after.over, &g.seats).name(),
+            after.bot_to_act,
+            g.rev as i64,
+            g.rematch,
         ],
-    )
-    .map_err(err)?;
+    );
+    match inserted {
+        Ok(_) => {}
+        Err(e) if is_constraint(&e) => return Err(StoreError::Conflict(Conflict::Exists)),
+        Err(e) => return Err(unavailable(e)),
+    }
     for (i, seat) in g.seats.iter().enumerate() {
         let (kind, bot, level, invite, token) = match seat {
             SavedSeat::Human {
                 invite_hash,
                 token_hash,
-            } => ("human", None, None, Some(invite_hash), token_hash.as_ref()),
+            } => (
+                "human",
+                None,
+                None,
+                (!invite_hash.is_empty()).then_some(invite_hash),
+                token_hash.as_ref(),
+            ),
             SavedSeat::Bot { bot, level } => ("bot", Some(bot), Some(*level), None, None),
         };
         tx.execute(
@@ -221,295 +550,332 @@ fn insert_game(tx: &rusqlite::Transaction<'_>, g: &SavedGame) -> Result<(), Stor
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![g.id, i as i64, kind, bot, level, invite, token],
         )
-        .map_err(err)?;
+        .map_err(unavailable)?;
+    }
+    for (n, m) in moves.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO moves (game_id, n, seat, move) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                g.id,
+                n as i64,
+                m.seat,
+                serde_json::to_string(&m.mv).map_err(unavailable)?
+            ],
+        )
+        .map_err(unavailable)?;
     }
     Ok(())
 }
 
-impl SqliteStore {
-    /// The games whose id matches `id` (all with `None`), with seats and moves.
-    fn load_where(&self, only: Option<&str>) -> Result<Vec<SavedGame>, StoreError> {
-        let conn = open(&self.path)?;
-        // `?1 IS NULL` selects every game; otherwise the one.
-        let mut games: Vec<SavedGame> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut q = conn
-            .prepare(
-                "SELECT id, created_at, variant, deck, start_player, public, creator
-                 FROM games WHERE ?1 IS NULL OR id = ?1 ORDER BY created_at, id",
-            )
-            .map_err(err)?;
-        let rows = q
-            .query_map([only], |r| {
+fn seats(conn: &Connection, id: &str) -> Result<Vec<SavedSeat>, StoreError> {
+    let mut q = conn
+        .prepare_cached(
+            "SELECT seat, kind, bot, level, invite_hash, token_hash FROM seats
+             WHERE game_id = ?1 ORDER BY seat",
+        )
+        .map_err(unavailable)?;
+    let rows: Vec<(i64, String, Option<String>, Option<u8>, Option<String>, Option<String>)> =
+        q.query_map([id], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })
+        .and_then(|rows| rows.collect())
+        .map_err(|e| StoreError::damaged(id, e))?;
+    let mut seats = Vec::new();
+    for (seat, kind, bot, level, invite, token) in rows {
+        if seat as usize != seats.len() {
+            return Err(StoreError::damaged(id, format!("seat {seat} out of order")));
+        }
+        seats.push(SavedSeat::from_row(id, &kind, bot, level, invite, token)?);
+    }
+    Ok(seats)
+}
+
+/// One game with its seats and moves.
+fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
+    type Row = (i64, String, String, u8, bool, String, i64, Option<String>);
+    let row: Option<Row> = conn
+        .prepare_cached(
+            "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch
+             FROM games WHERE id = ?1",
+        )
+        .and_then(|mut q| {
+            q.query_row([id], |r| {
                 Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, u8>(4)?,
-                    r.get::<_, bool>(5)?,
-                    r.get::<_, String>(6)?,
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
                 ))
             })
-            .map_err(err)?;
-        for row in rows {
-            let (id, created_at, variant, deck, start_player, public, creator) =
-                row.map_err(err)?;
-            let deck = serde_json::from_str(&deck)
-                .map_err(|e| StoreError(format!("game {id}: deck: {e}")))?;
-            let variant = Variant::parse(&variant)
-                .ok_or_else(|| StoreError(format!("game {id}: unknown variant {variant:?}")))?;
-            index.insert(id.clone(), games.len());
-            games.push(SavedGame {
-                id,
-                created_at,
-                variant,
-                deck,
-                start_player,
-                public,
-                creator,
-                seats: Vec::new(),
-                moves: Vec::new(),
-            });
-        }
-        let mut q = conn
-            .prepare(
-                "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash
-                 FROM seats WHERE ?1 IS NULL OR game_id = ?1 ORDER BY game_id, seat",
-            )
-            .map_err(err)?;
-        let mut rows = q.query([only]).map_err(err)?;
-        while let Some(r) = rows.next().map_err(err)? {
-            let id: String = r.get(0).map_err(err)?;
-            let seat: i64 = r.get(1).map_err(err)?;
-            let kind: String = r.get(2).map_err(err)?;
-            let g = index
-                .get(&id)
-                .map(|&i| &mut games[i])
-                .ok_or_else(|| StoreError(format!("seat of unknown game {id}")))?;
-            if seat as usize != g.seats.len() {
-                return Err(StoreError(format!("game {id}: seat {seat} out of order")));
-            }
-            let saved = match kind.as_str() {
-                "human" => SavedSeat::Human {
-                    invite_hash: r
-                        .get::<_, Option<String>>(5)
-                        .map_err(err)?
-                        .unwrap_or_default(),
-                    token_hash: r.get(6).map_err(err)?,
-                },
-                "bot" => SavedSeat::Bot {
-                    bot: r
-                        .get::<_, Option<String>>(3)
-                        .map_err(err)?
-                        .unwrap_or_default(),
-                    level: r.get::<_, Option<u8>>(4).map_err(err)?.unwrap_or(1),
-                },
-                other => return Err(StoreError(format!("game {id}: seat kind {other:?}"))),
-            };
-            g.seats.push(saved);
-        }
-        let mut q = conn
-            .prepare(
-                "SELECT game_id, n, seat, move FROM moves
-                 WHERE ?1 IS NULL OR game_id = ?1 ORDER BY game_id, n",
-            )
-            .map_err(err)?;
-        let mut rows = q.query([only]).map_err(err)?;
-        while let Some(r) = rows.next().map_err(err)? {
-            let id: String = r.get(0).map_err(err)?;
-            let n: i64 = r.get(1).map_err(err)?;
-            let seat: u8 = r.get(2).map_err(err)?;
-            let text: String = r.get(3).map_err(err)?;
-            let g = index
-                .get(&id)
-                .map(|&i| &mut games[i])
-                .ok_or_else(|| StoreError(format!("move of unknown game {id}")))?;
-            if n as usize != g.moves.len() {
-                return Err(StoreError(format!("game {id}: move {n} out of order")));
-            }
-            let mv = serde_json::from_str(&text)
-                .map_err(|e| StoreError(format!("game {id} move {n}: {e}")))?;
-            g.moves.push(SavedMove { seat, mv });
-        }
-        Ok(games)
-    }
-}
-
-impl Store for SqliteStore {
-    fn load(&self) -> Result<Vec<SavedGame>, StoreError> {
-        self.load_where(None)
-    }
-
-    fn load_game(&self, id: &str) -> Result<Option<SavedGame>, StoreError> {
-        Ok(self.load_where(Some(id))?.pop())
-    }
-
-    fn write(&self, event: Event) -> Pending {
-        let (reply, pending) = oneshot::channel();
-        if let Err(mpsc::SendError((_, reply))) = self.jobs.send((event, reply)) {
-            let _ = reply.send(Err(StoreError("the writer thread has stopped".into())));
-        }
-        pending
-    }
-}
-
-/// The number of moves stored per game (for the load generator's check).
-pub fn moves_per_game(path: &Path) -> Result<HashMap<String, u64>, StoreError> {
-    let conn = open(path)?;
-    let mut q = conn
-        .prepare("SELECT game_id, COUNT(*) FROM moves GROUP BY game_id")
-        .map_err(err)?;
-    let rows = q
-        .query_map([], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+            .optional()
         })
-        .map_err(err)?;
-    rows.collect::<Result<_, _>>().map_err(err)
+        .map_err(|e| StoreError::damaged(id, e))?;
+    let Some((created_at, variant, deck, start_player, public, creator, rev, rematch)) = row
+    else {
+        return Err(StoreError::NotFound);
+    };
+    let deck =
+        serde_json::from_str(&deck).map_err(|e| StoreError::damaged(id, format!("deck: {e}")))?;
+    let variant = Variant::parse(&variant)
+        .ok_or_else(|| StoreError::damaged(id, format!("unknown variant {variant:?}")))?;
+    let mut q = conn
+        .prepare_cached("SELECT n, seat, move FROM moves WHERE game_id = ?1 ORDER BY n")
+        .map_err(unavailable)?;
+    let rows: Vec<(i64, u8, String)> = q
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .and_then(|rows| rows.collect())
+        .map_err(|e| StoreError::damaged(id, e))?;
+    let mut moves = Vec::with_capacity(rows.len());
+    for (n, seat, text) in rows {
+        if n as usize != moves.len() {
+            return Err(StoreError::damaged(id, format!("move {n} out of order")));
+        }
+        let mv = serde_json::from_str(&text)
+            .map_err(|e| StoreError::damaged(id, format!("move {n}: {e}")))?;
+        moves.push(SavedMove { seat, mv });
+    }
+    Ok(SavedGame {
+        id: id.to_string(),
+        created_at,
+        variant,
+        deck,
+        start_player,
+        public,
+        creator,
+        seats: seats(conn, id)?,
+        moves,
+        rev: rev as u64,
+        rematch,
+    })
 }
 
-/// The number of moves stored for `game` (for tests).
-pub fn count_moves(path: &Path, game: &str) -> Result<u64, StoreError> {
-    Ok(moves_per_game(path)?.get(game).copied().unwrap_or(0))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use sagani_core::Move;
-
-    fn game(id: &str) -> SavedGame {
-        SavedGame {
-            id: id.into(),
-            created_at: 1,
-            variant: Variant::Standard,
-            deck: (1..=72).rev().collect(),
-            start_player: 1,
-            public: true,
-            creator: "127.0.0.1".into(),
-            seats: vec![
-                SavedSeat::Human {
-                    invite_hash: "i".into(),
-                    token_hash: None,
-                },
-                SavedSeat::Bot {
-                    bot: "mcts".into(),
-                    level: 4,
-                },
-            ],
-            moves: Vec::new(),
+#[async_trait]
+impl Store for SqliteStore {
+    async fn create(
+        &self,
+        game: &SavedGame,
+        after: Progress,
+        max_open: Option<u64>,
+        rematch_of: Option<&str>,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
+        let op = Op::Create {
+            game: game.clone(),
+            after,
+            max_open,
+            rematch_of: rematch_of.map(str::to_string),
+        };
+        match self.write(op).await? {
+            Out::Revs(changed) => Ok(changed),
+            _ => unreachable!("a create answers the games it changed"),
         }
     }
 
-    fn write(store: &SqliteStore, event: Event) -> Result<(), StoreError> {
-        store.write(event).blocking_recv().expect("an answer")
+    async fn game(&self, id: &str) -> Result<SavedGame, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| load(c, &id)).await
     }
 
-    #[test]
-    fn events_come_back_as_they_were_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.db");
-        let store = SqliteStore::open(&path).unwrap();
-        write(&store, Event::Created(game("g1"))).unwrap();
-        let mv = Move::Place {
-            tile: 3,
-            x: 0,
-            y: 0,
-            rot: 1,
+    async fn rev(&self, id: &str) -> Result<u64, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| {
+            c.query_row("SELECT rev FROM games WHERE id = ?1", [&id], |r| {
+                r.get::<_, i64>(0)
+            })
+            .optional()
+            .map_err(unavailable)?
+            .map(|r| r as u64)
+            .ok_or(StoreError::NotFound)
+        })
+        .await
+    }
+
+    async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {
+        match self.write(Op::Move(w.clone())).await? {
+            Out::Rev(rev) => Ok(rev),
+            _ => unreachable!("a move answers its rev"),
+        }
+    }
+
+    async fn claim(&self, w: &ClaimWrite) -> Result<Vec<(String, u64)>, StoreError> {
+        match self.write(Op::Claim(w.clone())).await? {
+            Out::Revs(changed) => Ok(changed),
+            _ => unreachable!("a claim answers the games it changed"),
+        }
+    }
+
+    async fn lobby(&self, limit: u32) -> Result<Vec<Summary>, StoreError> {
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached(
+                    "SELECT id, created_at, variant, version, status FROM games
+                     WHERE public AND status <> 'over'
+                     ORDER BY created_at DESC, id DESC LIMIT ?1",
+                )
+                .map_err(unavailable)?;
+            let rows: Vec<(String, i64, String, i64, String)> = q
+                .query_map([limit], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })
+                .and_then(|rows| rows.collect())
+                .map_err(unavailable)?;
+            let mut games = Vec::new();
+            for (id, created_at, variant, version, status) in rows {
+                // A damaged game stays out of the lobby rather than emptying it.
+                let (Some(variant), Some(status), Ok(seats)) = (
+                    Variant::parse(&variant),
+                    Status::parse(&status),
+                    seats(c, &id),
+                ) else {
+                    tracing::warn!("game {id} is damaged; left out of the lobby");
+                    continue;
+                };
+                games.push(Summary {
+                    id,
+                    created_at,
+                    variant,
+                    version: version as u64,
+                    status,
+                    seats,
+                });
+            }
+            Ok(games)
+        })
+        .await
+    }
+
+    async fn counts(&self) -> Result<Counts, StoreError> {
+        self.read(|c| {
+            c.query_row(
+                "SELECT COUNT(*), COALESCE(SUM(status <> 'over'), 0) FROM games",
+                [],
+                |r| {
+                    Ok(Counts {
+                        games: r.get::<_, i64>(0)? as u64,
+                        open: r.get::<_, i64>(1)? as u64,
+                    })
+                },
+            )
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn bot_turns(&self, now_ms: i64, limit: u32) -> Result<Vec<BotTurn>, StoreError> {
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached(
+                    "SELECT g.id, g.version, g.creator FROM games g
+                     LEFT JOIN bot_leases l ON l.game_id = g.id AND l.expires_at > ?1
+                     WHERE g.bot_to_act AND g.status <> 'over' AND l.game_id IS NULL
+                     ORDER BY g.created_at, g.id LIMIT ?2",
+                )
+                .map_err(unavailable)?;
+            q.query_map(params![now_ms, limit], |r| {
+                Ok(BotTurn {
+                    game: r.get(0)?,
+                    version: r.get::<_, i64>(1)? as u64,
+                    creator: r.get(2)?,
+                })
+            })
+            .and_then(|rows| rows.collect())
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn lease(
+        &self,
+        game: &str,
+        version: u64,
+        holder: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let op = Op::Lease {
+            game: game.to_string(),
+            version,
+            holder: holder.to_string(),
+            now_ms,
+            until_ms,
         };
-        write(
-            &store,
-            Event::Moved {
-                game: "g1".into(),
-                n: 0,
-                seat: 1,
-                mv,
-            },
-        )
-        .unwrap();
-        write(
-            &store,
-            Event::Claimed {
-                game: "g1".into(),
-                seat: 0,
-                token_hash: "t".into(),
-                by_invite: true,
-            },
-        )
-        .unwrap();
-        let journal: String = open(&path)
-            .unwrap()
-            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(journal, "wal");
-        drop(store);
-        let loaded = SqliteStore::open(&path).unwrap().load().unwrap();
-        let mut expected = game("g1");
-        expected.seats[0] = SavedSeat::Human {
-            invite_hash: "i".into(),
-            token_hash: Some("t".into()),
+        match self.write(op).await? {
+            Out::Leased(got) => Ok(got),
+            _ => unreachable!("a lease answers whether it was taken"),
+        }
+    }
+
+    async fn release(&self, game: &str, holder: &str) -> Result<(), StoreError> {
+        let op = Op::Release {
+            game: game.to_string(),
+            holder: holder.to_string(),
         };
-        expected.moves.push(SavedMove { seat: 1, mv });
-        assert_eq!(loaded, vec![expected]);
+        self.write(op).await.map(|_| ())
     }
 
-    #[test]
-    fn a_refused_event_changes_nothing_and_spares_its_group() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("s.db")).unwrap();
-        write(&store, Event::Created(game("g1"))).unwrap();
-        // Queued together, so they share a transaction.
-        let dup = store.write(Event::Moved {
-            game: "g1".into(),
-            n: 0,
-            seat: 0,
-            mv: Move::Pass,
-        });
-        let again = store.write(Event::Moved {
-            game: "g1".into(),
-            n: 0,
-            seat: 0,
-            mv: Move::Pass,
-        });
-        let claim_bot = store.write(Event::Claimed {
-            game: "g1".into(),
-            seat: 1,
-            token_hash: "x".into(),
-            by_invite: true,
-        });
-        let twin = store.write(Event::Created(game("g1")));
-        let other = store.write(Event::Created(game("g2")));
-        assert!(dup.blocking_recv().unwrap().is_ok());
-        assert!(again.blocking_recv().unwrap().is_err(), "move 0 twice");
-        assert!(
-            claim_bot.blocking_recv().unwrap().is_err(),
-            "a bot seat is not claimed"
-        );
-        assert!(twin.blocking_recv().unwrap().is_err(), "the same id twice");
-        assert!(other.blocking_recv().unwrap().is_ok());
-        let loaded = store.load().unwrap();
-        assert_eq!(loaded.len(), 2);
-        assert_eq!(loaded[0].moves.len(), 1);
-        assert_eq!(loaded[0].seats, game("g1").seats);
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.read(|c| {
+            c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
+                .map(|_| ())
+                .map_err(unavailable)
+        })
+        .await
     }
 
-    #[test]
-    fn a_database_of_another_schema_is_refused_and_left_alone() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("old.db");
-        Connection::open(&path)
-            .unwrap()
-            .execute_batch("CREATE TABLE games (id TEXT PRIMARY KEY, seed INTEGER)")
-            .unwrap();
-        let e = SqliteStore::open(&path).err().expect("refused");
-        assert!(e.0.contains("schema version 0, expected 1"), "{e}");
-        let version: i64 = Connection::open(&path)
-            .unwrap()
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, 0);
-        // A new file, or one made by this version, opens.
-        SqliteStore::open(&dir.path().join("new.db")).unwrap();
-        SqliteStore::open(&dir.path().join("new.db")).unwrap();
+    async fn game_ids(&self, after: Option<&str>, limit: u32) -> Result<Vec<String>, StoreError> {
+        let after = after.unwrap_or("").to_string();
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached("SELECT id FROM games WHERE id > ?1 ORDER BY id LIMIT ?2")
+                .map_err(unavailable)?;
+            q.query_map(params![after, limit], |r| r.get(0))
+                .and_then(|rows| rows.collect())
+                .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn import(&self, game: &SavedGame, after: Progress) -> Result<(), StoreError> {
+        self.write(Op::Import {
+            game: game.clone(),
+            after,
+        })
+        .await
+        .map(|_| ())
+    }
+
+    async fn move_counts(&self, games: &[String]) -> Result<HashMap<String, u64>, StoreError> {
+        let games = games.to_vec();
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached("SELECT COUNT(*) FROM moves WHERE game_id = ?1")
+                .map_err(unavailable)?;
+            games
+                .into_iter()
+                .map(|g| {
+                    let n: i64 = q.query_row([&g], |r| r.get(0)).map_err(unavailable)?;
+                    Ok((g, n as u64))
+                })
+                .collect()
+        })
+        .await
+    }
+
+    fn changes(&self) -> Option<broadcast::Receiver<super::Change>> {
+        None
+    }
+
+    fn exclusive(&self) -> bool {
+        self._lock.is_some()
     }
 }

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod intercepted;
+
 use futures_util::StreamExt;
 use sagani_server::store::{SqliteStore, Store};
 use sagani_server::{Config, Limits};
@@ -57,7 +59,9 @@ pub async fn start_with(
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("test.db");
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).expect("store opens"));
-    let app = sagani_server::App::start(wrap(store), config).expect("server opens");
+    let app = sagani_server::App::start(wrap(store), config)
+        .await
+        .expect("server opens");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -278,4 +282,13 @@ pub fn stored_deck(db: &std::path::Path, game: &str) -> Vec<u8> {
         .query_row("SELECT deck FROM games WHERE id = ?1", [game], |r| r.get(0))
         .unwrap();
     serde_json::from_str(&deck).unwrap()
+}
+
+/// The number of moves stored for `game` (read from the database, beside the server).
+pub fn count_moves(db: &std::path::Path, game: &str) -> u64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| {
+        r.get::<_, i64>(0)
+    })
+    .unwrap() as u64
 }

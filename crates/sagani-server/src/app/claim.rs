@@ -1,0 +1,112 @@
+//! Claiming a seat: by its invite (again, from a second device: the old token is revoked), or
+//! a free seat of a public game by number. The store takes the claim only if the seat is still
+//! as this server saw it.
+
+use super::{detached, store_refusal, App};
+use crate::api::{JoinRequest, Joined};
+use crate::error::ApiError;
+use crate::secret;
+use crate::store::{ClaimWrite, Conflict, SavedSeat, StoreError};
+use axum::http::StatusCode;
+use std::sync::Arc;
+
+fn wrong_invite(message: &str) -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, "wrong_invite", message)
+}
+
+impl App {
+    pub async fn join(self: &Arc<App>, id: &str, req: JoinRequest) -> Result<Joined, ApiError> {
+        let (app, id) = (self.clone(), id.to_string());
+        detached(async move { app.join_now(id, req).await }).await
+    }
+
+    async fn join_now(self: Arc<App>, id: String, req: JoinRequest) -> Result<Joined, ApiError> {
+        let (table, mut st) = self.fresh(&id, None).await?;
+        let by_invite = req.invite.is_some();
+        let seat = match (&req.invite, req.seat) {
+            (Some(code), _) => {
+                let h = secret::hash(code);
+                st.seats
+                    .iter()
+                    .position(
+                        |s| matches!(s, SavedSeat::Human { invite_hash, .. } if *invite_hash == h),
+                    )
+                    .ok_or_else(|| wrong_invite("no seat of this game has that invite code"))?
+            }
+            (None, Some(seat)) if table.public => seat as usize,
+            (None, Some(_)) => {
+                return Err(wrong_invite(
+                    "this game is not public: claim a seat with its invite code",
+                ))
+            }
+            (None, None) => {
+                return Err(ApiError::bad_request(
+                    "give an invite code, or a seat number of a public game",
+                ))
+            }
+        };
+        let seen = match st.seats.get(seat) {
+            None => {
+                return Err(ApiError::bad_request(format!(
+                    "this game has seats 0 to {}, not {seat}",
+                    st.seats.len() - 1
+                )))
+            }
+            Some(SavedSeat::Bot { .. }) => {
+                return Err(ApiError::conflict(
+                    "seat_taken",
+                    format!("seat {seat} is played by a bot"),
+                    st.version(),
+                ))
+            }
+            // The invite claims its seat again (a lost answer, a second device): a new token,
+            // and the old one stops working. A public seat taken by number has no such proof.
+            Some(SavedSeat::Human {
+                token_hash: Some(_),
+                ..
+            }) if !by_invite => {
+                return Err(ApiError::conflict(
+                    "seat_taken",
+                    format!("seat {seat} is already claimed"),
+                    st.version(),
+                ))
+            }
+            Some(SavedSeat::Human { token_hash, .. }) => token_hash.clone(),
+        };
+        let token = secret::random_hex(32);
+        let write = ClaimWrite {
+            game: id.clone(),
+            seat: seat as u8,
+            seen,
+            token_hash: secret::hash(&token),
+            by_number: !by_invite,
+        };
+        match self.store.claim(&write).await {
+            Ok(changed) => {
+                self.reload(&table, &mut st).await?;
+                drop(st);
+                self.keep(&table).await;
+                self.announce(&changed, &id).await;
+                tracing::info!("game {id} seat {seat} claimed");
+                Ok(Joined {
+                    game: id,
+                    seat: seat as u8,
+                    token,
+                })
+            }
+            Err(e) => {
+                // Someone else's claim (or a store that may or may not have taken it): the
+                // table as the store has it now.
+                let _ = self.reload(&table, &mut st).await;
+                Err(match e {
+                    StoreError::Conflict(Conflict::SeatTaken) => ApiError::conflict(
+                        "seat_taken",
+                        format!("seat {seat} was claimed by someone else just now"),
+                        st.version(),
+                    ),
+                    e => store_refusal(e),
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! The server's state and what it does. The store is the truth: games are read from it into a
+//! bounded cache, every change is a conditional write to it, and only then does anyone hear of
+//! the change. One file per role: creating, claiming, playing, rematches, bots.
+
+mod claim;
+mod create;
+mod play;
+mod rematch;
+mod turns;
+
+use crate::bots::BotMaker;
+use crate::clock::{Clock, SystemClock};
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::limits::{Limiters, Limits};
+use crate::scheduler::{Lanes, Turn};
+use crate::store::{Change, Conflict, Store, StoreError};
+use crate::table::{Table, TableState};
+use axum::http::StatusCode;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+use tokio::sync::OwnedMutexGuard;
+
+#[derive(Clone)]
+pub struct Config {
+    pub limits: Limits,
+    /// The longest a bot may think about one decision, in milliseconds (mcts level 5; lower
+    /// levels take a share of it).
+    pub bot_think_ms: u64,
+    /// mcts decisions at the same time (each on its own blocking thread); random and greedy
+    /// have one more worker of their own.
+    pub bot_threads: usize,
+    /// Deal decks (and start players, and bot seeds) from this seed instead of the operating
+    /// system's randomness, so that games can be repeated: for tests and demonstrations only,
+    /// since anyone who knows the seed knows every draw pile. Refused with PostgreSQL.
+    pub deck_seed: Option<u64>,
+    /// Games kept in memory at most, and how long an unused one stays.
+    pub cache_games: u64,
+    pub cache_idle: Duration,
+    /// How long a server may hold a bot's turn beyond the bot's think time before another
+    /// server takes it over (it died, or lost the database).
+    pub bot_lease_grace: Duration,
+    /// How often the store is asked for bot turns nobody holds (after a server died).
+    pub bot_sweep: Duration,
+    pub clock: Arc<dyn Clock>,
+    pub bots: BotMaker,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            limits: Limits::default(),
+            bot_think_ms: 2000,
+            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            deck_seed: None,
+            cache_games: 10_000,
+            cache_idle: Duration::from_secs(15 * 60),
+            bot_lease_grace: Duration::from_secs(10),
+            bot_sweep: Duration::from_secs(1),
+            clock: Arc::new(SystemClock),
+            bots: crate::bots::standard_maker(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("limits", &self.limits)
+            .field("bot_think_ms", &self.bot_think_ms)
+            .field("bot_threads", &self.bot_threads)
+            .field("deck_seed", &self.deck_seed.map(|_| "(set)"))
+            .field("cache_games", &self.cache_games)
+            .finish_non_exhaustive()
+    }
+}
+
+pub struct App {
+    pub store: Arc<dyn Store>,
+    pub config: Config,
+    pub limiters: Limiters,
+    pub hub: Hub,
+    tables: moka::future::Cache<String, Arc<Table>>,
+    pub(crate) lanes: Lanes,
+    /// This server's name in bot leases.
+    holder: String,
+    /// Games dealt so far from `config.deck_seed`.
+    dealt: AtomicU64,
+}
+
+/// The refusal for a store's answer.
+pub(crate) fn store_refusal(e: StoreError) -> ApiError {
+    match e {
+        StoreError::NotFound => ApiError::not_found("there is no such game"),
+        StoreError::Conflict(Conflict::TooManyGames { open }) => ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_games",
+            format!("this address already has {open} games that are not over"),
+        ),
+        StoreError::Conflict(Conflict::SeatTaken) => ApiError::new(
+            StatusCode::CONFLICT,
+            "seat_taken",
+            "the seat was claimed by someone else just now",
+        ),
+        StoreError::Conflict(Conflict::NotYourSeat) => wrong_token(),
+        StoreError::Damaged { game, reason } => {
+            tracing::error!("game {game} is damaged in the store: {reason}");
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "this game's stored data is damaged; it cannot be shown",
+            )
+        }
+        e => {
+            // The store's own message goes to the log, not to the client.
+            tracing::error!("{e}");
+            ApiError::storage()
+        }
+    }
+}
+
+pub(crate) fn wrong_token() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "wrong_token",
+        "this token holds no seat at this game",
+    )
+}
+
+/// Runs `work` in its own task, so a client that hangs up mid-request cannot cut a change
+/// off between its commit and its announcement, and a panic in it is this request's alone.
+async fn detached<T: Send + 'static>(
+    work: impl std::future::Future<Output = Result<T, ApiError>> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::spawn(work).await.unwrap_or_else(|e| {
+        // The panic's text stays in the log: it may name anything.
+        tracing::error!("a request failed: {e}");
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the server failed on this request",
+        ))
+    })
+}
+
+impl App {
+    /// A server over `store`: it starts the bot workers and hears other servers' changes.
+    /// Nothing is loaded up front: games are read when asked for.
+    pub async fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, String> {
+        if config.deck_seed.is_some() && !store.exclusive() {
+            return Err(
+                "--deck-seed is refused with a shared database: whoever knows the seed knows every draw pile"
+                    .into(),
+            );
+        }
+        // Game k of the database is dealt from S+k, across restarts too.
+        let dealt = match config.deck_seed {
+            Some(_) => store.counts().await.map_err(|e| e.to_string())?.games,
+            None => 0,
+        };
+        let tables = moka::future::Cache::builder()
+            .max_capacity(config.cache_games.max(1))
+            .time_to_idle(config.cache_idle)
+            .build();
+        let app = Arc::new(App {
+            limiters: Limiters::new(&config.limits),
+            hub: Hub::default(),
+            tables,
+            lanes: Lanes::default(),
+            holder: crate::secret::random_hex(8),
+            dealt: AtomicU64::new(dealt),
+            store,
+            config,
+        });
+        turns::start_workers(&app);
+        if let Some(changes) = app.store.changes() {
+            tokio::spawn(hear(Arc::downgrade(&app), changes));
+        }
+        Ok(app)
+    }
+
+    /// Games in this server's memory.
+    pub fn games_live(&self) -> u64 {
+        self.tables.entry_count()
+    }
+
+    /// Bot turns waiting for a worker.
+    pub fn bot_queue(&self) -> usize {
+        self.lanes.len()
+    }
+
+    /// Game `id` as cached, read from the store if it is not.
+    async fn cached(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        let store = self.store.clone();
+        let key = id.to_string();
+        self.tables
+            .try_get_with(id.to_string(), async move {
+                let saved = store.game(&key).await?;
+                Table::restore(&saved)
+                    .map(Arc::new)
+                    .map_err(|e| StoreError::damaged(&key, e))
+            })
+            .await
+            .map_err(|e| store_refusal((*e).clone()))
+    }
+
+    /// Game `id`, locked and up to date: at least at `rev` if given (what a notification
+    /// said), else as the store has it now. A server that is the store's only writer trusts its
+    /// cache.
+    pub(crate) async fn fresh(
+        &self,
+        id: &str,
+        at_least: Option<u64>,
+    ) -> Result<(Arc<Table>, OwnedMutexGuard<TableState>), ApiError> {
+        let table = self.cached(id).await?;
+        let mut st = table.lock().await;
+        let current = match at_least {
+            _ if self.store.exclusive() => None,
+            Some(rev) if st.rev >= rev => None,
+            _ => Some(self.store.rev(id).await.map_err(store_refusal)?),
+        };
+        if current.is_some_and(|rev| rev != st.rev) {
+            self.reload(&table, &mut st).await?;
+        }
+        Ok((table, st))
+    }
+
+    /// Reads the game again from the store (after a write that lost a race, or whose outcome
+    /// is unknown).
+    pub(crate) async fn reload(&self, table: &Table, st: &mut TableState) -> Result<(), ApiError> {
+        let saved = self.store.game(&table.id).await.map_err(store_refusal)?;
+        *st = TableState::restore(&saved)
+            .map_err(|e| store_refusal(StoreError::damaged(&table.id, e)))?;
+        Ok(())
+    }
+
+    /// Tells everyone watching the games that changed (after the change is durable). Cached
+    /// copies of them are dropped, but for `kept`, which the caller brought up to date.
+    pub(crate) async fn announce(&self, changed: &[(String, u64)], kept: &str) {
+        for (game, rev) in changed {
+            if game != kept {
+                self.tables.invalidate(game).await;
+            }
+            self.hub.publish(game, Some(*rev));
+        }
+    }
+
+    /// Keeps `table` as the cached copy: it holds the latest change this server made.
+    pub(crate) async fn keep(&self, table: &Arc<Table>) {
+        self.tables.insert(table.id.clone(), table.clone()).await;
+    }
+
+    pub(crate) fn queue_bot(&self, table: &Table, st: &TableState) {
+        if st.progress().bot_to_act {
+            self.lanes.fast.push(Turn {
+                game: table.id.clone(),
+                version: st.version(),
+                creator: table.creator.clone(),
+            });
+        }
+    }
+
+    pub(crate) fn now_ms(&self) -> i64 {
+        self.config.clock.now_ms()
+    }
+}
+
+/// Passes other servers' changes to this server's watchers.
+async fn hear(app: Weak<App>, mut changes: tokio::sync::broadcast::Receiver<Change>) {
+    use tokio::sync::broadcast::error::RecvError;
+    loop {
+        let change = changes.recv().await;
+        let Some(app) = app.upgrade() else { return };
+        match change {
+            Ok(Change::Game { game, rev }) => app.hub.publish(&game, Some(rev)),
+            Ok(Change::Resync) | Err(RecvError::Lagged(_)) => app.hub.publish_all(),
+            Err(RecvError::Closed) => return,
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Playing a move, a person's or a bot's: checked by the engine against the table, stored only
+//! as move `n` of the game, and then announced.
+
+use super::{detached, store_refusal, wrong_token, App};
+use crate::api::GameState;
+use crate::error::ApiError;
+use crate::store::{Conflict, MoveWrite, StoreError};
+use axum::http::StatusCode;
+use sagani_core::Move;
+use std::sync::Arc;
+
+/// What became of a move.
+pub struct Played {
+    /// False when the move repeated one already applied.
+    pub applied: bool,
+    pub state: GameState,
+}
+
+impl App {
+    /// Plays `mv` for the seat `token_hash` holds, made against `version`: refused if stale,
+    /// not the seat's turn or illegal; a repeat of the move already played at `version` (on
+    /// any server) is answered, not played again.
+    pub async fn play(
+        self: &Arc<App>,
+        id: &str,
+        token_hash: String,
+        version: u64,
+        mv: Move,
+    ) -> Result<Played, ApiError> {
+        let (app, id) = (self.clone(), id.to_string());
+        detached(async move { app.play_now(&id, Some(&token_hash), None, version, mv).await })
+            .await
+    }
+
+    /// `token_hash` is `None` for a bot, which names its `seat`.
+    pub(super) async fn play_now(
+        self: &Arc<App>,
+        id: &str,
+        token_hash: Option<&str>,
+        bot_seat: Option<u8>,
+        version: u64,
+        mv: Move,
+    ) -> Result<Played, ApiError> {
+        let (table, mut st) = self.fresh(id, None).await?;
+        let seat = match (token_hash, bot_seat) {
+            (Some(h), _) => st.seat_of_hash(h).ok_or_else(wrong_token)?,
+            (None, Some(seat)) => seat,
+            (None, None) => return Err(wrong_token()),
+        };
+        let current = st.version();
+        if version != current {
+            if version < current && st.played_at(version, seat, mv) {
+                // A retry, perhaps of a move whose answer was lost.
+                return Ok(Played {
+                    applied: false,
+                    state: st.state_for(id, Some(seat)),
+                });
+            }
+            return Err(stale(current));
+        }
+        match st.game.game().to_act() {
+            None => return Err(ApiError::conflict("game_over", "the game is over", current)),
+            Some(p) if p != seat => {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    format!("it is seat {p}'s turn, not seat {seat}'s"),
+                    current,
+                ))
+            }
+            Some(_) => {}
+        }
+        let mut next = st.game.clone();
+        next.play(mv).map_err(|e| ApiError {
+            version: Some(current),
+            ..ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_move",
+                e.to_string(),
+            )
+        })?;
+        let write = MoveWrite {
+            game: id.to_string(),
+            n: current,
+            seat,
+            mv,
+            token_hash: token_hash.map(str::to_string),
+            after: crate::store::replay::progress(&next, &st.seats),
+        };
+        match self.store.append_move(&write).await {
+            Ok(rev) => {
+                st.game = next;
+                st.rev = rev;
+                let state = st.state_for(id, Some(seat));
+                self.queue_bot(&table, &st);
+                if st.game.game().is_over() {
+                    tracing::info!("game {id} is over after {} moves", current + 1);
+                }
+                drop(st);
+                self.keep(&table).await;
+                self.announce(&[(id.to_string(), rev)], id).await;
+                Ok(Played {
+                    applied: true,
+                    state,
+                })
+            }
+            Err(e) => {
+                // Another server moved first, the token was revoked, or the store cannot say:
+                // the table as the store has it now decides.
+                let reloaded = self.reload(&table, &mut st).await;
+                if reloaded.is_ok() && st.version() > current {
+                    // Whatever landed is news to this server's watchers and bots.
+                    self.queue_bot(&table, &st);
+                    self.hub.publish(id, Some(st.rev));
+                }
+                if reloaded.is_ok() && st.played_at(version, seat, mv) {
+                    if matches!(e, StoreError::Conflict(_)) {
+                        // The same move by the same seat, stored by another server: a retry.
+                        return Ok(Played {
+                            applied: false,
+                            state: st.state_for(id, Some(seat)),
+                        });
+                    }
+                }
+                Err(match e {
+                    StoreError::Conflict(Conflict::StaleVersion { .. }) => stale(st.version()),
+                    e => store_refusal(e),
+                })
+            }
+        }
+    }
+}
+
+fn stale(current: u64) -> ApiError {
+    ApiError::conflict(
+        "stale_version",
+        format!("the game is at version {current}, not the one the move was made for: fetch the game and choose again"),
+        current,
+    )
+}

@@ -1,0 +1,552 @@
+//! The `Store` contract as tests: every store runs these same cases (tests/store.rs), each on
+//! a new, empty database. `a` and `b` are two handles on that one database, as two servers
+//! would hold them, so races between them are races between servers.
+
+use super::{
+    BotTurn, Change, ClaimWrite, Conflict, MoveWrite, Progress, SavedGame, SavedMove, SavedSeat,
+    Status, Store, StoreError,
+};
+use sagani_core::{Move, Variant};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+pub type Handles = (Arc<dyn Store>, Arc<dyn Store>);
+type Case = fn(Handles) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// Every case, by name.
+pub fn cases() -> Vec<(&'static str, Case)> {
+    vec![
+        ("a game reads back as written", |h| {
+            Box::pin(reads_back_as_written(h))
+        }),
+        ("an id is created once", |h| Box::pin(created_once(h))),
+        ("a move is stored only as move n", |h| {
+            Box::pin(moves_are_conditional(h))
+        }),
+        ("a move needs the seat's token", |h| {
+            Box::pin(moves_need_the_token(h))
+        }),
+        ("a seat is claimed only as seen", |h| {
+            Box::pin(claims_are_conditional(h))
+        }),
+        ("a re-claim revokes the token in the rematch", |h| {
+            Box::pin(reclaim_revokes_in_rematch(h))
+        }),
+        ("the lobby lists public open games, newest first", |h| {
+            Box::pin(lobby(h))
+        }),
+        ("open games are counted per creator", |h| {
+            Box::pin(open_games_limit(h))
+        }),
+        ("bot turns are leased to one holder", |h| {
+            Box::pin(leases(h))
+        }),
+        ("games are listed, imported and counted", |h| {
+            Box::pin(listing_and_import(h))
+        }),
+        ("racing moves: exactly one is stored", |h| {
+            Box::pin(racing_moves(h))
+        }),
+        ("racing claims: exactly one holds the seat", |h| {
+            Box::pin(racing_claims(h))
+        }),
+        ("changes are heard by every handle", |h| {
+            Box::pin(changes_are_heard(h))
+        }),
+    ]
+}
+
+/// Runs every case, each on a fresh pair of handles from `open`.
+pub async fn run_all<F, Fut>(open: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Handles>,
+{
+    for (name, case) in cases() {
+        let handles = open().await;
+        // A case that panics names itself first.
+        eprintln!("store conformance: {name}");
+        case(handles).await;
+    }
+}
+
+fn human(invite: &str) -> SavedSeat {
+    SavedSeat::Human {
+        invite_hash: invite.into(),
+        token_hash: None,
+    }
+}
+
+fn bot() -> SavedSeat {
+    SavedSeat::Bot {
+        bot: "greedy".into(),
+        level: 1,
+    }
+}
+
+pub fn game(id: &str, seats: Vec<SavedSeat>) -> SavedGame {
+    SavedGame {
+        id: id.into(),
+        created_at: 1_700_000_000,
+        variant: if seats.len() == 1 {
+            Variant::Solo
+        } else {
+            Variant::Standard
+        },
+        deck: (1..=72).collect(),
+        start_player: 0,
+        public: false,
+        creator: "10.0.0.1".into(),
+        seats,
+        moves: Vec::new(),
+        rev: 0,
+        rematch: None,
+    }
+}
+
+const PLAYING: Progress = Progress {
+    over: false,
+    bot_to_act: false,
+};
+
+fn place(tile: u8) -> Move {
+    Move::Place {
+        tile,
+        x: 0,
+        y: 0,
+        rot: 0,
+    }
+}
+
+fn mv(game: &str, n: u64, seat: u8, token: Option<&str>, m: Move) -> MoveWrite {
+    MoveWrite {
+        game: game.into(),
+        n,
+        seat,
+        mv: m,
+        token_hash: token.map(str::to_string),
+        after: PLAYING,
+    }
+}
+
+fn claim(game: &str, seat: u8, seen: Option<&str>, token: &str) -> ClaimWrite {
+    ClaimWrite {
+        game: game.into(),
+        seat,
+        seen: seen.map(str::to_string),
+        token_hash: token.into(),
+        by_number: false,
+    }
+}
+
+async fn create(s: &dyn Store, g: &SavedGame) {
+    s.create(g, PLAYING, None, None).await.expect("created");
+}
+
+fn conflict<T: std::fmt::Debug>(r: Result<T, StoreError>) -> Conflict {
+    match r {
+        Err(StoreError::Conflict(c)) => c,
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+}
+
+async fn reads_back_as_written((a, b): Handles) {
+    let mut g = game("g1", vec![human("i0"), bot()]);
+    g.public = true;
+    g.deck = (1..=72).rev().collect();
+    g.start_player = 1;
+    let changed = a.create(&g, PLAYING, None, None).await.unwrap();
+    assert_eq!(changed, vec![("g1".to_string(), 0)]);
+    assert_eq!(b.game("g1").await.unwrap(), g);
+    assert_eq!(a.rev("g1").await.unwrap(), 0);
+    assert_eq!(a.game("nope").await, Err(StoreError::NotFound));
+    assert_eq!(a.rev("nope").await, Err(StoreError::NotFound));
+    assert_eq!(a.ping().await, Ok(()));
+}
+
+async fn created_once((a, b): Handles) {
+    let g = game("g1", vec![human("i0"), human("i1")]);
+    create(&*a, &g).await;
+    let mut other = game("g1", vec![human("x"), bot()]);
+    other.public = true;
+    assert_eq!(
+        conflict(b.create(&other, PLAYING, None, None).await),
+        Conflict::Exists
+    );
+    assert_eq!(a.game("g1").await.unwrap(), g, "the first game is unchanged");
+}
+
+async fn moves_are_conditional((a, b): Handles) {
+    create(&*a, &game("g1", vec![bot(), bot()])).await;
+    assert_eq!(
+        a.append_move(&mv("g1", 0, 0, None, place(5))).await,
+        Ok(1)
+    );
+    assert_eq!(
+        conflict(b.append_move(&mv("g1", 0, 0, None, place(6))).await),
+        Conflict::StaleVersion { current: 1 }
+    );
+    assert_eq!(
+        conflict(b.append_move(&mv("g1", 2, 1, None, place(6))).await),
+        Conflict::StaleVersion { current: 1 }
+    );
+    assert_eq!(
+        b.append_move(&mv("g1", 1, 1, None, Move::Pass)).await,
+        Ok(2)
+    );
+    assert_eq!(
+        a.append_move(&mv("nope", 0, 0, None, Move::Pass)).await,
+        Err(StoreError::NotFound)
+    );
+    let stored = b.game("g1").await.unwrap();
+    assert_eq!(
+        stored.moves,
+        vec![
+            SavedMove {
+                seat: 0,
+                mv: place(5)
+            },
+            SavedMove {
+                seat: 1,
+                mv: Move::Pass
+            }
+        ]
+    );
+    assert_eq!(stored.rev, 2);
+}
+
+async fn moves_need_the_token((a, b): Handles) {
+    create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
+    a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
+    assert_eq!(
+        conflict(b.append_move(&mv("g1", 0, 0, Some("t1"), place(1))).await),
+        Conflict::NotYourSeat,
+        "a token of no seat"
+    );
+    assert_eq!(
+        conflict(b.append_move(&mv("g1", 0, 1, Some("t0"), place(1))).await),
+        Conflict::NotYourSeat,
+        "the token of another seat"
+    );
+    b.append_move(&mv("g1", 0, 0, Some("t0"), place(1)))
+        .await
+        .unwrap();
+    // Claimed again with its invite: the old token stops working at once.
+    a.claim(&claim("g1", 0, Some("t0"), "t0b")).await.unwrap();
+    assert_eq!(
+        conflict(b.append_move(&mv("g1", 1, 0, Some("t0"), place(2))).await),
+        Conflict::NotYourSeat
+    );
+    b.append_move(&mv("g1", 1, 0, Some("t0b"), place(2)))
+        .await
+        .unwrap();
+    assert_eq!(a.game("g1").await.unwrap().moves.len(), 2);
+}
+
+async fn claims_are_conditional((a, b): Handles) {
+    let mut g = game("g1", vec![human("i0"), bot(), human("i2")]);
+    g.public = true;
+    create(&*a, &g).await;
+    let changed = a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
+    assert_eq!(changed, vec![("g1".to_string(), 1)]);
+    assert_eq!(
+        conflict(b.claim(&claim("g1", 0, None, "u0")).await),
+        Conflict::SeatTaken,
+        "claimed since"
+    );
+    assert_eq!(
+        conflict(b.claim(&claim("g1", 0, Some("wrong"), "u0")).await),
+        Conflict::SeatTaken,
+        "not as seen"
+    );
+    assert_eq!(
+        conflict(b.claim(&claim("g1", 1, None, "u1")).await),
+        Conflict::SeatTaken,
+        "a bot's seat"
+    );
+    assert_eq!(
+        conflict(b.claim(&claim("g1", 7, None, "u1")).await),
+        Conflict::SeatTaken,
+        "no such seat"
+    );
+    assert_eq!(
+        b.claim(&claim("nope", 0, None, "u1")).await,
+        Err(StoreError::NotFound)
+    );
+    assert_eq!(a.lobby(10).await.unwrap()[0].status, Status::Waiting);
+    // Taken by number: the seat's invite is spent.
+    let by_number = ClaimWrite {
+        by_number: true,
+        ..claim("g1", 2, None, "t2")
+    };
+    b.claim(&by_number).await.unwrap();
+    let stored = a.game("g1").await.unwrap();
+    assert_eq!(
+        stored.seats,
+        vec![
+            SavedSeat::Human {
+                invite_hash: "i0".into(),
+                token_hash: Some("t0".into())
+            },
+            bot(),
+            SavedSeat::Human {
+                invite_hash: String::new(),
+                token_hash: Some("t2".into())
+            },
+        ]
+    );
+    assert_eq!(stored.rev, 2);
+    assert_eq!(a.lobby(10).await.unwrap()[0].status, Status::Playing);
+}
+
+async fn reclaim_revokes_in_rematch((a, b): Handles) {
+    create(&*a, &game("g1", vec![human("i0"), bot()])).await;
+    a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
+    let mut rematch = a.game("g1").await.unwrap();
+    rematch.id = "g2".into();
+    rematch.moves.clear();
+    rematch.rev = 0;
+    let changed = b
+        .create(&rematch, PLAYING, None, Some("g1"))
+        .await
+        .unwrap();
+    assert_eq!(
+        changed,
+        vec![("g2".to_string(), 0), ("g1".to_string(), 2)]
+    );
+    assert_eq!(a.game("g1").await.unwrap().rematch.as_deref(), Some("g2"));
+    // The invite claims seat 0 of the first game again: its old token is revoked in both.
+    let mut changed = a.claim(&claim("g1", 0, Some("t0"), "t1")).await.unwrap();
+    changed.sort();
+    assert_eq!(
+        changed,
+        vec![("g1".to_string(), 3), ("g2".to_string(), 1)]
+    );
+    for id in ["g1", "g2"] {
+        assert_eq!(
+            b.game(id).await.unwrap().seats[0],
+            SavedSeat::Human {
+                invite_hash: "i0".into(),
+                token_hash: Some("t1".into())
+            },
+            "{id}"
+        );
+    }
+    assert_eq!(
+        conflict(b.append_move(&mv("g2", 0, 0, Some("t0"), place(1))).await),
+        Conflict::NotYourSeat
+    );
+}
+
+async fn lobby((a, b): Handles) {
+    for (i, public) in [true, false, true, true].into_iter().enumerate() {
+        let mut g = game(&format!("g{i}"), vec![human("i"), bot()]);
+        g.public = public;
+        g.created_at += i as i64;
+        create(&*a, &g).await;
+    }
+    let ids = |l: Vec<super::Summary>| l.into_iter().map(|s| s.id).collect::<Vec<_>>();
+    assert_eq!(ids(b.lobby(10).await.unwrap()), ["g3", "g2", "g0"]);
+    assert_eq!(ids(b.lobby(2).await.unwrap()), ["g3", "g2"]);
+    let over = MoveWrite {
+        after: Progress {
+            over: true,
+            bot_to_act: false,
+        },
+        ..mv("g2", 0, 0, None, Move::Pass)
+    };
+    a.append_move(&over).await.unwrap();
+    let listed = b.lobby(10).await.unwrap();
+    assert_eq!(ids(listed.clone()), ["g3", "g0"]);
+    assert_eq!(listed[0].seats, vec![human("i"), bot()]);
+    assert_eq!(listed[0].version, 0);
+    assert_eq!(listed[0].variant, Variant::Standard);
+    let counts = a.counts().await.unwrap();
+    assert_eq!((counts.games, counts.open), (4, 3));
+}
+
+async fn open_games_limit((a, b): Handles) {
+    let g = |id: &str| game(id, vec![human("i"), bot()]);
+    a.create(&g("g1"), PLAYING, Some(2), None).await.unwrap();
+    b.create(&g("g2"), PLAYING, Some(2), None).await.unwrap();
+    assert_eq!(
+        conflict(a.create(&g("g3"), PLAYING, Some(2), None).await),
+        Conflict::TooManyGames { open: 2 }
+    );
+    let mut elsewhere = g("g4");
+    elsewhere.creator = "10.0.0.2".into();
+    b.create(&elsewhere, PLAYING, Some(2), None).await.unwrap();
+    let over = MoveWrite {
+        after: Progress {
+            over: true,
+            bot_to_act: false,
+        },
+        ..mv("g1", 0, 0, None, Move::Pass)
+    };
+    a.append_move(&over).await.unwrap();
+    b.create(&g("g3"), PLAYING, Some(2), None).await.unwrap();
+    assert_eq!(a.game("g3").await.unwrap().id, "g3");
+}
+
+async fn leases((a, b): Handles) {
+    let bot_turn = Progress {
+        over: false,
+        bot_to_act: true,
+    };
+    let mut g = game("g1", vec![bot(), human("i")]);
+    g.creator = "c".into();
+    a.create(&g, bot_turn, None, None).await.unwrap();
+    create(&*a, &game("g2", vec![human("i"), bot()])).await;
+    let turn = BotTurn {
+        game: "g1".into(),
+        version: 0,
+        creator: "c".into(),
+    };
+    assert_eq!(b.bot_turns(1000, 10).await.unwrap(), vec![turn.clone()]);
+    assert!(a.lease("g1", 0, "A", 1000, 5000).await.unwrap());
+    assert!(!b.lease("g1", 0, "B", 1000, 5000).await.unwrap(), "held by A");
+    assert_eq!(b.bot_turns(1000, 10).await.unwrap(), vec![]);
+    assert!(a.lease("g1", 0, "A", 2000, 9000).await.unwrap(), "renewed");
+    assert!(!b.lease("g1", 0, "B", 6000, 12000).await.unwrap(), "renewed to 9000");
+    assert!(!b.lease("g1", 1, "B", 1000, 5000).await.unwrap(), "not at version 1");
+    assert!(!b.lease("g2", 0, "B", 1000, 5000).await.unwrap(), "no bot to act");
+    assert!(!b.lease("nope", 0, "B", 1000, 5000).await.unwrap());
+    // A dies: after its lease runs out, B takes the turn over.
+    assert_eq!(b.bot_turns(9000, 10).await.unwrap(), vec![turn.clone()]);
+    assert!(b.lease("g1", 0, "B", 9000, 15000).await.unwrap());
+    assert!(!a.lease("g1", 0, "A", 9500, 15000).await.unwrap());
+    // The move ends the lease; the next bot turn is free to take.
+    let moved = MoveWrite {
+        after: bot_turn,
+        ..mv("g1", 0, 0, None, Move::Pass)
+    };
+    b.append_move(&moved).await.unwrap();
+    assert_eq!(
+        a.bot_turns(9500, 10).await.unwrap(),
+        vec![BotTurn {
+            version: 1,
+            ..turn.clone()
+        }]
+    );
+    assert!(a.lease("g1", 1, "A", 9500, 15000).await.unwrap());
+    a.release("g1", "B").await.unwrap();
+    assert!(!b.lease("g1", 1, "B", 9500, 15000).await.unwrap(), "B released nothing of A's");
+    a.release("g1", "A").await.unwrap();
+    assert!(b.lease("g1", 1, "B", 9500, 15000).await.unwrap());
+}
+
+async fn listing_and_import((a, b): Handles) {
+    for id in ["c", "a", "d", "b"] {
+        create(&*a, &game(id, vec![human("i"), bot()])).await;
+    }
+    assert_eq!(b.game_ids(None, 3).await.unwrap(), ["a", "b", "c"]);
+    assert_eq!(b.game_ids(Some("c"), 3).await.unwrap(), ["d"]);
+    let mut whole = game("e", vec![bot(), bot()]);
+    whole.moves = vec![
+        SavedMove {
+            seat: 0,
+            mv: place(3),
+        },
+        SavedMove {
+            seat: 1,
+            mv: Move::Pass,
+        },
+    ];
+    whole.rematch = Some("f".into());
+    b.import(&whole, PLAYING).await.unwrap();
+    assert_eq!(a.game("e").await.unwrap(), whole);
+    assert_eq!(
+        conflict(a.import(&whole, PLAYING).await),
+        Conflict::Exists
+    );
+    assert_eq!(
+        a.append_move(&mv("e", 2, 0, None, Move::Pass)).await,
+        Ok(1),
+        "imported at version 2"
+    );
+    let counts = b
+        .move_counts(&["e".to_string(), "a".to_string()])
+        .await
+        .unwrap();
+    assert_eq!(counts.get("e"), Some(&3));
+    assert_eq!(counts.get("a"), Some(&0));
+}
+
+async fn racing_moves((a, b): Handles) {
+    create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
+    a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
+    let mut racers = Vec::new();
+    for i in 0..8u8 {
+        let s = if i % 2 == 0 { a.clone() } else { b.clone() };
+        racers.push(tokio::spawn(async move {
+            s.append_move(&mv("g1", 0, 0, Some("t0"), place(i + 1)))
+                .await
+        }));
+    }
+    let mut stored = 0;
+    for r in racers {
+        match r.await.unwrap() {
+            Ok(_) => stored += 1,
+            Err(StoreError::Conflict(Conflict::StaleVersion { current: 1 })) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(stored, 1);
+    assert_eq!(b.game("g1").await.unwrap().moves.len(), 1);
+}
+
+async fn racing_claims((a, b): Handles) {
+    create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
+    let mut racers = Vec::new();
+    for i in 0..8 {
+        let s = if i % 2 == 0 { a.clone() } else { b.clone() };
+        racers.push(tokio::spawn(async move {
+            s.claim(&claim("g1", 1, None, &format!("t{i}"))).await
+        }));
+    }
+    let mut winners = Vec::new();
+    for (i, r) in racers.into_iter().enumerate() {
+        match r.await.unwrap() {
+            Ok(_) => winners.push(format!("t{i}")),
+            Err(StoreError::Conflict(Conflict::SeatTaken)) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(winners.len(), 1);
+    assert_eq!(
+        a.game("g1").await.unwrap().seats[1],
+        SavedSeat::Human {
+            invite_hash: "i1".into(),
+            token_hash: Some(winners[0].clone())
+        }
+    );
+}
+
+async fn changes_are_heard((a, b): Handles) {
+    let (Some(mut on_a), Some(mut on_b)) = (a.changes(), b.changes()) else {
+        // A store for one server: its own changes are all there are.
+        assert!(a.exclusive() || b.changes().is_none());
+        return;
+    };
+    assert!(!a.exclusive() && !b.exclusive());
+    create(&*a, &game("g1", vec![human("i0"), bot()])).await;
+    a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
+    b.append_move(&mv("g1", 0, 0, Some("t0"), place(1)))
+        .await
+        .unwrap();
+    for heard in [&mut on_a, &mut on_b] {
+        let mut revs = Vec::new();
+        while revs.len() < 3 {
+            let change = tokio::time::timeout(std::time::Duration::from_secs(30), heard.recv())
+                .await
+                .expect("a change is heard")
+                .expect("the channel is open");
+            match change {
+                Change::Game { game, rev } if game == "g1" => revs.push(rev),
+                _ => {}
+            }
+        }
+        assert_eq!(revs, [0, 1, 2]);
+    }
+}

@@ -1,0 +1,688 @@
+//! The PostgreSQL store, for several servers on one database: a connection pool for reads and
+//! writes, each write one transaction whose conditions the database checks under its row locks,
+//! and `LISTEN/NOTIFY` so every server hears every committed change.
+
+use super::replay;
+use super::{
+    BotTurn, Change, ClaimWrite, Conflict, Counts, MoveWrite, Progress, SavedGame, SavedMove,
+    SavedSeat, Status, Store, StoreError, Summary,
+};
+use async_trait::async_trait;
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
+use futures_util::StreamExt;
+use sagani_core::Variant;
+use std::collections::HashMap;
+use std::time::Duration;
+use tokio::sync::broadcast;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{AsyncMessage, NoTls, Row};
+
+mod embedded {
+    refinery::embed_migrations!("migrations/postgres");
+}
+
+/// The channel every server listens on; a payload is `<game> <rev>`.
+const CHANNEL: &str = "sagani_changes";
+
+/// Any number that no other program takes as an advisory lock: held while migrating, so two
+/// servers starting together do not both migrate.
+const MIGRATION_LOCK: i64 = 0x5a6a_6e69_0001;
+
+/// Connections in the pool.
+const POOL_SIZE: usize = 16;
+
+pub struct PostgresStore {
+    pool: Pool,
+    changes: broadcast::Sender<Change>,
+    listener: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for PostgresStore {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
+}
+
+fn unavailable(e: impl std::fmt::Display) -> StoreError {
+    StoreError::unavailable(e)
+}
+
+fn db_error(e: tokio_postgres::Error) -> StoreError {
+    if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+        StoreError::Conflict(Conflict::Exists)
+    } else {
+        unavailable(e)
+    }
+}
+
+fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
+    unavailable(e)
+}
+
+/// The URL without its password, for messages.
+pub(super) fn shown(url: &str) -> String {
+    match url.parse::<tokio_postgres::Config>() {
+        Ok(c) => format!(
+            "postgres://{}@{}/{}",
+            c.get_user().unwrap_or(""),
+            c.get_hosts()
+                .iter()
+                .map(|h| match h {
+                    tokio_postgres::config::Host::Tcp(h) => h.clone(),
+                    #[cfg(unix)]
+                    tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+            c.get_dbname().unwrap_or("")
+        ),
+        Err(_) => "the PostgreSQL URL".into(),
+    }
+}
+
+impl PostgresStore {
+    /// Connects to `url`, brings the schema up to date and starts listening for changes.
+    pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Unusable(format!("{}: {e}", shown(url))))?;
+        let (mut client, connection) = config
+            .connect(NoTls)
+            .await
+            .map_err(|e| StoreError::Unusable(format!("cannot connect to {}: {e}", shown(url))))?;
+        let driver = tokio::spawn(connection);
+        client
+            .query_one("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+            .await
+            .map_err(unavailable)?;
+        let migrated = embedded::migrations::runner().run_async(&mut client).await;
+        let _ = client
+            .query_one("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
+            .await;
+        drop(client);
+        let _ = driver.await;
+        migrated.map_err(|e| StoreError::Unusable(format!("{}: migrating: {e}", shown(url))))?;
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(|e| StoreError::Unusable(e.to_string()))?;
+        let (changes, _) = broadcast::channel(4096);
+        let listener = tokio::spawn(listen(config, changes.clone()));
+        Ok(PostgresStore {
+            pool,
+            changes,
+            listener,
+        })
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool.get().await.map_err(pool_error)
+    }
+}
+
+/// Forwards the channel's notifications, reconnecting when the connection drops. After any gap
+/// it says `Resync`, since changes may have been missed.
+async fn listen(config: tokio_postgres::Config, changes: broadcast::Sender<Change>) {
+    let mut wait = Duration::from_millis(100);
+    loop {
+        match config.connect(NoTls).await {
+            Ok((client, mut connection)) => {
+                let (heard, mut hearing) = tokio::sync::mpsc::unbounded_channel();
+                let driver = tokio::spawn(async move {
+                    let mut messages =
+                        futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+                    while let Some(message) = messages.next().await {
+                        match message {
+                            Ok(AsyncMessage::Notification(n)) => {
+                                let _ = heard.send(n.payload().to_string());
+                            }
+                            Ok(_) => {}
+                            Err(e) => {
+                                tracing::warn!("listening to PostgreSQL: {e}");
+                                break;
+                            }
+                        }
+                    }
+                });
+                if client
+                    .batch_execute(&format!("LISTEN {CHANNEL}"))
+                    .await
+                    .is_ok()
+                {
+                    wait = Duration::from_millis(100);
+                    let _ = changes.send(Change::Resync);
+                    while let Some(payload) = hearing.recv().await {
+                        let mut parts = payload.split(' ');
+                        if let (Some(game), Some(Ok(rev))) =
+                            (parts.next(), parts.next().map(str::parse))
+                        {
+                            let _ = changes.send(Change::Game {
+                                game: game.to_string(),
+                                rev,
+                            });
+                        }
+                    }
+                }
+                driver.abort();
+            }
+            Err(e) => tracing::warn!("cannot listen to PostgreSQL: {e}"),
+        }
+        let _ = changes.send(Change::Resync);
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_secs(5));
+    }
+}
+
+async fn notify(client: &impl GenericClient, game: &str, rev: u64) -> Result<(), StoreError> {
+    client
+        .execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &format!("{game} {rev}")],
+        )
+        .await
+        .map_err(db_error)?;
+    Ok(())
+}
+
+async fn insert_game(
+    tx: &impl GenericClient,
+    g: &SavedGame,
+    after: Progress,
+    moves: &[SavedMove],
+) -> Result<(), StoreError> {
+    let deck = serde_json::to_string(&g.deck).map_err(unavailable)?;
+    tx.execute(
+        "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
+                            version, status, bot_to_act, rev, rematch)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        &[
+            &g.id,
+            &g.created_at,
+            &g.variant.name(),
+            &deck,
+            &(g.start_player as i16),
+            &g.public,
+            &g.creator,
+            &(moves.len() as i64),
+            &replay::status(after.over, &g.seats).name(),
+            &after.bot_to_act,
+            &(g.rev as i64),
+            &g.rematch,
+        ],
+    )
+    .await
+    .map_err(db_error)?;
+    for (i, seat) in g.seats.iter().enumerate() {
+        let (kind, bot, level, invite, token) = match seat {
+            SavedSeat::Human {
+                invite_hash,
+                token_hash,
+            } => (
+                "human",
+                None,
+                None,
+                (!invite_hash.is_empty()).then_some(invite_hash.as_str()),
+                token_hash.as_deref(),
+            ),
+            SavedSeat::Bot { bot, level } => {
+                ("bot", Some(bot.as_str()), Some(*level as i16), None, None)
+            }
+        };
+        tx.execute(
+            "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            &[&g.id, &(i as i16), &kind, &bot, &level, &invite, &token],
+        )
+        .await
+        .map_err(db_error)?;
+    }
+    if !moves.is_empty() {
+        let ns: Vec<i64> = (0..moves.len() as i64).collect();
+        let seats: Vec<i16> = moves.iter().map(|m| m.seat as i16).collect();
+        let texts: Vec<String> = moves
+            .iter()
+            .map(|m| serde_json::to_string(&m.mv))
+            .collect::<Result<_, _>>()
+            .map_err(unavailable)?;
+        tx.execute(
+            "INSERT INTO moves (game_id, n, seat, move)
+             SELECT $1, n, seat, move FROM unnest($2::bigint[], $3::smallint[], $4::text[])
+                 AS m(n, seat, move)",
+            &[&g.id, &ns, &seats, &texts],
+        )
+        .await
+        .map_err(db_error)?;
+    }
+    Ok(())
+}
+
+fn seat_from(game: &str, r: &Row, at: usize) -> Result<SavedSeat, StoreError> {
+    let level: Option<i16> = r.get(at + 2);
+    SavedSeat::from_row(
+        game,
+        r.get::<_, &str>(at),
+        r.get(at + 1),
+        level.map(|l| l as u8),
+        r.get(at + 3),
+        r.get(at + 4),
+    )
+}
+
+/// Seats of `games`, in seat order per game.
+async fn seats_of(
+    client: &impl GenericClient,
+    games: &[String],
+) -> Result<HashMap<String, Vec<SavedSeat>>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash FROM seats
+             WHERE game_id = ANY($1) ORDER BY game_id, seat",
+            &[&games],
+        )
+        .await
+        .map_err(db_error)?;
+    let mut seats: HashMap<String, Vec<SavedSeat>> = HashMap::new();
+    for r in rows {
+        let game: String = r.get(0);
+        let seat: i16 = r.get(1);
+        let list = seats.entry(game.clone()).or_default();
+        if seat as usize != list.len() {
+            return Err(StoreError::damaged(&game, format!("seat {seat} out of order")));
+        }
+        list.push(seat_from(&game, &r, 2)?);
+    }
+    Ok(seats)
+}
+
+#[async_trait]
+impl Store for PostgresStore {
+    async fn create(
+        &self,
+        game: &SavedGame,
+        after: Progress,
+        max_open: Option<u64>,
+        rematch_of: Option<&str>,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        if let Some(max) = max_open {
+            // One creation at a time per creator, across servers, so the count holds.
+            tx.execute(
+                "SELECT pg_advisory_xact_lock(hashtext($1))",
+                &[&game.creator],
+            )
+            .await
+            .map_err(db_error)?;
+            let open: i64 = tx
+                .query_one(
+                    "SELECT COUNT(*) FROM games WHERE creator = $1 AND status <> 'over'",
+                    &[&game.creator],
+                )
+                .await
+                .map_err(db_error)?
+                .get(0);
+            if open as u64 >= max {
+                return Err(StoreError::Conflict(Conflict::TooManyGames {
+                    open: open as u64,
+                }));
+            }
+        }
+        insert_game(&tx, game, after, &[]).await?;
+        let mut changed = vec![(game.id.clone(), game.rev)];
+        if let Some(old) = rematch_of {
+            let row = tx
+                .query_opt(
+                    "UPDATE games SET rematch = $2, rev = rev + 1 WHERE id = $1 RETURNING rev",
+                    &[&old, &game.id],
+                )
+                .await
+                .map_err(db_error)?
+                .ok_or(StoreError::NotFound)?;
+            changed.push((old.to_string(), row.get::<_, i64>(0) as u64));
+        }
+        for (g, rev) in &changed {
+            notify(&tx, g, *rev).await?;
+        }
+        tx.commit().await.map_err(db_error)?;
+        Ok(changed)
+    }
+
+    async fn game(&self, id: &str) -> Result<SavedGame, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch
+                 FROM games WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(db_error)?
+            .ok_or(StoreError::NotFound)?;
+        let variant: &str = row.get(1);
+        let variant = Variant::parse(variant)
+            .ok_or_else(|| StoreError::damaged(id, format!("unknown variant {variant:?}")))?;
+        let deck = serde_json::from_str(row.get(2))
+            .map_err(|e| StoreError::damaged(id, format!("deck: {e}")))?;
+        let moves = client
+            .query(
+                "SELECT n, seat, move FROM moves WHERE game_id = $1 ORDER BY n",
+                &[&id],
+            )
+            .await
+            .map_err(db_error)?;
+        let mut saved_moves = Vec::with_capacity(moves.len());
+        for r in moves {
+            let n: i64 = r.get(0);
+            if n as usize != saved_moves.len() {
+                return Err(StoreError::damaged(id, format!("move {n} out of order")));
+            }
+            let mv = serde_json::from_str(r.get(2))
+                .map_err(|e| StoreError::damaged(id, format!("move {n}: {e}")))?;
+            saved_moves.push(SavedMove {
+                seat: r.get::<_, i16>(1) as u8,
+                mv,
+            });
+        }
+        let seats = seats_of(&client, &[id.to_string()])
+            .await?
+            .remove(id)
+            .unwrap_or_default();
+        Ok(SavedGame {
+            id: id.to_string(),
+            created_at: row.get(0),
+            variant,
+            deck,
+            start_player: row.get::<_, i16>(3) as u8,
+            public: row.get(4),
+            creator: row.get(5),
+            seats,
+            moves: saved_moves,
+            rev: row.get::<_, i64>(6) as u64,
+            rematch: row.get(7),
+        })
+    }
+
+    async fn rev(&self, id: &str) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt("SELECT rev FROM games WHERE id = $1", &[&id])
+            .await
+            .map_err(db_error)?
+            .ok_or(StoreError::NotFound)?;
+        Ok(row.get::<_, i64>(0) as u64)
+    }
+
+    async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let text = serde_json::to_string(&w.mv).map_err(unavailable)?;
+        // One statement, so one transaction and one round trip: the version check, the move,
+        // the lease it ends, and the notification, all or nothing.
+        let row = client
+            .query_opt(
+                "WITH g AS (
+                     UPDATE games SET version = version + 1, rev = rev + 1,
+                         status = CASE WHEN $4 THEN 'over' ELSE status END, bot_to_act = $5
+                     WHERE id = $1 AND version = $2 AND ($3::text IS NULL OR EXISTS (
+                         SELECT 1 FROM seats WHERE game_id = $1 AND seat = $6 AND token_hash = $3))
+                     RETURNING id, rev),
+                 m AS (INSERT INTO moves (game_id, n, seat, move) SELECT id, $2, $6, $7 FROM g),
+                 l AS (DELETE FROM bot_leases WHERE game_id IN (SELECT id FROM g))
+                 SELECT rev, pg_notify($8, id || ' ' || rev)::text FROM g",
+                &[
+                    &w.game,
+                    &(w.n as i64),
+                    &w.token_hash,
+                    &w.after.over,
+                    &w.after.bot_to_act,
+                    &(w.seat as i16),
+                    &text,
+                    &CHANNEL,
+                ],
+            )
+            .await
+            .map_err(db_error)?;
+        if let Some(row) = row {
+            return Ok(row.get::<_, i64>(0) as u64);
+        }
+        let version = client
+            .query_opt("SELECT version FROM games WHERE id = $1", &[&w.game])
+            .await
+            .map_err(db_error)?;
+        Err(match version.map(|r| r.get::<_, i64>(0) as u64) {
+            None => StoreError::NotFound,
+            Some(v) if v != w.n => StoreError::Conflict(Conflict::StaleVersion { current: v }),
+            Some(_) => StoreError::Conflict(Conflict::NotYourSeat),
+        })
+    }
+
+    async fn claim(&self, w: &ClaimWrite) -> Result<Vec<(String, u64)>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        // The game's row lock orders claims of one game, so each sees the seats the one before
+        // left (the status below counts them).
+        tx.query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&w.game])
+            .await
+            .map_err(db_error)?
+            .ok_or(StoreError::NotFound)?;
+        let n = tx
+            .execute(
+                "UPDATE seats SET token_hash = $3,
+                     invite_hash = CASE WHEN $5 THEN NULL ELSE invite_hash END
+                 WHERE game_id = $1 AND seat = $2 AND kind = 'human'
+                     AND token_hash IS NOT DISTINCT FROM $4::text",
+                &[
+                    &w.game,
+                    &(w.seat as i16),
+                    &w.token_hash,
+                    &w.seen,
+                    &w.by_number,
+                ],
+            )
+            .await
+            .map_err(db_error)?;
+        if n != 1 {
+            return Err(StoreError::Conflict(Conflict::SeatTaken));
+        }
+        let mut games = vec![w.game.clone()];
+        if let Some(old) = &w.seen {
+            // The replaced token is revoked wherever it was copied (the game's rematches).
+            let rows = tx
+                .query(
+                    "UPDATE seats SET token_hash = $2 WHERE token_hash = $1 RETURNING game_id",
+                    &[old, &w.token_hash],
+                )
+                .await
+                .map_err(db_error)?;
+            games.extend(rows.iter().map(|r| r.get::<_, String>(0)));
+        }
+        let mut changed = Vec::new();
+        for g in games {
+            let rev: i64 = tx
+                .query_one(
+                    "UPDATE games SET rev = rev + 1, status = CASE
+                         WHEN status = 'over' THEN 'over'
+                         WHEN EXISTS (SELECT 1 FROM seats WHERE game_id = $1 AND kind = 'human'
+                                      AND token_hash IS NULL) THEN 'waiting'
+                         ELSE 'playing' END
+                     WHERE id = $1 RETURNING rev",
+                    &[&g],
+                )
+                .await
+                .map_err(db_error)?
+                .get(0);
+            notify(&tx, &g, rev as u64).await?;
+            changed.push((g, rev as u64));
+        }
+        tx.commit().await.map_err(db_error)?;
+        Ok(changed)
+    }
+
+    async fn lobby(&self, limit: u32) -> Result<Vec<Summary>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT id, created_at, variant, version, status FROM games
+                 WHERE public AND status <> 'over'
+                 ORDER BY created_at DESC, id DESC LIMIT $1",
+                &[&(limit as i64)],
+            )
+            .await
+            .map_err(db_error)?;
+        let ids: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+        let mut seats = seats_of(&client, &ids).await?;
+        let mut games = Vec::new();
+        for r in rows {
+            let id: String = r.get(0);
+            let (Some(variant), Some(status), Some(seats)) = (
+                Variant::parse(r.get(2)),
+                Status::parse(r.get(4)),
+                seats.remove(&id),
+            ) else {
+                tracing::warn!("game {id} is damaged; left out of the lobby");
+                continue;
+            };
+            games.push(Summary {
+                id,
+                created_at: r.get(1),
+                variant,
+                version: r.get::<_, i64>(3) as u64,
+                status,
+                seats,
+            });
+        }
+        Ok(games)
+    }
+
+    async fn counts(&self) -> Result<Counts, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_one(
+                "SELECT COUNT(*), COUNT(*) FILTER (WHERE status <> 'over') FROM games",
+                &[],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(Counts {
+            games: row.get::<_, i64>(0) as u64,
+            open: row.get::<_, i64>(1) as u64,
+        })
+    }
+
+    async fn bot_turns(&self, now_ms: i64, limit: u32) -> Result<Vec<BotTurn>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT g.id, g.version, g.creator FROM games g
+                 LEFT JOIN bot_leases l ON l.game_id = g.id AND l.expires_at > $1
+                 WHERE g.bot_to_act AND g.status <> 'over' AND l.game_id IS NULL
+                 ORDER BY g.created_at, g.id LIMIT $2",
+                &[&now_ms, &(limit as i64)],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(rows
+            .iter()
+            .map(|r| BotTurn {
+                game: r.get(0),
+                version: r.get::<_, i64>(1) as u64,
+                creator: r.get(2),
+            })
+            .collect())
+    }
+
+    async fn lease(
+        &self,
+        game: &str,
+        version: u64,
+        holder: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "INSERT INTO bot_leases (game_id, version, holder, expires_at)
+                 SELECT $1, $2, $3, $5 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1
+                     AND version = $2 AND bot_to_act AND status <> 'over')
+                 ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,
+                     holder = excluded.holder, expires_at = excluded.expires_at
+                 WHERE bot_leases.holder = excluded.holder OR bot_leases.expires_at <= $4
+                     OR bot_leases.version <> excluded.version
+                 RETURNING 1",
+                &[&game, &(version as i64), &holder, &now_ms, &until_ms],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(row.is_some())
+    }
+
+    async fn release(&self, game: &str, holder: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "DELETE FROM bot_leases WHERE game_id = $1 AND holder = $2",
+                &[&game, &holder],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client.query_one("SELECT 1", &[]).await.map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn game_ids(&self, after: Option<&str>, limit: u32) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT id FROM games WHERE id > $1 ORDER BY id LIMIT $2",
+                &[&after.unwrap_or(""), &(limit as i64)],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn import(&self, game: &SavedGame, after: Progress) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        insert_game(&tx, game, after, &game.moves).await?;
+        tx.commit().await.map_err(db_error)
+    }
+
+    async fn move_counts(&self, games: &[String]) -> Result<HashMap<String, u64>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT game_id, COUNT(*) FROM moves WHERE game_id = ANY($1) GROUP BY game_id",
+                &[&games],
+            )
+            .await
+            .map_err(db_error)?;
+        let mut counts: HashMap<String, u64> = games.iter().map(|g| (g.clone(), 0)).collect();
+        for r in rows {
+            counts.insert(r.get(0), r.get::<_, i64>(1) as u64);
+        }
+        Ok(counts)
+    }
+
+    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+        Some(self.changes.subscribe())
+    }
+
+    fn exclusive(&self) -> bool {
+        false
+    }
+}

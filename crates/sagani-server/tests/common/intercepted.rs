@@ -1,0 +1,131 @@
+//! A store that passes everything to a real one, but for moves of one seat, which it can
+//! refuse or store-then-deny (a commit whose answer was lost); it counts what it sees.
+
+use async_trait::async_trait;
+use sagani_server::store::{
+    BotTurn, Change, ClaimWrite, Counts, MoveWrite, Progress, SavedGame, Store, StoreError,
+    Summary,
+};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::Arc;
+use tokio::sync::broadcast;
+
+/// Stores the move.
+pub const WRITE: u8 = 0;
+pub const REFUSE: u8 = 1;
+/// Stores it, then says it failed.
+pub const LAND_BUT_FAIL: u8 = 2;
+
+pub struct Intercepted {
+    inner: Arc<dyn Store>,
+    seat: u8,
+    mode: Arc<AtomicU8>,
+    /// Games created.
+    pub created: Arc<AtomicUsize>,
+    /// Moves refused or denied.
+    pub refused: Arc<AtomicUsize>,
+}
+
+impl Intercepted {
+    pub fn new(inner: Arc<dyn Store>, seat: u8, mode: Arc<AtomicU8>) -> Intercepted {
+        Intercepted {
+            inner,
+            seat,
+            mode,
+            created: Arc::default(),
+            refused: Arc::default(),
+        }
+    }
+}
+
+fn on_fire() -> StoreError {
+    StoreError::Unavailable("disk on fire".into())
+}
+
+#[async_trait]
+impl Store for Intercepted {
+    async fn create(
+        &self,
+        game: &SavedGame,
+        after: Progress,
+        max_open: Option<u64>,
+        rematch_of: Option<&str>,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
+        let r = self.inner.create(game, after, max_open, rematch_of).await;
+        if r.is_ok() {
+            self.created.fetch_add(1, Ordering::SeqCst);
+        }
+        r
+    }
+    async fn game(&self, id: &str) -> Result<SavedGame, StoreError> {
+        self.inner.game(id).await
+    }
+    async fn rev(&self, id: &str) -> Result<u64, StoreError> {
+        self.inner.rev(id).await
+    }
+    async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {
+        let mode = if w.seat == self.seat {
+            self.mode.load(Ordering::SeqCst)
+        } else {
+            WRITE
+        };
+        match mode {
+            REFUSE => {
+                self.refused.fetch_add(1, Ordering::SeqCst);
+                Err(on_fire())
+            }
+            LAND_BUT_FAIL => {
+                let _ = self.inner.append_move(w).await;
+                self.refused.fetch_add(1, Ordering::SeqCst);
+                Err(on_fire())
+            }
+            _ => self.inner.append_move(w).await,
+        }
+    }
+    async fn claim(&self, w: &ClaimWrite) -> Result<Vec<(String, u64)>, StoreError> {
+        self.inner.claim(w).await
+    }
+    async fn lobby(&self, limit: u32) -> Result<Vec<Summary>, StoreError> {
+        self.inner.lobby(limit).await
+    }
+    async fn counts(&self) -> Result<Counts, StoreError> {
+        self.inner.counts().await
+    }
+    async fn bot_turns(&self, now_ms: i64, limit: u32) -> Result<Vec<BotTurn>, StoreError> {
+        self.inner.bot_turns(now_ms, limit).await
+    }
+    async fn lease(
+        &self,
+        game: &str,
+        version: u64,
+        holder: &str,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.inner
+            .lease(game, version, holder, now_ms, until_ms)
+            .await
+    }
+    async fn release(&self, game: &str, holder: &str) -> Result<(), StoreError> {
+        self.inner.release(game, holder).await
+    }
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.inner.ping().await
+    }
+    async fn game_ids(&self, after: Option<&str>, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.inner.game_ids(after, limit).await
+    }
+    async fn import(&self, game: &SavedGame, after: Progress) -> Result<(), StoreError> {
+        self.inner.import(game, after).await
+    }
+    async fn move_counts(&self, games: &[String]) -> Result<HashMap<String, u64>, StoreError> {
+        self.inner.move_counts(games).await
+    }
+    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+        self.inner.changes()
+    }
+    fn exclusive(&self) -> bool {
+        self.inner.exclusive()
+    }
+}
