@@ -759,7 +759,7 @@ async fn flaky_server(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
-    let (server, mode, refused) = flaky_server(1).await;
+    let (server, mode, _refused) = flaky_server(1).await;
     // Seat 1 is a human here: its moves fail on demand.
     let (game, invites) = server
         .create(json!([{"kind": "human"}, {"kind": "human"}]))
@@ -830,7 +830,7 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
     wait_until(|| stored() > played).await;
 
     // A human's move lands but its answer is lost: the bot after it still gets its turn.
-    let (server, mode, refused) = flaky_server(0).await;
+    let (server, mode, _refused) = flaky_server(0).await;
     let (game, token, s) = human_to_act_against_a_bot(&server).await;
     mode.store(LAND_BUT_FAIL, Ordering::SeqCst);
     let a = server
