@@ -42,6 +42,13 @@ pub struct Args {
     /// Seat claims per second one client address may send (0: no limit).
     #[arg(long, default_value_t = Limits::default().claims_per_ip)]
     claims_per_ip: u32,
+    /// With several servers: how long past a bot's think time its turn stays with the server
+    /// that took it, before another server takes it over (that one died).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    bot_lease_grace_ms: u64,
+    /// With several servers: how often each asks the database for bot turns nobody holds.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    bot_sweep_ms: u64,
     /// Games kept in memory at most (the rest are read from the database when asked for).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     cache_games: u64,
@@ -68,6 +75,8 @@ fn run_inner(args: Args) -> Result<(), String> {
         },
         bot_think_ms: args.bot_think_ms,
         cache_games: args.cache_games,
+        bot_lease_grace: std::time::Duration::from_millis(args.bot_lease_grace_ms),
+        bot_sweep: std::time::Duration::from_millis(args.bot_sweep_ms),
         deck_seed: args.deck_seed,
         ..Config::default()
     };
