@@ -6,7 +6,6 @@ mod app;
 mod bots;
 pub mod error;
 pub mod limits;
-pub mod loadtest;
 mod openapi;
 mod routes;
 mod secret;
