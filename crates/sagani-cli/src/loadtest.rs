@@ -1,23 +1,26 @@
-//! `sagani loadtest`: many concurrent games against a server (by default a fresh `sagani serve`
-//! on 127.0.0.1 and a new database), then the accepted moves per second, the latencies, and a
-//! check that every acknowledged move is in the database.
+//! `sagani loadtest`: many concurrent games against one or more servers (by default fresh
+//! `sagani serve` processes on 127.0.0.1 and a new database), then the accepted moves per
+//! second, the latencies, and a check that every acknowledged move is in the database.
 
 use crate::seats::exit;
-use sagani_server::loadtest::{run, LoadConfig, LoadReport, Percentiles};
+use sagani_server::store::is_postgres;
+use sagani_load::{run, LoadConfig, LoadReport, Percentiles};
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
 /// Load-test the game server: GAMES concurrent 2-player games over HTTP, every seat a random
 /// player, together RATE moves per second, measured for SECONDS.
 ///
-/// Without --url it starts `sagani serve` on a free port of 127.0.0.1 with a new database in a
-/// temporary folder, and the move limits off (all the load comes from one address), then
-/// checks that every acknowledged move was stored.
+/// Without --url it starts INSTANCES `sagani serve` on free ports of 127.0.0.1 on one
+/// database (a new SQLite file in a temporary folder unless --db says otherwise), with the move
+/// and open-games limits off (all the load comes from one address), sends every request to one
+/// of them at random, then kills them all with SIGKILL and checks that every acknowledged move
+/// was stored.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani loadtest --games 500 --rate 1000 --seconds 30\n  sagani loadtest --url http://127.0.0.1:8080 --games 20 --rate 20"
+    after_help = "Examples:\n  sagani loadtest --games 500 --rate 1000 --seconds 30\n  sagani loadtest --instances 3 --db postgres://sagani@127.0.0.1/sagani_load\n  sagani loadtest --url http://127.0.0.1:8080,http://127.0.0.1:8081 --games 20 --rate 20"
 )]
 pub struct Args {
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=5000))]
@@ -27,23 +30,30 @@ pub struct Args {
     rate: f64,
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     seconds: u64,
+    /// Seeds the players' choices of server and of move.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// A running server to test instead (its limits apply).
+    /// Running servers to test instead, sharing one database (their limits apply; nothing is
+    /// killed or checked). Repeat the flag or separate the URLs with commas.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["db", "instances"])]
+    url: Vec<String>,
+    /// The started servers' database: a new SQLite file, or a postgres:// URL (games already
+    /// in it are left alone: only the games this run creates are checked).
     #[arg(long)]
-    url: Option<String>,
-    /// Keep the started server's database here instead of a temporary folder.
-    #[arg(long)]
-    db: Option<PathBuf>,
+    db: Option<String>,
+    /// How many servers to start on the database; more than one needs PostgreSQL.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=16))]
+    instances: u64,
 }
 
 pub fn run_cmd(args: Args) -> ExitCode {
     exit(run_inner(args).map_err(|e| format!("error: {e}")))
 }
 
-/// A `sagani serve` child, stopped when dropped.
+/// A `sagani serve` child, killed (SIGKILL) when dropped.
 struct Server {
     child: Child,
+    url: String,
 }
 
 impl Drop for Server {
@@ -53,11 +63,10 @@ impl Drop for Server {
     }
 }
 
-fn start_server(db: &std::path::Path) -> Result<(Server, String), String> {
+fn start_server(db: &str) -> Result<Server, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut child = Command::new(exe)
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
         .args([
             "--moves-per-token",
             "0",
@@ -72,17 +81,29 @@ fn start_server(db: &std::path::Path) -> Result<(Server, String), String> {
         .spawn()
         .map_err(|e| format!("cannot start the server: {e}"))?;
     let stdout = child.stdout.take().expect("piped");
-    let server = Server { child };
+    let mut server = Server {
+        child,
+        url: String::new(),
+    };
     let mut line = String::new();
     BufReader::new(stdout)
         .read_line(&mut line)
         .map_err(|e| e.to_string())?;
-    let url = line
+    server.url = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
         .ok_or_else(|| format!("the server did not start: {line:?}"))?
         .to_string();
-    Ok((server, url))
+    Ok(server)
+}
+
+/// A temporary folder, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 fn row(name: &str, p: &Percentiles) -> String {
@@ -107,6 +128,13 @@ fn print(report: &LoadReport, cfg: &LoadConfig) {
         report.errors,
         report.rate_limited
     );
+    let spread: Vec<String> = cfg
+        .urls
+        .iter()
+        .zip(&report.requests)
+        .map(|(url, n)| format!("{url} {n}"))
+        .collect();
+    println!("requests per server: {}", spread.join(", "));
     println!(
         "latency (ms)   {:>8} {:>8} {:>8} {:>8} {:>8}",
         "count", "p50", "p90", "p99", "max"
@@ -122,60 +150,69 @@ fn run_inner(args: Args) -> Result<(), String> {
     if !args.rate.is_finite() || args.rate <= 0.0 {
         return Err("--rate must be a number above 0".into());
     }
-    let temp;
-    let (server, url, db) = match &args.url {
-        Some(url) => (None, url.clone(), None),
-        None => {
-            let db = match &args.db {
-                Some(p) => p.clone(),
-                None => {
-                    temp = std::env::temp_dir()
-                        .join(format!("sagani-loadtest-{}", std::process::id()));
-                    std::fs::create_dir_all(&temp).map_err(|e| e.to_string())?;
-                    temp.join("load.db")
-                }
-            };
-            if db.exists() {
-                return Err(format!("{} exists: give a new database file", db.display()));
-            }
-            let (server, url) = start_server(&db)?;
-            (Some(server), url, Some(db))
-        }
-    };
-    let cfg = LoadConfig {
-        url,
+    let config = |urls: Vec<String>| LoadConfig {
+        urls,
         games: args.games as usize,
         rate: args.rate,
         duration: Duration::from_secs(args.seconds),
         seed: args.seed,
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    if !args.url.is_empty() {
+        let cfg = config(args.url.clone());
+        let report = runtime.block_on(run(cfg.clone()))?;
+        print(&report, &cfg);
+        return Ok(());
+    }
+
+    let postgres = args.db.as_deref().is_some_and(is_postgres);
+    if args.instances > 1 && !postgres {
+        return Err(format!(
+            "--instances {} needs a PostgreSQL database (--db postgres://…): a SQLite file is served by one process only",
+            args.instances
+        ));
+    }
+    // Declared before the servers, so dropped after them.
+    let mut _scratch = None;
+    let db = match &args.db {
+        Some(db) => db.clone(),
+        None => {
+            let dir = std::env::temp_dir().join(format!("sagani-loadtest-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+            let file = dir.join("load.db");
+            _scratch = Some(Scratch(dir));
+            file.to_str()
+                .ok_or("the temporary folder's path is not UTF-8")?
+                .to_string()
+        }
+    };
+    if !postgres && Path::new(&db).exists() {
+        return Err(format!("{db} exists: give a new database file"));
+    }
+    let servers = (0..args.instances)
+        .map(|_| start_server(&db))
+        .collect::<Result<Vec<_>, _>>()?;
+    let cfg = config(servers.iter().map(|s| s.url.clone()).collect());
     let report = runtime.block_on(run(cfg.clone()))?;
     print(&report, &cfg);
-    if let (Some(server), Some(db)) = (server, db) {
-        // Kill the server outright: what it acknowledged must already be on disk.
-        drop(server);
-        let games: Vec<String> = report.acknowledged_by_game.keys().cloned().collect();
-        let stored = runtime.block_on(sagani_server::store::move_counts(
-            &db.display().to_string(),
-            &games,
-        ))?;
-        let lost: u64 = report
-            .acknowledged_by_game
-            .iter()
-            .map(|(game, &acked)| acked.saturating_sub(stored.get(game).copied().unwrap_or(0)))
-            .sum();
-        println!(
-            "durability: {} moves acknowledged, {} stored after kill -9, {lost} acknowledged moves missing",
-            report.acknowledged,
-            stored.values().sum::<u64>(),
-        );
-        if args.db.is_none() {
-            let _ = std::fs::remove_dir_all(db.parent().expect("temp dir"));
-        }
-        if lost > 0 {
-            return Err("acknowledged moves are missing from the database".into());
-        }
+    // Kill every server outright: what they acknowledged must already be stored.
+    drop(servers);
+    let games: Vec<String> = report.acknowledged_by_game.keys().cloned().collect();
+    let stored = runtime.block_on(sagani_server::store::move_counts(&db, &games))?;
+    // Only this run's games: a PostgreSQL database may hold others.
+    let mut kept = 0;
+    let mut lost = 0;
+    for (game, &acked) in &report.acknowledged_by_game {
+        let n = stored.get(game).copied().unwrap_or(0);
+        kept += n;
+        lost += acked.saturating_sub(n);
+    }
+    println!(
+        "durability: {} moves acknowledged, {kept} stored after kill -9, {lost} acknowledged moves missing",
+        report.acknowledged,
+    );
+    if lost > 0 {
+        return Err("acknowledged moves are missing from the database".into());
     }
     Ok(())
 }

@@ -225,10 +225,10 @@ fn a_killed_server_continues_its_games_with_no_acknowledged_move_lost() {
 
     // The logs of all three runs hold neither a token nor a run of the deck.
     use sagani_server::store::{SqliteStore, Store};
-    let deck = SqliteStore::open(&db)
+    let store = SqliteStore::open_with(&db, false).unwrap();
+    let deck = tokio::runtime::Runtime::new()
         .unwrap()
-        .load_game(&game)
-        .unwrap()
+        .block_on(store.game(&game))
         .unwrap()
         .deck;
     let log = std::fs::read_to_string(db.with_extension("log")).unwrap();
@@ -306,7 +306,15 @@ fn a_bot_whose_turn_it_was_moves_after_a_restart() {
 
     // Nobody asks (a look would start the bot too): the restart alone must.
     let _server = serve_with(&db, &["--bot-think-ms", "300"]);
-    let stored = || sagani_server::store::count_moves(&db, &game).unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let stored = || {
+        let games = [game.clone()];
+        let counts = runtime.block_on(sagani_server::store::move_counts(
+            &db.display().to_string(),
+            &games,
+        ));
+        counts.unwrap()[&game]
+    };
     for _ in 0..300 {
         if stored() > thinking {
             return;

@@ -8,7 +8,6 @@ pub mod clock;
 pub mod error;
 mod hub;
 pub mod limits;
-pub mod loadtest;
 mod openapi;
 mod routes;
 mod scheduler;
