@@ -72,6 +72,8 @@ fn start_server(db: &str) -> Result<Server, String> {
             "0",
             "--moves-per-ip",
             "0",
+            "--claims-per-ip",
+            "0",
             "--open-games-per-ip",
             "0",
         ])
