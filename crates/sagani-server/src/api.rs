@@ -30,6 +30,16 @@ pub enum MoveSchema {
     Pass,
 }
 
+/// The variants, for the OpenAPI document (`CreateGame::variant`).
+#[derive(ToSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub enum VariantName {
+    Standard,
+    Solo,
+    SoloAll,
+}
+
 /// `POST /api/games`.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -40,11 +50,22 @@ pub struct CreateGame {
     /// `standard` (2–4 players), `solo` or `solo-all` (1 player). Default: `standard` for 2–4
     /// seats, `solo` for 1.
     #[serde(default)]
+    #[schema(value_type = Option<VariantName>)]
     pub variant: Option<String>,
     /// List the game in the lobby (`GET /api/games`); anyone may then claim a free seat without
     /// an invite.
     #[serde(default)]
     pub public: bool,
+}
+
+/// The server's bots, for the OpenAPI document (`SeatRequest::Bot`).
+#[derive(ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum BotName {
+    Random,
+    Greedy,
+    Mcts,
 }
 
 /// Who plays a seat.
@@ -56,8 +77,10 @@ pub enum SeatRequest {
     /// A bot played by the server: `random`, `greedy` or `mcts`; `level` 1–5 (mcts only,
     /// default 3) sets its thinking time.
     Bot {
+        #[schema(value_type = BotName)]
         bot: String,
         #[serde(default)]
+        #[schema(minimum = 1, maximum = 5)]
         level: Option<u8>,
     },
 }
@@ -89,7 +112,9 @@ pub struct Invite {
 pub struct JoinRequest {
     #[serde(default)]
     pub invite: Option<String>,
+    /// A seat of a public game, counted from 0.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 3)]
     pub seat: Option<u8>,
 }
 

@@ -1044,3 +1044,46 @@ async fn a_rematch_keeps_the_seats_and_is_asked_for_once() {
     let store = SqliteStore::open_with(&server.db, false).expect("opens beside the server");
     assert_eq!(store.game(&game).await.unwrap().rematch, Some(next));
 }
+
+/// A bot that panics mid-thought, as a bug in a search might.
+struct Panicking;
+
+impl sagani_ai::Bot for Panicking {
+    fn name(&self) -> String {
+        "panicking".into()
+    }
+    fn choose(
+        &mut self,
+        _: &sagani_core::view::View,
+        _: &[sagani_core::Move],
+        _: sagani_ai::Budget,
+    ) -> sagani_ai::Decision {
+        panic!("a bug in the bot");
+    }
+}
+
+/// A bot that panics costs its own decision only: a random legal move is played for it, its
+/// game goes on, and so does everyone else's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_bot_takes_down_nothing() {
+    let server = start(Config {
+        bots: Arc::new(|_: &str, _: u64| Box::new(Panicking) as Box<dyn sagani_ai::Bot>),
+        ..open_limits()
+    })
+    .await;
+    let (game, token, s) = human_to_act_against_a_bot(&server).await;
+    let a = server
+        .play(&game, &token, version(&s), &s["legal"][0])
+        .await;
+    assert_eq!(a.status, 200);
+    let after = version(&a.body["state"]);
+    // The bot's turn is played all the same.
+    let s = server
+        .wait_for(&game, Some(&token), |s| version(s) > after)
+        .await;
+    assert_eq!(s["last_move"]["seat"], 1);
+    let (other, invites) = server.create(json!([{"kind": "human"}])).await;
+    let t = server.join(&other, &invites[0]).await;
+    let o = server.state(&other, Some(&t)).await;
+    assert_eq!(server.play(&other, &t, 0, &o["legal"][0]).await.status, 200);
+}
