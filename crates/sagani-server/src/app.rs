@@ -26,6 +26,8 @@ pub struct Config {
     /// system's randomness, so that games can be repeated: for tests and demonstrations only,
     /// since anyone who knows the seed knows every draw pile.
     pub deck_seed: Option<u64>,
+    /// Timeouts, connection caps and trusted proxies of the HTTP layer.
+    pub http: crate::http::HttpLimits,
 }
 
 impl Default for Config {
@@ -35,6 +37,7 @@ impl Default for Config {
             bot_think_ms: 2000,
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             deck_seed: None,
+            http: crate::http::HttpLimits::default(),
         }
     }
 }
@@ -43,6 +46,7 @@ pub struct App {
     pub store: Arc<dyn Store>,
     pub config: Config,
     pub limiters: Limiters,
+    pub metrics: crate::metrics::Metrics,
     tables: RwLock<HashMap<String, Arc<Table>>>,
     pub(crate) bot_slots: Arc<Semaphore>,
     /// Games being created, per address, so the open-games limit counts them too.
@@ -143,6 +147,7 @@ impl App {
             .collect();
         let app = Arc::new(App {
             limiters: Limiters::new(&config.limits),
+            metrics: crate::metrics::Metrics::new(),
             bot_slots: Arc::new(Semaphore::new(config.bot_threads.max(1))),
             store,
             config,

@@ -4,9 +4,12 @@
 pub mod api;
 mod app;
 mod bots;
+pub mod client_addr;
 pub mod error;
+pub mod http;
 pub mod limits;
 pub mod loadtest;
+pub mod metrics;
 mod openapi;
 mod routes;
 mod secret;
@@ -16,14 +19,15 @@ mod web;
 mod ws;
 
 pub use app::{App, Config};
+pub use http::{serve_router, HttpLimits};
 pub use limits::Limits;
+pub use metrics::Metrics;
 pub use openapi::document as openapi_document;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Extension};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use std::future::Future;
-use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,6 +39,7 @@ pub fn router(app: Arc<App>) -> Router {
     let body_limit = app.config.limits.body_bytes;
     Router::new()
         .route("/healthz", get(routes::healthz))
+        .route("/metrics", get(metrics::page))
         .route(
             "/api/openapi.json",
             get(|| async { Json(openapi::document()) }),
@@ -60,6 +65,7 @@ pub fn router(app: Arc<App>) -> Router {
         } else {
             DefaultBodyLimit::max(body_limit)
         })
+        .layer(Extension(Arc::new(ws::OpenSockets::default())))
         .with_state(app)
 }
 
@@ -69,7 +75,7 @@ pub fn open(db: &Path, config: Config) -> Result<Arc<App>, String> {
     App::start(store, config)
 }
 
-/// Serves `app` on `listener` until `shutdown` resolves.
+/// Serves `app` on `listener` until `shutdown` resolves, then drains (see `http::serve_router`).
 pub async fn serve(
     app: Arc<App>,
     listener: TcpListener,
@@ -84,12 +90,8 @@ pub async fn serve(
             tidy.limiters.tidy();
         }
     });
-    let result = axum::serve(
-        listener,
-        router(app).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    let (limits, metrics) = (app.config.http.clone(), app.metrics.clone());
+    let result = http::serve_router(router(app), listener, shutdown, limits, metrics).await;
     tidying.abort();
     result
 }
