@@ -377,8 +377,10 @@ impl Activity {
             return None;
         }
         match clock.head_since {
-            Some(since) => (!header.is_zero()).then(|| since + header),
-            None => (!idle.is_zero()).then(|| clock.last_io + idle),
+            // Off, or so far away that it overflows: never.
+            Some(since) if !header.is_zero() => since.checked_add(header),
+            None if !idle.is_zero() => clock.last_io.checked_add(idle),
+            _ => None,
         }
     }
 
