@@ -65,6 +65,7 @@ pub fn router(app: Arc<App>) -> Router {
         } else {
             DefaultBodyLimit::max(body_limit)
         })
+        // The WebSockets open per address, shared by all of this router's connections.
         .layer(Extension(Arc::new(ws::OpenSockets::default())))
         .with_state(app)
 }
