@@ -117,6 +117,7 @@ export async function startServer({ botThinkMs = 200, deckSeed } = {}) {
     '--open-games-per-ip', '0',
     '--moves-per-ip', '0',
     '--moves-per-token', '0',
+    '--max-sockets-per-ip', '0',
     ...(deckSeed === undefined ? [] : ['--deck-seed', String(deckSeed)]),
   ];
   // Keep the last 256 KiB of stderr: printed if start-up fails, and available via logs().

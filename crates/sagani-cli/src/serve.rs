@@ -1,9 +1,10 @@
 //! `sagani serve`: the game server, on a SQLite file or a PostgreSQL database.
 
 use crate::seats::exit;
-use sagani_server::{Config, Limits};
+use sagani_server::{Config, HttpLimits, Limits};
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Run the game server: HTTP JSON API and WebSockets (docs/server-api.md), games stored in a
 /// SQLite file (one server) or a PostgreSQL database (any number of servers), read from it as
@@ -57,6 +58,42 @@ pub struct Args {
     /// PostgreSQL.
     #[arg(long, value_name = "S")]
     deck_seed: Option<u64>,
+    /// A reverse proxy (CIDR, e.g. 10.0.0.0/8 or 127.0.0.1/32) whose X-Forwarded-For is
+    /// believed for per-address limits; repeat for several. Without it the header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "CIDR", value_parser = cidr)]
+    trusted_proxies: Vec<ipnet::IpNet>,
+    /// TCP connections open at once, WebSockets included; beyond it new ones are closed
+    /// unanswered (0: no cap).
+    #[arg(long, default_value_t = HttpLimits::default().max_connections)]
+    max_connections: usize,
+    /// Time a client has to send a request's head (0: no limit).
+    #[arg(long, default_value_t = millis(HttpLimits::default().header_timeout))]
+    header_timeout_ms: u64,
+    /// Time a keep-alive connection may stay quiet between requests (0: no limit).
+    #[arg(long, default_value_t = millis(HttpLimits::default().idle_timeout))]
+    idle_timeout_ms: u64,
+    /// Time a request has to be answered, 503 after it (0: no limit; WebSockets are exempt
+    /// once open).
+    #[arg(long, default_value_t = millis(HttpLimits::default().request_timeout))]
+    request_timeout_ms: u64,
+    /// On SIGTERM or Ctrl-C: time requests in flight and WebSockets have to finish before
+    /// their connections are dropped.
+    #[arg(long, default_value_t = millis(HttpLimits::default().drain_deadline))]
+    drain_ms: u64,
+    /// WebSockets one client address may have open (0: no limit).
+    #[arg(long, default_value_t = HttpLimits::default().max_sockets_per_ip)]
+    max_sockets_per_ip: usize,
+}
+
+fn millis(d: Duration) -> u64 {
+    d.as_millis() as u64
+}
+
+/// A network in CIDR notation; a bare address is the network of that address alone.
+fn cidr(s: &str) -> Result<ipnet::IpNet, String> {
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{s:?} is not a network like 10.0.0.0/8 or an address like 127.0.0.1"))
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -78,6 +115,15 @@ fn run_inner(args: Args) -> Result<(), String> {
         bot_lease_grace: std::time::Duration::from_millis(args.bot_lease_grace_ms),
         bot_sweep: std::time::Duration::from_millis(args.bot_sweep_ms),
         deck_seed: args.deck_seed,
+        http: HttpLimits {
+            header_timeout: Duration::from_millis(args.header_timeout_ms),
+            idle_timeout: Duration::from_millis(args.idle_timeout_ms),
+            request_timeout: Duration::from_millis(args.request_timeout_ms),
+            max_connections: args.max_connections,
+            drain_deadline: Duration::from_millis(args.drain_ms),
+            max_sockets_per_ip: args.max_sockets_per_ip,
+            trusted_proxies: args.trusted_proxies,
+        },
         ..Config::default()
     };
     if let Some(n) = args.bot_threads {

@@ -326,3 +326,98 @@ fn a_bot_whose_turn_it_was_moves_after_a_restart() {
         stored()
     );
 }
+
+#[test]
+fn http_flags_reach_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let server = serve_with(
+        &db,
+        &[
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--open-games-per-ip",
+            "1",
+            "--header-timeout-ms",
+            "200",
+        ],
+    );
+    // Per-address limits count the forwarded address from the trusted proxy.
+    let http = reqwest::blocking::Client::new();
+    let create = |from: &str| {
+        let r = http
+            .post(format!("{}/api/games", server.url))
+            .header("x-forwarded-for", from)
+            .json(&json!({"seats": [{"kind": "human"}, {"kind": "human"}]}));
+        call(r).0
+    };
+    assert_eq!(create("203.0.113.1"), 201);
+    assert_eq!(create("203.0.113.1"), 429);
+    assert_eq!(create("203.0.113.2"), 201);
+    // A half-sent request is closed once the head timeout passes.
+    use std::io::{Read, Write};
+    let mut raw = std::net::TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    raw.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    raw.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let mut buf = [0u8; 64];
+    match raw.read(&mut buf) {
+        Ok(0) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
+        other => panic!("the half-sent request was not closed: {other:?}"),
+    }
+}
+
+#[test]
+fn serve_refuses_bad_http_flags_clearly() {
+    for (flag, value, says) in [
+        ("--trusted-proxy", "10.0.0.0/33", "not a network"),
+        ("--max-connections", "many", "invalid digit"),
+        ("--drain-ms", "1.5", "invalid digit"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_sagani"))
+            .args(["serve", "--addr", "127.0.0.1:0", flag, value])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag) && err.contains(says), "{flag}: {err}");
+    }
+}
+
+/// SIGTERM with a half-sent request open: the server stops once the drain deadline passes,
+/// not when the client finishes.
+#[cfg(unix)]
+#[test]
+fn sigterm_is_not_held_by_a_half_sent_request() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let mut server = serve_with(
+        &db,
+        &["--header-timeout-ms", "3600000", "--drain-ms", "200"],
+    );
+    let mut raw = std::net::TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    raw.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+    // A whole request after it: the server has accepted the half-sent one by then.
+    let (status, _) = call(reqwest::blocking::Client::new().get(format!("{}/healthz", server.url)));
+    assert_eq!(status, 200);
+    let killed = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "sagani serve still runs 30 s after SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(raw);
+}

@@ -27,7 +27,7 @@ pub struct ErrorBody {
     /// Machine-readable: `bad_request`, `body_too_large`, `not_found`, `missing_token`,
     /// `wrong_token`, `not_your_seat`, `seat_taken`, `stale_version`, `not_your_turn`,
     /// `game_over`, `game_in_progress`, `illegal_move`, `too_many_games`, `rate_limited`,
-    /// `storage`.
+    /// `storage`, `timeout`, `internal`.
     pub error: String,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]

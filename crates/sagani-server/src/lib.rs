@@ -4,10 +4,13 @@
 pub mod api;
 mod app;
 mod bots;
+pub mod client_addr;
 pub mod clock;
 pub mod error;
 mod hub;
+pub mod http;
 pub mod limits;
+pub mod metrics;
 mod openapi;
 mod routes;
 mod scheduler;
@@ -21,14 +24,15 @@ mod ws;
 
 pub use app::{App, Config};
 pub use bots::{level_ms, BotMaker};
+pub use http::{serve_router, HttpLimits};
 pub use limits::Limits;
+pub use metrics::Metrics;
 pub use openapi::document as openapi_document;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Extension};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -39,6 +43,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
+        .route("/metrics", get(metrics::page))
         .route(
             "/api/openapi.json",
             get(|| async { Json(openapi::document()) }),
@@ -64,6 +69,8 @@ pub fn router(app: Arc<App>) -> Router {
         } else {
             DefaultBodyLimit::max(body_limit)
         })
+        // The WebSockets open per address, shared by all of this router's connections.
+        .layer(Extension(Arc::new(ws::OpenSockets::default())))
         .with_state(app)
 }
 
@@ -73,7 +80,7 @@ pub async fn open(db: &str, config: Config) -> Result<Arc<App>, String> {
     App::start(store, config).await
 }
 
-/// Serves `app` on `listener` until `shutdown` resolves.
+/// Serves `app` on `listener` until `shutdown` resolves, then drains (see `http::serve_router`).
 pub async fn serve(
     app: Arc<App>,
     listener: TcpListener,
@@ -88,12 +95,8 @@ pub async fn serve(
             tidy.hub.tidy();
         }
     });
-    let result = axum::serve(
-        listener,
-        router(app).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    let (limits, metrics) = (app.config.http.clone(), app.metrics.clone());
+    let result = http::serve_router(router(app), listener, shutdown, limits, metrics).await;
     tidying.abort();
     result
 }

@@ -76,6 +76,7 @@ impl Modify for CommonErrors {
     info(title = "Sagani server", description = "Play Sagani online: games, seats, moves, live updates. Moves, views and previews are the engine's JSON (docs/RECORD.md, docs/server-api.md)."),
     paths(
         crate::routes::healthz,
+        crate::metrics::page,
         crate::routes::tiles,
         crate::routes::lobby,
         crate::routes::create,

@@ -5,14 +5,14 @@ use crate::api::{
     MoveRequest, MoveResult, PreviewRequest, PreviewResult, Ready, TileArrow, TileInfo, Tiles,
 };
 use crate::app::{store_refusal, App};
+use crate::client_addr::ClientAddr;
 use crate::table::seat_infos;
 use crate::error::{ApiError, Body, ErrorBody};
 use crate::secret;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 type AppState = State<Arc<App>>;
@@ -121,10 +121,10 @@ pub async fn lobby(State(app): AppState) -> Result<Json<Lobby>, ApiError> {
               (status = 429, body = ErrorBody)))]
 pub async fn create(
     State(app): AppState,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(addr): ClientAddr,
     Body(req): Body<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let created = app.create(req, client_key(&addr)).await?;
+    let created = app.create(req, addr).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -135,11 +135,11 @@ pub async fn create(
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn join(
     State(app): AppState,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
     Body(req): Body<JoinRequest>,
 ) -> Result<Json<Joined>, ApiError> {
-    app.limiters.check_claim(&client_key(&addr))?;
+    app.limiters.check_claim(&addr)?;
     Ok(Json(app.join(&id, req).await?))
 }
 
@@ -172,14 +172,14 @@ pub async fn state(
               (status = 429, body = ErrorBody)))]
 pub async fn play(
     State(app): AppState,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<MoveResult>, ApiError> {
     let token = seat_token(&headers, "a move")?;
     let token_hash = secret::hash(&token);
-    app.limiters.check_move(&token_hash, &client_key(&addr))?;
+    app.limiters.check_move(&token_hash, &addr)?;
     let played = app.play(&id, token_hash, req.version, req.mv).await?;
     Ok(Json(MoveResult {
         applied: played.applied,
@@ -200,15 +200,12 @@ pub async fn play(
               (status = 429, body = ErrorBody)))]
 pub async fn rematch(
     State(app): AppState,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Created>, ApiError> {
     let token = seat_token(&headers, "a rematch")?;
-    Ok(Json(
-        app.rematch(&id, secret::hash(&token), client_key(&addr))
-            .await?,
-    ))
+    Ok(Json(app.rematch(&id, secret::hash(&token), addr).await?))
 }
 
 /// What a placement by the player to act would do.
@@ -284,16 +281,4 @@ pub async fn method_not_allowed() -> ApiError {
         "method_not_allowed",
         "this route does not take that method (see /api/openapi.json)",
     )
-}
-
-/// The address a limit counts by: an IPv4 address, or the /64 network of an IPv6 one (a
-/// single host usually holds a whole /64).
-pub fn client_key(addr: &SocketAddr) -> String {
-    match addr.ip().to_canonical() {
-        std::net::IpAddr::V4(v4) => v4.to_string(),
-        std::net::IpAddr::V6(v6) => {
-            let s = v6.segments();
-            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-        }
-    }
 }

@@ -4,17 +4,26 @@
 
 use crate::api::Update;
 use crate::app::App;
+use crate::client_addr::ClientAddr;
 use crate::error::ApiError;
+use crate::http::Stopping;
+use crate::metrics::Metrics;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Extension, Path, Query, State};
+use axum::http::StatusCode;
 use axum::response::Response;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
+
+/// The longest a close frame may take to leave when the server stops.
+const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Deserialize)]
 pub struct WsQuery {
@@ -27,10 +36,14 @@ pub struct WsQuery {
     params(("id" = String, Path, description = "game id"),
            ("token" = Option<String>, Query, description = "the seat token; absent for a spectator")),
     responses((status = 101, description = "WebSocket; each message is an Update", body = crate::api::Update),
-              (status = 403, body = crate::error::ErrorBody)))]
+              (status = 403, body = crate::error::ErrorBody),
+              (status = 429, body = crate::error::ErrorBody, description = "too many WebSockets open from this address")))]
 pub async fn connect(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    ClientAddr(addr): ClientAddr,
+    Extension(sockets): Extension<Arc<OpenSockets>>,
+    stopping: Option<Extension<Stopping>>,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -46,17 +59,95 @@ pub async fn connect(
         let (_, st) = app.fresh(&id, None).await?;
         st.who(q.token.as_deref())?
     };
+    let slot = sockets.open(&addr, app.config.http.max_sockets_per_ip)?;
     let watcher = Watcher {
         app: app.clone(),
         id,
         seat: seat.map(|s| (s, crate::secret::hash(q.token.as_deref().unwrap_or("")))),
         sent: None,
     };
+    let stopping = stopping.map(|Extension(s)| s).unwrap_or_default();
+    let open = SocketOpen::new(app.metrics.clone(), slot);
     Ok(upgrade
-        // Clients have nothing to send but pongs and closes.
+        // Clients have nothing to send but pongs and closes: small read buffers (tungstenite's
+        // default is 128 KiB a socket), and states written out at once, not gathered.
         .max_frame_size(4096)
         .max_message_size(4096)
-        .on_upgrade(move |socket| watch(watcher, socket)))
+        .read_buffer_size(1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(256 * 1024)
+        .on_upgrade(move |socket| async move {
+            watch(watcher, socket, stopping).await;
+            drop(open);
+        }))
+}
+
+/// WebSockets open per client address, for `HttpLimits::max_sockets_per_ip`.
+#[derive(Default)]
+pub struct OpenSockets(Mutex<HashMap<String, usize>>);
+
+/// One open WebSocket of an address, counted until dropped.
+struct SocketSlot {
+    sockets: Arc<OpenSockets>,
+    addr: String,
+}
+
+impl OpenSockets {
+    /// Counts one more socket for `addr`, or refuses it when `max` are open (0: no cap).
+    fn open(self: &Arc<Self>, addr: &str, max: usize) -> Result<SocketSlot, ApiError> {
+        let mut open = self.0.lock().expect("sockets lock");
+        let n = open.entry(addr.to_string()).or_insert(0);
+        if max > 0 && *n >= max {
+            return Err(ApiError {
+                retry_after: Some(10),
+                ..ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate_limited",
+                    format!("this address has {max} WebSockets open already; close one first"),
+                )
+            });
+        }
+        *n += 1;
+        Ok(SocketSlot {
+            sockets: self.clone(),
+            addr: addr.to_string(),
+        })
+    }
+}
+
+impl Drop for SocketSlot {
+    fn drop(&mut self) {
+        let mut open = self.sockets.0.lock().expect("sockets lock");
+        if let Some(n) = open.get_mut(&self.addr) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.addr);
+            }
+        }
+    }
+}
+
+/// An upgraded socket: counted in the metrics and against its address until dropped. Also
+/// dropped unused if the client never completes the upgrade.
+struct SocketOpen {
+    metrics: Metrics,
+    _slot: SocketSlot,
+}
+
+impl SocketOpen {
+    fn new(metrics: Metrics, slot: SocketSlot) -> SocketOpen {
+        metrics.websocket_opened();
+        SocketOpen {
+            metrics,
+            _slot: slot,
+        }
+    }
+}
+
+impl Drop for SocketOpen {
+    fn drop(&mut self) {
+        self.metrics.websocket_closed();
+    }
 }
 
 struct Watcher {
@@ -110,20 +201,26 @@ impl Watcher {
     }
 }
 
-async fn watch(mut watcher: Watcher, socket: WebSocket) {
+async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
     let (mut tx, mut rx) = socket.split();
     // Subscribe before the first state, so no change can fall between the two.
     let mut updates = watcher.app.hub.subscribe(&watcher.id);
     let Next::Send(first) = watcher.message(None).await else {
         return;
     };
-    if tx.send(first).await.is_err() {
+    if !send(&mut tx, first, &stopping).await {
         return;
     }
     let mut keepalive = tokio::time::interval(Duration::from_secs(30));
     keepalive.tick().await;
     loop {
         tokio::select! {
+            () = stopping.0.cancelled() => {
+                // The server is stopping: "going away", so the client reconnects elsewhere.
+                let close = CloseFrame { code: close_code::AWAY, reason: "server stopping".into() };
+                let _ = tokio::time::timeout(SEND_TIMEOUT, tx.send(Message::Close(Some(close)))).await;
+                break;
+            }
             incoming = rx.next() => match incoming {
                 // Clients have nothing to say here; moves go over HTTP.
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
@@ -138,22 +235,35 @@ async fn watch(mut watcher: Watcher, socket: WebSocket) {
                 };
                 match watcher.message(rev).await {
                     Next::Send(m) => {
-                        if tx.send(m).await.is_err() {
+                        if !send(&mut tx, m, &stopping).await {
                             break;
                         }
                     }
                     Next::Nothing => {}
                     Next::Revoked => {
-                        let _ = tx.send(Message::Close(None)).await;
+                        send(&mut tx, Message::Close(None), &stopping).await;
                         break;
                     }
                 }
             },
             _ = keepalive.tick() => {
-                if tx.send(Message::Ping(Vec::new().into())).await.is_err() {
+                if !send(&mut tx, Message::Ping(Vec::new().into()), &stopping).await {
                     break;
                 }
             }
         }
+    }
+}
+
+/// Sends `message`, unless the server stops first (a client that reads nothing must not hold
+/// the shutdown); false once the socket is done.
+async fn send(
+    tx: &mut SplitSink<WebSocket, Message>,
+    message: Message,
+    stopping: &Stopping,
+) -> bool {
+    tokio::select! {
+        sent = tx.send(message) => sent.is_ok(),
+        () = stopping.0.cancelled() => false,
     }
 }

@@ -45,6 +45,8 @@ pub struct Config {
     pub bot_sweep: Duration,
     pub clock: Arc<dyn Clock>,
     pub bots: BotMaker,
+    /// Timeouts, connection caps and trusted proxies of the HTTP layer.
+    pub http: crate::http::HttpLimits,
 }
 
 impl Default for Config {
@@ -60,6 +62,7 @@ impl Default for Config {
             bot_sweep: Duration::from_secs(1),
             clock: Arc::new(SystemClock),
             bots: crate::bots::standard_maker(),
+            http: crate::http::HttpLimits::default(),
         }
     }
 }
@@ -80,6 +83,7 @@ pub struct App {
     pub store: Arc<dyn Store>,
     pub config: Config,
     pub limiters: Limiters,
+    pub metrics: crate::metrics::Metrics,
     pub hub: Hub,
     tables: moka::future::Cache<String, Arc<Table>>,
     pub(crate) lanes: Lanes,
@@ -165,6 +169,7 @@ impl App {
             .build();
         let app = Arc::new(App {
             limiters: Limiters::new(&config.limits),
+            metrics: crate::metrics::Metrics::new(),
             hub: Hub::default(),
             tables,
             lanes: Lanes::default(),

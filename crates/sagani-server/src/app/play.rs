@@ -88,6 +88,7 @@ impl App {
         };
         match self.store.append_move(&write).await {
             Ok(rev) => {
+                self.metrics.move_played();
                 st.game = next;
                 st.rev = rev;
                 let state = st.state_for(id, Some(seat));

@@ -37,7 +37,8 @@ async fn work(app: Weak<App>, slow: bool) {
             waiting.await
         };
         let Some(app) = app.upgrade() else { return };
-        let (turn, _queued_at) = next;
+        let (turn, queued_at) = next;
+        app.metrics.bot_wait(queued_at.elapsed());
         // A panic here is this turn's alone: the worker goes on.
         let game = turn.game.clone();
         let playing = {

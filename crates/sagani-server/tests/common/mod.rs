@@ -81,6 +81,62 @@ pub async fn start_with(
     }
 }
 
+/// A server whose router has `extra` routes too, served by `serve_router` until `stop`.
+pub struct Stoppable {
+    pub url: String,
+    pub app: Arc<sagani_server::App>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    /// The serve future, running.
+    pub served: JoinHandle<std::io::Result<()>>,
+    _dir: tempfile::TempDir,
+}
+
+pub async fn start_stoppable(config: Config, extra: axum::Router) -> Stoppable {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store: Arc<dyn Store> =
+        Arc::new(SqliteStore::open(&dir.path().join("test.db")).expect("store opens"));
+    let app = sagani_server::App::start(store, config)
+        .await
+        .expect("server opens");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let router = sagani_server::router(app.clone()).merge(extra);
+    let served = tokio::spawn(sagani_server::serve_router(
+        router,
+        listener,
+        async move {
+            let _ = stopped.await;
+        },
+        app.config.http.clone(),
+        app.metrics.clone(),
+    ));
+    Stoppable {
+        url,
+        app,
+        stop: Some(stop),
+        served,
+        _dir: dir,
+    }
+}
+
+impl Stoppable {
+    /// Begins the shutdown.
+    pub fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+impl Drop for Stoppable {
+    fn drop(&mut self) {
+        self.served.abort();
+    }
+}
+
 /// An answer: its status and JSON body.
 #[derive(Debug)]
 pub struct Answer {
