@@ -3,8 +3,8 @@
 //! second, the latencies, and a check that every acknowledged move is in the database.
 
 use crate::seats::exit;
-use sagani_server::store::is_postgres;
 use sagani_load::{run, LoadConfig, LoadReport, Percentiles};
+use sagani_server::store::is_postgres;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};

@@ -136,12 +136,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             tracing::warn!("decks are dealt from a fixed seed: the draw piles are not secret");
         }
         let app = sagani_server::open(&args.db, config).await?;
-        let games = app
-            .store
-            .counts()
-            .await
-            .map_err(|e| e.to_string())?
-            .games;
+        let games = app.store.counts().await.map_err(|e| e.to_string())?.games;
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;

@@ -105,7 +105,11 @@ impl Cluster {
 
     async fn create(&self, seats: Value, public: bool) -> (String, Vec<String>) {
         let a = self
-            .post("/api/games", None, json!({"seats": seats, "public": public}))
+            .post(
+                "/api/games",
+                None,
+                json!({"seats": seats, "public": public}),
+            )
             .await;
         assert_eq!(a.status, 201, "{}", a.body);
         let invites = a.body["invites"]
@@ -118,7 +122,8 @@ impl Cluster {
     }
 
     async fn claim(&self, game: &str, body: Value) -> Answer {
-        self.post(&format!("/api/games/{game}/join"), None, body).await
+        self.post(&format!("/api/games/{game}/join"), None, body)
+            .await
     }
 }
 
@@ -238,7 +243,9 @@ async fn three_servers_on_one_database_play_as_one() {
                 .await;
                 continue;
             };
-            let mine = cluster.get(&format!("/api/games/{game}"), Some(token)).await;
+            let mine = cluster
+                .get(&format!("/api/games/{game}"), Some(token))
+                .await;
             assert_eq!(mine.status, 200, "{}", mine.body);
             let legal = mine.body["legal"].as_array().unwrap().clone();
             if legal.is_empty() {
@@ -250,7 +257,10 @@ async fn three_servers_on_one_database_play_as_one() {
             if !raced_same && killed {
                 // The same move by the same seat on two servers at once: stored once, and the
                 // other is answered as the retry it is.
-                let (a, b) = (cluster.servers[0].url.clone(), cluster.servers[2].url.clone());
+                let (a, b) = (
+                    cluster.servers[0].url.clone(),
+                    cluster.servers[2].url.clone(),
+                );
                 let (x, y) = tokio::join!(
                     cluster.post_at(&a, &path, Some(token), body.clone()),
                     cluster.post_at(&b, &path, Some(token), body.clone())
@@ -265,7 +275,10 @@ async fn three_servers_on_one_database_play_as_one() {
             } else if !raced_different && raced_same && legal.len() > 1 {
                 // Two different moves at one version: exactly one is played.
                 let other = legal.iter().find(|m| **m != mv).unwrap().clone();
-                let (a, b) = (cluster.servers[1].url.clone(), cluster.servers[2].url.clone());
+                let (a, b) = (
+                    cluster.servers[1].url.clone(),
+                    cluster.servers[2].url.clone(),
+                );
                 let (x, y) = tokio::join!(
                     cluster.post_at(&a, &path, Some(token), body.clone()),
                     cluster.post_at(
@@ -316,7 +329,9 @@ async fn three_servers_on_one_database_play_as_one() {
     assert!(killed && raced_same && raced_different);
 
     for (game, _, _) in &games {
-        let record = cluster.get(&format!("/api/games/{game}/record"), None).await;
+        let record = cluster
+            .get(&format!("/api/games/{game}/record"), None)
+            .await;
         assert_eq!(record.status, 200);
         let text = record.body.to_string();
         let (rec, end) = sagani_core::record::replay_json(&text).expect("the record replays");
@@ -377,7 +392,11 @@ async fn three_servers_on_one_database_play_as_one() {
     let (game, invites, tokens) = &games[0];
     let old = tokens[&0].clone();
     let a = cluster
-        .post(&format!("/api/games/{game}/rematch"), Some(&old), json!(null))
+        .post(
+            &format!("/api/games/{game}/rematch"),
+            Some(&old),
+            json!(null),
+        )
         .await;
     assert_eq!(a.status, 200, "{}", a.body);
     let rematch = a.body["game"].as_str().unwrap().to_string();
@@ -408,7 +427,10 @@ async fn three_servers_on_one_database_play_as_one() {
         .create(json!([{"kind": "human"}, {"kind": "human"}]), true)
         .await;
     let path = format!("/api/games/{open}/join");
-    let (a, b) = (cluster.servers[0].url.clone(), cluster.servers[1].url.clone());
+    let (a, b) = (
+        cluster.servers[0].url.clone(),
+        cluster.servers[1].url.clone(),
+    );
     let (x, y) = tokio::join!(
         cluster.post_at(&a, &path, None, json!({"seat": 1})),
         cluster.post_at(&b, &path, None, json!({"seat": 1}))

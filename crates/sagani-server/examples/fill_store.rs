@@ -52,14 +52,16 @@ fn finished_game(rng: &mut SmallRng) -> SavedGame {
 #[tokio::main]
 async fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(db), Some(Ok(games))) = (args.get(1), args.get(2).map(|n| n.parse::<usize>()))
-    else {
+    let (Some(db), Some(Ok(games))) = (args.get(1), args.get(2).map(|n| n.parse::<usize>())) else {
         return Err("usage: fill_store DB GAMES".into());
     };
     let store = store::open(db, false).await.map_err(|e| e.to_string())?;
     let mut rng = SmallRng::seed_from_u64(1);
-    let distinct: Arc<Vec<SavedGame>> =
-        Arc::new((0..DISTINCT.min(games)).map(|_| finished_game(&mut rng)).collect());
+    let distinct: Arc<Vec<SavedGame>> = Arc::new(
+        (0..DISTINCT.min(games))
+            .map(|_| finished_game(&mut rng))
+            .collect(),
+    );
     let started = std::time::Instant::now();
     // A few writers at once: PostgreSQL commits them side by side.
     let writers = 8;

@@ -6,9 +6,9 @@ use crate::api::{
 };
 use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
-use crate::table::seat_infos;
 use crate::error::{ApiError, Body, ErrorBody};
 use crate::secret;
+use crate::table::seat_infos;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};

@@ -2,11 +2,11 @@
 
 mod common;
 
+use common::intercepted::{Intercepted, LAND_BUT_FAIL, REFUSE, WRITE};
 use common::{open_limits, start, start_with, stored_deck, Watcher};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sagani_core::record::{Record, RecordedGame};
-use common::intercepted::{Intercepted, LAND_BUT_FAIL, REFUSE, WRITE};
 use sagani_server::store::{SqliteStore, Store};
 use sagani_server::Config;
 use serde_json::{json, Value};
@@ -304,10 +304,7 @@ async fn seats_tokens_versions_and_retries() {
         a.body
     );
     assert_eq!(version(&server.state(&game, None).await), 0);
-    assert_eq!(
-        common::count_moves(&server.db, &game),
-        0
-    );
+    assert_eq!(common::count_moves(&server.db, &game), 0);
 
     // The move, then the same move again (a retry): applied once.
     let a = server.play(&game, mine, 0, &mv).await;
@@ -320,10 +317,7 @@ async fn seats_tokens_versions_and_retries() {
         a.body
     );
     assert_eq!(version(&a.body["state"]), 1);
-    assert_eq!(
-        common::count_moves(&server.db, &game),
-        1
-    );
+    assert_eq!(common::count_moves(&server.db, &game), 1);
     // A different move against the old version is stale.
     let other = s["legal"][1].clone();
     let a = server.play(&game, mine, 0, &other).await;

@@ -131,7 +131,10 @@ async fn a_damaged_game_is_skipped_and_the_rest_served() {
             other => panic!("{id}: {other:?}"),
         }
     }
-    assert_eq!(store.game("3c11e06e7618cd7d").await.unwrap().moves.len(), 66);
+    assert_eq!(
+        store.game("3c11e06e7618cd7d").await.unwrap().moves.len(),
+        66
+    );
     assert_eq!(store.counts().await.unwrap().games, 5);
 }
 
@@ -142,7 +145,9 @@ fn a_served_file_is_refused_to_a_second_server_and_other_files_are_left_alone() 
     let first = SqliteStore::open(&path).unwrap();
     let second = SqliteStore::open(&path).err().expect("refused");
     assert!(
-        second.to_string().contains("already served by another sagani process"),
+        second
+            .to_string()
+            .contains("already served by another sagani process"),
         "{second}"
     );
     // Tools open it beside the server.
@@ -156,10 +161,17 @@ fn a_served_file_is_refused_to_a_second_server_and_other_files_are_left_alone() 
         .execute_batch("CREATE TABLE games (id TEXT PRIMARY KEY, seed INTEGER)")
         .unwrap();
     let e = SqliteStore::open(&other).err().expect("refused");
-    assert!(e.to_string().contains("not a database of this sagani"), "{e}");
+    assert!(
+        e.to_string().contains("not a database of this sagani"),
+        "{e}"
+    );
     let tables: i64 = rusqlite::Connection::open(&other)
         .unwrap()
-        .query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", [], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(tables, 1, "left alone");
 }
@@ -170,10 +182,16 @@ async fn a_backup_of_a_live_database_holds_every_game() {
     let store = SqliteStore::open(&path).unwrap();
     let copy = dir.path().join("backup.db");
     SqliteStore::backup(&path, &copy).expect("backed up while open");
-    assert!(SqliteStore::backup(&path, &copy).is_err(), "never over a file");
+    assert!(
+        SqliteStore::backup(&path, &copy).is_err(),
+        "never over a file"
+    );
     let backup = SqliteStore::open_with(&copy, false).unwrap();
     for id in store.game_ids(None, 100).await.unwrap() {
-        assert_eq!(backup.game(&id).await.unwrap(), store.game(&id).await.unwrap());
+        assert_eq!(
+            backup.game(&id).await.unwrap(),
+            store.game(&id).await.unwrap()
+        );
     }
 }
 
@@ -197,6 +215,8 @@ async fn copying_to_postgres_moves_every_game_and_can_be_run_again() {
     }
     assert_eq!(to.counts().await.unwrap(), from.counts().await.unwrap());
     assert_eq!(to.lobby(10).await.unwrap(), from.lobby(10).await.unwrap());
-    let again = sagani_server::store::copy(&from, &to, |_| {}).await.unwrap();
+    let again = sagani_server::store::copy(&from, &to, |_| {})
+        .await
+        .unwrap();
     assert_eq!((again.copied, again.already), (0, 5));
 }

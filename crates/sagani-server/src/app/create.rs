@@ -128,10 +128,7 @@ impl App {
                 let (deck, start) = sagani_core::shuffled_deck(seed.wrapping_add(k), n as u8);
                 (deck.to_vec(), start)
             }
-            None => (
-                secret::random_deck(),
-                secret::random_below(n as u32) as u8,
-            ),
+            None => (secret::random_deck(), secret::random_below(n as u32) as u8),
         }
     }
 

@@ -28,8 +28,11 @@ impl App {
         mv: Move,
     ) -> Result<Played, ApiError> {
         let (app, id) = (self.clone(), id.to_string());
-        detached(async move { app.play_now(&id, Some(&token_hash), None, version, mv).await })
-            .await
+        detached(async move {
+            app.play_now(&id, Some(&token_hash), None, version, mv)
+                .await
+        })
+        .await
     }
 
     /// `token_hash` is `None` for a bot, which names its `seat`.
@@ -113,14 +116,15 @@ impl App {
                     self.queue_bot(&table, &st);
                     self.hub.publish(id, Some(st.rev));
                 }
-                if reloaded.is_ok() && st.played_at(version, seat, mv) {
-                    if matches!(e, StoreError::Conflict(_)) {
-                        // The same move by the same seat, stored by another server: a retry.
-                        return Ok(Played {
-                            applied: false,
-                            state: st.state_for(id, Some(seat)),
-                        });
-                    }
+                // The same move by the same seat, stored by another server: a retry.
+                if reloaded.is_ok()
+                    && st.played_at(version, seat, mv)
+                    && matches!(e, StoreError::Conflict(_))
+                {
+                    return Ok(Played {
+                        applied: false,
+                        state: st.state_for(id, Some(seat)),
+                    });
                 }
                 Err(match e {
                     StoreError::Conflict(Conflict::StaleVersion { .. }) => stale(st.version()),

@@ -174,15 +174,16 @@ async fn created_once((a, b): Handles) {
         conflict(b.create(&other, PLAYING, None, None).await),
         Conflict::Exists
     );
-    assert_eq!(a.game("g1").await.unwrap(), g, "the first game is unchanged");
+    assert_eq!(
+        a.game("g1").await.unwrap(),
+        g,
+        "the first game is unchanged"
+    );
 }
 
 async fn moves_are_conditional((a, b): Handles) {
     create(&*a, &game("g1", vec![bot(), bot()])).await;
-    assert_eq!(
-        a.append_move(&mv("g1", 0, 0, None, place(5))).await,
-        Ok(1)
-    );
+    assert_eq!(a.append_move(&mv("g1", 0, 0, None, place(5))).await, Ok(1));
     assert_eq!(
         conflict(b.append_move(&mv("g1", 0, 0, None, place(6))).await),
         Conflict::StaleVersion { current: 1 }
@@ -307,22 +308,13 @@ async fn reclaim_revokes_in_rematch((a, b): Handles) {
     rematch.id = "g2".into();
     rematch.moves.clear();
     rematch.rev = 0;
-    let changed = b
-        .create(&rematch, PLAYING, None, Some("g1"))
-        .await
-        .unwrap();
-    assert_eq!(
-        changed,
-        vec![("g2".to_string(), 0), ("g1".to_string(), 2)]
-    );
+    let changed = b.create(&rematch, PLAYING, None, Some("g1")).await.unwrap();
+    assert_eq!(changed, vec![("g2".to_string(), 0), ("g1".to_string(), 2)]);
     assert_eq!(a.game("g1").await.unwrap().rematch.as_deref(), Some("g2"));
     // The invite claims seat 0 of the first game again: its old token is revoked in both.
     let mut changed = a.claim(&claim("g1", 0, Some("t0"), "t1")).await.unwrap();
     changed.sort();
-    assert_eq!(
-        changed,
-        vec![("g1".to_string(), 3), ("g2".to_string(), 1)]
-    );
+    assert_eq!(changed, vec![("g1".to_string(), 3), ("g2".to_string(), 1)]);
     for id in ["g1", "g2"] {
         assert_eq!(
             b.game(id).await.unwrap().seats[0],
@@ -405,12 +397,24 @@ async fn leases((a, b): Handles) {
     };
     assert_eq!(b.bot_turns(1000, 10).await.unwrap(), vec![turn.clone()]);
     assert!(a.lease("g1", 0, "A", 1000, 5000).await.unwrap());
-    assert!(!b.lease("g1", 0, "B", 1000, 5000).await.unwrap(), "held by A");
+    assert!(
+        !b.lease("g1", 0, "B", 1000, 5000).await.unwrap(),
+        "held by A"
+    );
     assert_eq!(b.bot_turns(1000, 10).await.unwrap(), vec![]);
     assert!(a.lease("g1", 0, "A", 2000, 9000).await.unwrap(), "renewed");
-    assert!(!b.lease("g1", 0, "B", 6000, 12000).await.unwrap(), "renewed to 9000");
-    assert!(!b.lease("g1", 1, "B", 1000, 5000).await.unwrap(), "not at version 1");
-    assert!(!b.lease("g2", 0, "B", 1000, 5000).await.unwrap(), "no bot to act");
+    assert!(
+        !b.lease("g1", 0, "B", 6000, 12000).await.unwrap(),
+        "renewed to 9000"
+    );
+    assert!(
+        !b.lease("g1", 1, "B", 1000, 5000).await.unwrap(),
+        "not at version 1"
+    );
+    assert!(
+        !b.lease("g2", 0, "B", 1000, 5000).await.unwrap(),
+        "no bot to act"
+    );
     assert!(!b.lease("nope", 0, "B", 1000, 5000).await.unwrap());
     // A dies: after its lease runs out, B takes the turn over.
     assert_eq!(b.bot_turns(9000, 10).await.unwrap(), vec![turn.clone()]);
@@ -431,7 +435,10 @@ async fn leases((a, b): Handles) {
     );
     assert!(a.lease("g1", 1, "A", 9500, 15000).await.unwrap());
     a.release("g1", "B").await.unwrap();
-    assert!(!b.lease("g1", 1, "B", 9500, 15000).await.unwrap(), "B released nothing of A's");
+    assert!(
+        !b.lease("g1", 1, "B", 9500, 15000).await.unwrap(),
+        "B released nothing of A's"
+    );
     a.release("g1", "A").await.unwrap();
     assert!(b.lease("g1", 1, "B", 9500, 15000).await.unwrap());
 }
@@ -456,10 +463,7 @@ async fn listing_and_import((a, b): Handles) {
     whole.rematch = Some("f".into());
     b.import(&whole, PLAYING).await.unwrap();
     assert_eq!(a.game("e").await.unwrap(), whole);
-    assert_eq!(
-        conflict(a.import(&whole, PLAYING).await),
-        Conflict::Exists
-    );
+    assert_eq!(conflict(a.import(&whole, PLAYING).await), Conflict::Exists);
     assert_eq!(
         a.append_move(&mv("e", 2, 0, None, Move::Pass)).await,
         Ok(1),

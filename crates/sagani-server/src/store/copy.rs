@@ -15,7 +15,13 @@ pub struct CopyReport {
 
 /// The same game, leaving out what the copy may count afresh (`rev`).
 fn same(a: &SavedGame, b: &SavedGame) -> bool {
-    SavedGame { rev: 0, ..a.clone() } == SavedGame { rev: 0, ..b.clone() }
+    SavedGame {
+        rev: 0,
+        ..a.clone()
+    } == SavedGame {
+        rev: 0,
+        ..b.clone()
+    }
 }
 
 /// Copies every game of `from` into `to`. A game already in `to` must be identical (a copy run

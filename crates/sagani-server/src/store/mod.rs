@@ -273,10 +273,9 @@ pub async fn open(db: &str, exclusive: bool) -> Result<Arc<dyn Store>, StoreErro
         Ok(Arc::new(PostgresStore::open(db).await?))
     } else {
         let path = std::path::PathBuf::from(db);
-        let store =
-            tokio::task::spawn_blocking(move || SqliteStore::open_with(&path, exclusive))
-                .await
-                .map_err(|e| StoreError::Unavailable(e.to_string()))??;
+        let store = tokio::task::spawn_blocking(move || SqliteStore::open_with(&path, exclusive))
+            .await
+            .map_err(|e| StoreError::Unavailable(e.to_string()))??;
         Ok(Arc::new(store))
     }
 }

@@ -296,7 +296,10 @@ async fn seats_of(
         let seat: i16 = r.get(1);
         let list = seats.entry(game.clone()).or_default();
         if seat as usize != list.len() {
-            return Err(StoreError::damaged(&game, format!("seat {seat} out of order")));
+            return Err(StoreError::damaged(
+                &game,
+                format!("seat {seat} out of order"),
+            ));
         }
         list.push(seat_from(&game, &r, 2)?);
     }

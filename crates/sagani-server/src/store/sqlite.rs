@@ -401,9 +401,9 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                     .map_err(unavailable)?;
                 return Err(match version {
                     None => StoreError::NotFound,
-                    Some(v) if v as u64 != w.n => StoreError::Conflict(Conflict::StaleVersion {
-                        current: v as u64,
-                    }),
+                    Some(v) if v as u64 != w.n => {
+                        StoreError::Conflict(Conflict::StaleVersion { current: v as u64 })
+                    }
                     Some(_) => StoreError::Conflict(Conflict::NotYourSeat),
                 });
             };
@@ -440,7 +440,9 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
             if let Some(old) = &w.seen {
                 // The replaced token is revoked wherever it was copied (the game's rematches).
                 let mut q = tx
-                    .prepare("UPDATE seats SET token_hash = ?2 WHERE token_hash = ?1 RETURNING game_id")
+                    .prepare(
+                        "UPDATE seats SET token_hash = ?2 WHERE token_hash = ?1 RETURNING game_id",
+                    )
                     .map_err(unavailable)?;
                 let others: Vec<String> = q
                     .query_map(params![old, w.token_hash], |r| r.get(0))
@@ -567,6 +569,16 @@ fn insert_game(
     Ok(())
 }
 
+/// A seat's columns: number, kind, bot, level, invite hash, token hash.
+type SeatRow = (
+    i64,
+    String,
+    Option<String>,
+    Option<u8>,
+    Option<String>,
+    Option<String>,
+);
+
 fn seats(conn: &Connection, id: &str) -> Result<Vec<SavedSeat>, StoreError> {
     let mut q = conn
         .prepare_cached(
@@ -574,8 +586,8 @@ fn seats(conn: &Connection, id: &str) -> Result<Vec<SavedSeat>, StoreError> {
              WHERE game_id = ?1 ORDER BY seat",
         )
         .map_err(unavailable)?;
-    let rows: Vec<(i64, String, Option<String>, Option<u8>, Option<String>, Option<String>)> =
-        q.query_map([id], |r| {
+    let rows: Vec<SeatRow> = q
+        .query_map([id], |r| {
             Ok((
                 r.get(0)?,
                 r.get(1)?,
@@ -621,8 +633,7 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
             .optional()
         })
         .map_err(|e| StoreError::damaged(id, e))?;
-    let Some((created_at, variant, deck, start_player, public, creator, rev, rematch)) = row
-    else {
+    let Some((created_at, variant, deck, start_player, public, creator, rev, rematch)) = row else {
         return Err(StoreError::NotFound);
     };
     let deck =

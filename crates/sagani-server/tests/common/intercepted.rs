@@ -3,8 +3,7 @@
 
 use async_trait::async_trait;
 use sagani_server::store::{
-    BotTurn, Change, ClaimWrite, Counts, MoveWrite, Progress, SavedGame, Store, StoreError,
-    Summary,
+    BotTurn, Change, ClaimWrite, Counts, MoveWrite, Progress, SavedGame, Store, StoreError, Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};

@@ -343,8 +343,10 @@ pub fn stored_deck(db: &std::path::Path, game: &str) -> Vec<u8> {
 /// The number of moves stored for `game` (read from the database, beside the server).
 pub fn count_moves(db: &std::path::Path, game: &str) -> u64 {
     let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| {
-        r.get::<_, i64>(0)
-    })
+    conn.query_row(
+        "SELECT COUNT(*) FROM moves WHERE game_id = ?1",
+        [game],
+        |r| r.get::<_, i64>(0),
+    )
     .unwrap() as u64
 }
