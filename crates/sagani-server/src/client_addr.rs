@@ -3,10 +3,10 @@
 //! Anyone can send that header, so from any other peer it is ignored.
 
 use crate::app::App;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use ipnet::IpNet;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -24,8 +24,7 @@ impl FromRequestParts<Arc<App>> for ClientAddr {
             // Only a router served without `http::serve_router` lacks it.
             tracing::error!("a request without its peer's address");
             return Err(ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
+                ErrorCode::Internal,
                 "the server failed on this request",
             ));
         };

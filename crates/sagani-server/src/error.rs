@@ -8,11 +8,104 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// Every refusal the server can send, each with its one HTTP status. The OpenAPI document lists
+/// exactly these (`ErrorBody::error`), and the tests check every answer against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A malformed request: bad JSON, a wrong field, a value out of range.
+    BadRequest,
+    /// A body that is not `application/json`.
+    BadContentType,
+    BodyTooLarge,
+    /// No such game, route or asset.
+    NotFound,
+    MethodNotAllowed,
+    /// The route needs a seat's token, or the `Authorization` header is malformed.
+    MissingToken,
+    /// A token that holds no seat at this game (perhaps revoked by a re-claim).
+    WrongToken,
+    /// An invite code that claims no seat of this game, or a seat number in a private game.
+    WrongInvite,
+    SeatTaken,
+    /// The game moved on since the version the move was made for.
+    StaleVersion,
+    NotYourTurn,
+    GameOver,
+    GameInProgress,
+    /// A move the rules refuse; the message is the engine's reason.
+    IllegalMove,
+    /// A WebSocket route asked for without a WebSocket upgrade.
+    NotAWebsocket,
+    TooManyGames,
+    RateLimited,
+    /// The server failed on the request (a bug, or a game damaged in the database).
+    Internal,
+    /// The database could not be reached; try again.
+    Storage,
+    /// The request took longer than the server allows.
+    Timeout,
+}
+
+impl ErrorCode {
+    pub const ALL: [ErrorCode; 20] = [
+        ErrorCode::BadRequest,
+        ErrorCode::BadContentType,
+        ErrorCode::BodyTooLarge,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::MissingToken,
+        ErrorCode::WrongToken,
+        ErrorCode::WrongInvite,
+        ErrorCode::SeatTaken,
+        ErrorCode::StaleVersion,
+        ErrorCode::NotYourTurn,
+        ErrorCode::GameOver,
+        ErrorCode::GameInProgress,
+        ErrorCode::IllegalMove,
+        ErrorCode::NotAWebsocket,
+        ErrorCode::TooManyGames,
+        ErrorCode::RateLimited,
+        ErrorCode::Internal,
+        ErrorCode::Storage,
+        ErrorCode::Timeout,
+    ];
+
+    pub fn status(self) -> StatusCode {
+        use ErrorCode::*;
+        match self {
+            BadRequest => StatusCode::BAD_REQUEST,
+            BadContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            NotFound => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            MissingToken => StatusCode::UNAUTHORIZED,
+            WrongToken | WrongInvite => StatusCode::FORBIDDEN,
+            SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress => {
+                StatusCode::CONFLICT
+            }
+            IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
+            NotAWebsocket => StatusCode::UPGRADE_REQUIRED,
+            TooManyGames | RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Storage | Timeout => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The name in the JSON body.
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
     pub status: StatusCode,
-    /// A stable machine-readable name (`stale_version`, `illegal_move`, …).
-    pub code: &'static str,
+    /// A stable machine-readable name.
+    pub code: ErrorCode,
     /// A sentence a player understands.
     pub message: String,
     /// The game's current version, where it helps the client catch up.
@@ -24,20 +117,17 @@ pub struct ApiError {
 /// The JSON body of every error.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorBody {
-    /// Machine-readable: `bad_request`, `body_too_large`, `not_found`, `missing_token`,
-    /// `wrong_token`, `not_your_seat`, `seat_taken`, `stale_version`, `not_your_turn`,
-    /// `game_over`, `game_in_progress`, `illegal_move`, `too_many_games`, `rate_limited`,
-    /// `storage`, `timeout`, `internal`.
-    pub error: String,
+    /// Machine-readable: what went wrong (the HTTP status follows from it).
+    pub error: ErrorCode,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<u64>,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
-            status,
+            status: code.status(),
             code,
             message: message.into(),
             version: None,
@@ -46,25 +136,25 @@ impl ApiError {
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+        ApiError::new(ErrorCode::BadRequest, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+        ApiError::new(ErrorCode::NotFound, message)
     }
 
-    pub fn conflict(code: &'static str, message: impl Into<String>, version: u64) -> ApiError {
+    /// A refusal that names the game's current version, so the client can catch up.
+    pub fn conflict(code: ErrorCode, message: impl Into<String>, version: u64) -> ApiError {
         ApiError {
             version: Some(version),
-            ..ApiError::new(StatusCode::CONFLICT, code, message)
+            ..ApiError::new(code, message)
         }
     }
 
     /// The store failed; its own message goes to the log, not to the client.
     pub fn storage() -> ApiError {
         ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "storage",
+            ErrorCode::Storage,
             "the game could not be saved just now; try again",
         )
     }
@@ -73,7 +163,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
-            error: self.code.to_string(),
+            error: self.code,
             message: self.message,
             version: self.version,
         };
@@ -108,15 +198,12 @@ where
 fn json_rejection(r: JsonRejection) -> ApiError {
     match r {
         JsonRejection::MissingJsonContentType(_) => ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "bad_content_type",
+            ErrorCode::BadContentType,
             "send the body as JSON, with `Content-Type: application/json`",
         ),
-        r if r.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "body_too_large",
-            "the request body is too large",
-        ),
+        r if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::new(ErrorCode::BodyTooLarge, "the request body is too large")
+        }
         // Bad syntax and a wrong shape alike: the message says which field and where.
         r => ApiError::bad_request(r.body_text()),
     }

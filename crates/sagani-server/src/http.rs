@@ -3,7 +3,7 @@
 //! requests, a timeout per request, a cap on open connections, and a shutdown that drains
 //! within a deadline. See docs/operations.md.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::metrics::{self, Metrics};
 use axum::extract::{ConnectInfo, Request};
 use axum::http::StatusCode;
@@ -117,12 +117,7 @@ fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_default();
     tracing::error!("a request panicked: {text}");
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "internal",
-        "the server failed on this request",
-    )
-    .into_response()
+    ApiError::new(ErrorCode::Internal, "the server failed on this request").into_response()
 }
 
 /// Runs the rest of the stack within `limit`.
@@ -130,8 +125,7 @@ async fn within(limit: Duration, request: Request, next: Next) -> Response {
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "timeout",
+            ErrorCode::Timeout,
             format!(
                 "the server took longer than {} s over this request",
                 limit.as_secs_f64()

@@ -4,8 +4,7 @@
 //! balancer a client may get up to that many times as much); the open games are counted in the
 //! database, across servers.
 
-use crate::error::ApiError;
-use axum::http::StatusCode;
+use crate::error::{ApiError, ErrorCode};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::num::NonZeroU32;
 
@@ -54,8 +53,7 @@ fn refuse(what: &str) -> ApiError {
     ApiError {
         retry_after: Some(1),
         ..ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             format!("too many {what} per second; wait a moment"),
         )
     }

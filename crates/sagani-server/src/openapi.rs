@@ -1,6 +1,6 @@
 //! The OpenAPI document of the whole API (`GET /api/openapi.json`).
 
-use utoipa::openapi::path::{HttpMethod, Operation};
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Content, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
@@ -40,17 +40,24 @@ impl Modify for CommonErrors {
                     .build(),
             )
         };
-        let add = |op: &mut Operation, with_body: bool| {
+        // What every route can answer, what a route of a game can, what a route with a body can.
+        let add = |op: &mut Operation, of_a_game: bool, with_body: bool| {
             let mut codes = vec![
-                ("400", "a malformed request"),
-                ("404", "no such game"),
-                ("405", "a method the route does not take"),
+                ("405", "a method the route does not take (`method_not_allowed`)"),
+                ("500", "the server failed on this request (`internal`)"),
+                (
+                    "503",
+                    "the database could not be reached (`storage`) or the request took too long (`timeout`)",
+                ),
             ];
-            if with_body {
-                codes.push(("413", "the body is too large"));
-                codes.push(("415", "the body is not JSON"));
+            if of_a_game {
+                codes.push(("404", "no such game (`not_found`)"));
             }
-            codes.push(("503", "the game could not be saved just now"));
+            if with_body {
+                codes.push(("400", "a malformed request (`bad_request`)"));
+                codes.push(("413", "the body is too large (`body_too_large`)"));
+                codes.push(("415", "the body is not JSON (`bad_content_type`)"));
+            }
             for (code, what) in codes {
                 op.responses
                     .responses
@@ -58,14 +65,14 @@ impl Modify for CommonErrors {
                     .or_insert_with(|| error(what));
             }
         };
-        for item in api.paths.paths.values_mut() {
-            for (method, op) in [
-                (HttpMethod::Get, item.get.as_mut()),
-                (HttpMethod::Post, item.post.as_mut()),
-            ] {
-                if let Some(op) = op {
-                    add(op, method == HttpMethod::Post);
-                }
+        for (path, item) in api.paths.paths.iter_mut() {
+            let of_a_game = path.contains("{id}");
+            if let Some(op) = item.get.as_mut() {
+                add(op, of_a_game, false);
+            }
+            if let Some(op) = item.post.as_mut() {
+                let with_body = op.request_body.is_some();
+                add(op, of_a_game, with_body);
             }
         }
     }
@@ -76,6 +83,7 @@ impl Modify for CommonErrors {
     info(title = "Sagani server", description = "Play Sagani online: games, seats, moves, live updates. Moves, views and previews are the engine's JSON (docs/RECORD.md, docs/server-api.md)."),
     paths(
         crate::routes::healthz,
+        crate::routes::readyz,
         crate::metrics::page,
         crate::routes::tiles,
         crate::routes::lobby,
@@ -89,11 +97,99 @@ impl Modify for CommonErrors {
         crate::routes::record,
         crate::ws::connect,
     ),
-    components(schemas(crate::error::ErrorBody)),
+    components(schemas(crate::error::ErrorBody, crate::error::ErrorCode)),
     modifiers(&SeatToken, &CommonErrors)
 )]
 pub struct ApiDoc;
 
 pub fn document() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::error::ErrorCode;
+    use serde_json::Value;
+
+    fn doc() -> Value {
+        serde_json::to_value(super::document()).unwrap()
+    }
+
+    fn names(v: &Value) -> Vec<String> {
+        let mut names: Vec<String> = v["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("an enum: {v}"))
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_error_codes_are_the_servers_own_and_each_status_is_listed() {
+        let doc = doc();
+        let schemas = &doc["components"]["schemas"];
+        let mut codes: Vec<String> = ErrorCode::ALL.iter().map(|c| c.name()).collect();
+        codes.sort();
+        assert_eq!(names(&schemas["ErrorCode"]), codes);
+        assert_eq!(
+            schemas["ErrorBody"]["properties"]["error"]["$ref"],
+            "#/components/schemas/ErrorCode"
+        );
+        let listed: Vec<String> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .flat_map(|op| op["responses"].as_object().unwrap().keys().cloned())
+            .collect();
+        for code in ErrorCode::ALL {
+            let status = code.status().as_u16().to_string();
+            assert!(
+                listed.contains(&status),
+                "{code:?} ({status}) is listed nowhere"
+            );
+        }
+    }
+
+    #[test]
+    fn bots_variants_and_seats_are_bounded_as_the_server_checks_them() {
+        let doc = doc();
+        let schemas = &doc["components"]["schemas"];
+        let mut bots: Vec<String> = sagani_ai::BOT_NAMES.iter().map(|b| b.to_string()).collect();
+        bots.sort();
+        assert_eq!(names(&schemas["BotName"]), bots);
+        let mut variants: Vec<String> = [
+            sagani_core::Variant::Standard,
+            sagani_core::Variant::Solo,
+            sagani_core::Variant::SoloAll,
+        ]
+        .iter()
+        .map(|v| v.name().to_string())
+        .collect();
+        variants.sort();
+        assert_eq!(names(&schemas["VariantName"]), variants);
+        let seat = &schemas["JoinRequest"]["properties"]["seat"];
+        assert_eq!(
+            (seat["minimum"].as_u64(), seat["maximum"].as_u64()),
+            (Some(0), Some(3))
+        );
+    }
+
+    #[test]
+    fn the_websocket_route_says_it_is_one() {
+        let doc = doc();
+        let ws = &doc["paths"]["/api/games/{id}/ws"]["get"];
+        assert!(ws["responses"]["101"].is_object());
+        assert!(ws["responses"]["426"].is_object());
+        let headers: Vec<&str> = ws["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["in"] == "header")
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert!(headers.contains(&"Upgrade") && headers.contains(&"Sec-WebSocket-Key"));
+    }
 }

@@ -6,7 +6,7 @@ use crate::api::{
 };
 use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
-use crate::error::{ApiError, Body, ErrorBody};
+use crate::error::{ApiError, Body, ErrorBody, ErrorCode};
 use crate::secret;
 use crate::table::seat_infos;
 use axum::extract::{Path, State};
@@ -31,8 +31,7 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     match token {
         t if !t.is_empty() => Ok(Some(t.to_string())),
         _ => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "missing_token",
+            ErrorCode::MissingToken,
             "the Authorization header must be `Bearer <token>`",
         )),
     }
@@ -42,15 +41,14 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
 fn seat_token(headers: &HeaderMap, what: &str) -> Result<String, ApiError> {
     bearer(headers)?.ok_or_else(|| {
         ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "missing_token",
+            ErrorCode::MissingToken,
             format!("{what} needs the seat's token (Authorization: Bearer <token>)"),
         )
     })
 }
 
 /// The server is up; with the number of stored games and of those not over.
-#[utoipa::path(get, path = "/healthz", responses((status = 200, body = Health), (status = 503, body = ErrorBody)))]
+#[utoipa::path(get, path = "/healthz", responses((status = 200, body = Health)))]
 pub async fn healthz(State(app): AppState) -> Result<Json<Health>, ApiError> {
     let counts = app.store.counts().await.map_err(store_refusal)?;
     Ok(Json(Health {
@@ -61,7 +59,7 @@ pub async fn healthz(State(app): AppState) -> Result<Json<Health>, ApiError> {
 }
 
 /// Ready for traffic: the database answers.
-#[utoipa::path(get, path = "/readyz", responses((status = 200, body = Ready), (status = 503, body = ErrorBody)))]
+#[utoipa::path(get, path = "/readyz", responses((status = 200, body = Ready)))]
 pub async fn readyz(State(app): AppState) -> Result<Json<Ready>, ApiError> {
     app.store.ping().await.map_err(store_refusal)?;
     Ok(Json(Ready {
@@ -117,8 +115,8 @@ pub async fn lobby(State(app): AppState) -> Result<Json<Lobby>, ApiError> {
 
 /// Creates a game; the answer holds one invite per human seat.
 #[utoipa::path(post, path = "/api/games", request_body = CreateGame,
-    responses((status = 201, body = Created), (status = 400, body = ErrorBody),
-              (status = 429, body = ErrorBody)))]
+    responses((status = 201, body = Created),
+              (status = 429, body = ErrorBody, description = "this address has too many games that are not over (`too_many_games`)")))]
 pub async fn create(
     State(app): AppState,
     ClientAddr(addr): ClientAddr,
@@ -131,8 +129,10 @@ pub async fn create(
 /// Claims a seat with its invite code (or a free seat of a public game).
 #[utoipa::path(post, path = "/api/games/{id}/join", request_body = JoinRequest,
     params(("id" = String, Path, description = "game id")),
-    responses((status = 200, body = Joined), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+    responses((status = 200, body = Joined),
+              (status = 403, body = ErrorBody, description = "an invite of no seat here, or a seat number in a private game (`wrong_invite`)"),
+              (status = 409, body = ErrorBody, description = "the seat is claimed or a bot's (`seat_taken`)"),
+              (status = 429, body = ErrorBody, description = "too many claims from this address (`rate_limited`)")))]
 pub async fn join(
     State(app): AppState,
     ClientAddr(addr): ClientAddr,
@@ -147,8 +147,9 @@ pub async fn join(
 #[utoipa::path(get, path = "/api/games/{id}",
     params(("id" = String, Path, description = "game id")),
     security((), ("seat_token" = [])),
-    responses((status = 200, body = GameState), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = GameState),
+              (status = 401, body = ErrorBody, description = "a malformed Authorization header (`missing_token`)"),
+              (status = 403, body = ErrorBody, description = "a token that holds no seat here (`wrong_token`)")))]
 pub async fn state(
     State(app): AppState,
     Path(id): Path<String>,
@@ -165,11 +166,11 @@ pub async fn state(
     params(("id" = String, Path, description = "game id")),
     security(("seat_token" = [])),
     responses((status = 200, body = MoveResult),
-              (status = 401, body = ErrorBody, description = "no token"),
-              (status = 403, body = ErrorBody, description = "a token that holds no seat here"),
-              (status = 409, body = ErrorBody, description = "stale version, not your turn, game over"),
-              (status = 422, body = ErrorBody, description = "an illegal move, with the engine's reason"),
-              (status = 429, body = ErrorBody)))]
+              (status = 401, body = ErrorBody, description = "no token (`missing_token`)"),
+              (status = 403, body = ErrorBody, description = "a token that holds no seat here (`wrong_token`)"),
+              (status = 409, body = ErrorBody, description = "`stale_version`, `not_your_turn`, `game_over`"),
+              (status = 422, body = ErrorBody, description = "an illegal move, with the engine's reason (`illegal_move`)"),
+              (status = 429, body = ErrorBody, description = "too many moves per second (`rate_limited`)")))]
 pub async fn play(
     State(app): AppState,
     ClientAddr(addr): ClientAddr,
@@ -194,10 +195,10 @@ pub async fn play(
     params(("id" = String, Path, description = "the finished game's id")),
     security(("seat_token" = [])),
     responses((status = 200, body = Created, description = "the rematch (invites only for seats nobody had claimed)"),
-              (status = 401, body = ErrorBody, description = "no token"),
-              (status = 403, body = ErrorBody, description = "a token that holds no seat here"),
-              (status = 409, body = ErrorBody, description = "the game is not over"),
-              (status = 429, body = ErrorBody)))]
+              (status = 401, body = ErrorBody, description = "no token (`missing_token`)"),
+              (status = 403, body = ErrorBody, description = "a token that holds no seat here (`wrong_token`)"),
+              (status = 409, body = ErrorBody, description = "the game is not over (`game_in_progress`)"),
+              (status = 429, body = ErrorBody, description = "this address has too many games that are not over (`too_many_games`)")))]
 pub async fn rematch(
     State(app): AppState,
     ClientAddr(addr): ClientAddr,
@@ -211,20 +212,19 @@ pub async fn rematch(
 /// What a placement by the player to act would do.
 #[utoipa::path(post, path = "/api/games/{id}/preview", request_body = PreviewRequest,
     params(("id" = String, Path, description = "game id")),
-    responses((status = 200, body = PreviewResult), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = PreviewResult),
+              (status = 422, body = ErrorBody, description = "not a placement the player to act may make (`illegal_move`)")))]
 pub async fn preview(
     State(app): AppState,
     Path(id): Path<String>,
     Body(req): Body<PreviewRequest>,
 ) -> Result<Json<PreviewResult>, ApiError> {
     let (_, st) = app.fresh(&id, None).await?;
-    let preview = st.game.game().preview(req.mv).map_err(|e| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "illegal_move",
-            e.to_string(),
-        )
-    })?;
+    let preview = st
+        .game
+        .game()
+        .preview(req.mv)
+        .map_err(|e| ApiError::new(ErrorCode::IllegalMove, e.to_string()))?;
     Ok(Json(PreviewResult { preview }))
 }
 
@@ -247,12 +247,12 @@ pub async fn moves(
 #[utoipa::path(get, path = "/api/games/{id}/record",
     params(("id" = String, Path, description = "game id")),
     responses((status = 200, description = "the game record (RECORD.md)", content_type = "application/json"),
-              (status = 409, body = ErrorBody, description = "the game is not over")))]
+              (status = 409, body = ErrorBody, description = "the game is not over (`game_in_progress`)")))]
 pub async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (table, st) = app.fresh(&id, None).await?;
     if !st.game.game().is_over() {
         return Err(ApiError::conflict(
-            "game_in_progress",
+            ErrorCode::GameInProgress,
             "the record is given out once the game is over (it holds the draw pile's order)",
             st.version(),
         ));
@@ -277,8 +277,7 @@ pub async fn not_found() -> ApiError {
 
 pub async fn method_not_allowed() -> ApiError {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        ErrorCode::MethodNotAllowed,
         "this route does not take that method (see /api/openapi.json)",
     )
 }

@@ -2,11 +2,10 @@
 //! seat (or a spectator) is shown.
 
 use crate::api::{GameState, PlayedMove, SeatInfo};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::secret;
 use crate::store::replay;
 use crate::store::{Progress, SavedGame, SavedSeat};
-use axum::http::StatusCode;
 use sagani_core::record::{RecordMove, RecordedGame};
 use sagani_core::Variant;
 use std::sync::Arc;
@@ -61,8 +60,7 @@ impl TableState {
         let h = secret::hash(token);
         self.seat_of_hash(&h).map(Some).ok_or_else(|| {
             ApiError::new(
-                StatusCode::FORBIDDEN,
-                "wrong_token",
+                ErrorCode::WrongToken,
                 "this token holds no seat at this game",
             )
         })

@@ -5,14 +5,13 @@
 use crate::api::Update;
 use crate::app::App;
 use crate::client_addr::ClientAddr;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::http::Stopping;
 use crate::metrics::Metrics;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
@@ -32,12 +31,21 @@ pub struct WsQuery {
 }
 
 /// Live updates for a seat (`?token=`) or a spectator. Every message is `Update` JSON.
+/// A WebSocket (RFC 6455), not a plain GET: the request must ask for the upgrade. The server
+/// sends an `Update` (JSON text) on connecting and after every change; clients send nothing but
+/// pongs and a close.
 #[utoipa::path(get, path = "/api/games/{id}/ws",
     params(("id" = String, Path, description = "game id"),
-           ("token" = Option<String>, Query, description = "the seat token; absent for a spectator")),
-    responses((status = 101, description = "WebSocket; each message is an Update", body = crate::api::Update),
-              (status = 403, body = crate::error::ErrorBody),
-              (status = 429, body = crate::error::ErrorBody, description = "too many WebSockets open from this address")))]
+           ("token" = Option<String>, Query, description = "the seat token; absent for a spectator"),
+           ("Upgrade" = String, Header, description = "`websocket`"),
+           ("Connection" = String, Header, description = "`Upgrade`"),
+           ("Sec-WebSocket-Key" = String, Header, description = "the client's key (RFC 6455)"),
+           ("Sec-WebSocket-Version" = String, Header, description = "`13`")),
+    responses((status = 101, description = "Switching Protocols: the WebSocket; each message is an Update", body = crate::api::Update),
+              (status = 400, body = crate::error::ErrorBody, description = "a malformed query (`bad_request`)"),
+              (status = 403, body = crate::error::ErrorBody, description = "a token that holds no seat here (`wrong_token`)"),
+              (status = 426, body = crate::error::ErrorBody, description = "a plain request, without the WebSocket upgrade (`not_a_websocket`)"),
+              (status = 429, body = crate::error::ErrorBody, description = "too many WebSockets open from this address (`rate_limited`)")))]
 pub async fn connect(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -50,8 +58,7 @@ pub async fn connect(
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let upgrade = upgrade.map_err(|e| {
         ApiError::new(
-            e.status(),
-            "bad_request",
+            ErrorCode::NotAWebsocket,
             format!("{}: this route is a WebSocket", e.body_text()),
         )
     })?;
@@ -101,8 +108,7 @@ impl OpenSockets {
             return Err(ApiError {
                 retry_after: Some(10),
                 ..ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
+                    ErrorCode::RateLimited,
                     format!("this address has {max} WebSockets open already; close one first"),
                 )
             });

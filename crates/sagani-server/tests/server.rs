@@ -511,7 +511,8 @@ async fn previews_lobby_and_bad_requests() {
     assert_eq!(body["error"], "bad_content_type");
     let a = server.get(&format!("/api/games/{game}/ws"), None).await;
     assert_eq!(
-        a.status, 400,
+        (a.status, a.body["error"].as_str()),
+        (426, Some("not_a_websocket")),
         "a WebSocket route without an upgrade: {:?}",
         a.body
     );

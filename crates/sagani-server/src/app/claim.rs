@@ -4,14 +4,13 @@
 
 use super::{detached, store_refusal, App};
 use crate::api::{JoinRequest, Joined};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::secret;
 use crate::store::{ClaimWrite, Conflict, SavedSeat, StoreError};
-use axum::http::StatusCode;
 use std::sync::Arc;
 
 fn wrong_invite(message: &str) -> ApiError {
-    ApiError::new(StatusCode::FORBIDDEN, "wrong_invite", message)
+    ApiError::new(ErrorCode::WrongInvite, message)
 }
 
 impl App {
@@ -54,7 +53,7 @@ impl App {
             }
             Some(SavedSeat::Bot { .. }) => {
                 return Err(ApiError::conflict(
-                    "seat_taken",
+                    ErrorCode::SeatTaken,
                     format!("seat {seat} is played by a bot"),
                     st.version(),
                 ))
@@ -66,7 +65,7 @@ impl App {
                 ..
             }) if !by_invite => {
                 return Err(ApiError::conflict(
-                    "seat_taken",
+                    ErrorCode::SeatTaken,
                     format!("seat {seat} is already claimed"),
                     st.version(),
                 ))
@@ -100,7 +99,7 @@ impl App {
                 let _ = self.reload(&table, &mut st).await;
                 Err(match e {
                     StoreError::Conflict(Conflict::SeatTaken) => ApiError::conflict(
-                        "seat_taken",
+                        ErrorCode::SeatTaken,
                         format!("seat {seat} was claimed by someone else just now"),
                         st.version(),
                     ),

@@ -10,13 +10,12 @@ mod turns;
 
 use crate::bots::BotMaker;
 use crate::clock::{Clock, SystemClock};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::hub::Hub;
 use crate::limits::{Limiters, Limits};
 use crate::scheduler::{Lanes, Turn};
 use crate::store::{Change, Conflict, Store, StoreError};
 use crate::table::{Table, TableState};
-use axum::http::StatusCode;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -98,21 +97,18 @@ pub(crate) fn store_refusal(e: StoreError) -> ApiError {
     match e {
         StoreError::NotFound => ApiError::not_found("there is no such game"),
         StoreError::Conflict(Conflict::TooManyGames { open }) => ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_games",
+            ErrorCode::TooManyGames,
             format!("this address already has {open} games that are not over"),
         ),
         StoreError::Conflict(Conflict::SeatTaken) => ApiError::new(
-            StatusCode::CONFLICT,
-            "seat_taken",
+            ErrorCode::SeatTaken,
             "the seat was claimed by someone else just now",
         ),
         StoreError::Conflict(Conflict::NotYourSeat) => wrong_token(),
         StoreError::Damaged { game, reason } => {
             tracing::error!("game {game} is damaged in the store: {reason}");
             ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
+                ErrorCode::Internal,
                 "this game's stored data is damaged; it cannot be shown",
             )
         }
@@ -126,8 +122,7 @@ pub(crate) fn store_refusal(e: StoreError) -> ApiError {
 
 pub(crate) fn wrong_token() -> ApiError {
     ApiError::new(
-        StatusCode::FORBIDDEN,
-        "wrong_token",
+        ErrorCode::WrongToken,
         "this token holds no seat at this game",
     )
 }
@@ -141,8 +136,7 @@ async fn detached<T: Send + 'static>(
         // The panic's text stays in the log: it may name anything.
         tracing::error!("a request failed: {e}");
         Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            ErrorCode::Internal,
             "the server failed on this request",
         ))
     })

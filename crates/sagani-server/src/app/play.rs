@@ -3,9 +3,8 @@
 
 use super::{detached, store_refusal, wrong_token, App};
 use crate::api::GameState;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::store::{Conflict, MoveWrite, StoreError};
-use axum::http::StatusCode;
 use sagani_core::Move;
 use std::sync::Arc;
 
@@ -62,10 +61,16 @@ impl App {
             return Err(stale(current));
         }
         match st.game.game().to_act() {
-            None => return Err(ApiError::conflict("game_over", "the game is over", current)),
+            None => {
+                return Err(ApiError::conflict(
+                    ErrorCode::GameOver,
+                    "the game is over",
+                    current,
+                ))
+            }
             Some(p) if p != seat => {
                 return Err(ApiError::conflict(
-                    "not_your_turn",
+                    ErrorCode::NotYourTurn,
                     format!("it is seat {p}'s turn, not seat {seat}'s"),
                     current,
                 ))
@@ -75,11 +80,7 @@ impl App {
         let mut next = st.game.clone();
         next.play(mv).map_err(|e| ApiError {
             version: Some(current),
-            ..ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
-                e.to_string(),
-            )
+            ..ApiError::new(ErrorCode::IllegalMove, e.to_string())
         })?;
         let write = MoveWrite {
             game: id.to_string(),
@@ -136,8 +137,7 @@ impl App {
 }
 
 fn stale(current: u64) -> ApiError {
-    ApiError::conflict(
-        "stale_version",
+    ApiError::conflict(ErrorCode::StaleVersion,
         format!("the game is at version {current}, not the one the move was made for: fetch the game and choose again"),
         current,
     )

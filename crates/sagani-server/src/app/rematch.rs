@@ -5,7 +5,7 @@
 use super::create::created;
 use super::{detached, store_refusal, wrong_token, App};
 use crate::api::Created;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::store::{rematch_id, Conflict, SavedGame, StoreError};
 use std::sync::Arc;
 
@@ -36,7 +36,7 @@ impl App {
         }
         if !st.game.game().is_over() {
             return Err(ApiError::conflict(
-                "game_in_progress",
+                ErrorCode::GameInProgress,
                 "a rematch follows a game that is over",
                 st.version(),
             ));

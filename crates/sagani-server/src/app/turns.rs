@@ -132,7 +132,7 @@ impl App {
                 .await
             {
                 Ok(_) => break,
-                Err(e) if e.code == "storage" => {
+                Err(e) if e.code == crate::error::ErrorCode::Storage => {
                     tracing::warn!("game {} bot seat {seat}: retrying in {wait:?}", turn.game);
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(Duration::from_secs(5));

@@ -147,13 +147,20 @@ pub struct Answer {
 
 impl TestServer {
     async fn finish(&self, r: reqwest::RequestBuilder) -> Answer {
-        let response = r.send().await.expect("the server answers");
+        let request = r.build().expect("a request");
+        let (method, path) = (request.method().clone(), request.url().path().to_string());
+        let response = self
+            .client
+            .execute(request)
+            .await
+            .expect("the server answers");
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let text = response.text().await.expect("a body");
         self.payloads.lock().unwrap().push(text.clone());
-        let body = serde_json::from_str(&text)
+        let body: Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("status {status}: body is not JSON ({e}): {text}"));
+        assert_documented(method.as_str(), &path, status, &body);
         Answer {
             status,
             body,
@@ -349,4 +356,46 @@ pub fn count_moves(db: &std::path::Path, game: &str) -> u64 {
         |r| r.get::<_, i64>(0),
     )
     .unwrap() as u64
+}
+
+/// Every answer a test sees must be one the OpenAPI document lists: its status under the
+/// route's operation, and its error code among the document's codes.
+pub fn assert_documented(method: &str, path: &str, status: u16, body: &Value) {
+    static DOC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    let doc = DOC.get_or_init(|| serde_json::to_value(sagani_server::openapi_document()).unwrap());
+    let parts: Vec<&str> = path.split('/').collect();
+    let route = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(template, _)| {
+            let t: Vec<&str> = template.split('/').collect();
+            t.len() == parts.len()
+                && t.iter()
+                    .zip(&parts)
+                    .all(|(t, p)| t == p || (t.starts_with('{') && t.ends_with('}')))
+        });
+    // The page's routes and unknown paths are not the API's.
+    let Some((template, item)) = route else {
+        return;
+    };
+    let op = &item[method.to_lowercase()];
+    if op.is_null() {
+        assert_eq!(status, 405, "{method} {template} is not documented");
+        return;
+    }
+    assert!(
+        op["responses"][status.to_string()].is_object(),
+        "{method} {template} answered {status}, which the OpenAPI document does not list: {body}"
+    );
+    if status >= 400 {
+        let codes = doc["components"]["schemas"]["ErrorCode"]["enum"]
+            .as_array()
+            .unwrap();
+        assert!(
+            codes.contains(&body["error"]),
+            "{method} {template}: error {} is not in the OpenAPI document",
+            body["error"]
+        );
+    }
 }
