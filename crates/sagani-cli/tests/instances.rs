@@ -442,3 +442,26 @@ async fn three_servers_on_one_database_play_as_one() {
     assert_eq!(lost.body["error"], "seat_taken");
     drop(cluster.servers.drain(..));
 }
+
+#[test]
+fn a_deck_seed_is_refused_on_postgres() {
+    let Some(admin) = sagani_server::testing::postgres_url("a_deck_seed_is_refused_on_postgres")
+    else {
+        return;
+    };
+    let out = common::sagani()
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--deck-seed",
+            "5",
+            "--db",
+            &admin,
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--deck-seed is refused"), "{err}");
+}

@@ -421,3 +421,55 @@ fn sigterm_is_not_held_by_a_half_sent_request() {
     }
     drop(raw);
 }
+
+#[test]
+fn a_second_server_on_one_sqlite_file_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let _first = serve(&db);
+    let out = Command::new(env!("CARGO_BIN_EXE_sagani"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("already served by another sagani process") && err.contains("PostgreSQL"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_deck_seed_is_never_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sagani"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--deck-seed",
+            "987654321",
+            "--db",
+        ])
+        .arg(&db)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first line says it listens: the start-up is over.
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert!(line.contains("http://"), "{line}");
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("fixed seed"), "it warns: {err}");
+    assert!(!err.contains("987654321") && !line.contains("987654321"));
+}

@@ -704,6 +704,28 @@ async fn limits_refuse_with_json() {
         limited >= 3,
         "a burst of 2 then refusals, got {limited} refusals"
     );
+    // Claims are limited per address too (5 a second by default, bursts of 10).
+    let game = created[0]["game"].as_str().unwrap().to_string();
+    let mut claims = Vec::new();
+    for _ in 0..15 {
+        let a = server
+            .post(
+                &format!("/api/games/{game}/join"),
+                None,
+                json!({"invite": "not a code"}),
+            )
+            .await;
+        claims.push((a.status, a.body["error"].as_str().unwrap_or("").to_string()));
+    }
+    // A burst goes through (and is refused for its wrong invite), then the limit holds.
+    let burst = claims.iter().take_while(|(s, _)| *s == 403).count();
+    assert!((5..=10).contains(&burst), "{claims:?}");
+    assert!(
+        claims[burst..]
+            .iter()
+            .all(|(s, e)| *s == 429 && e == "rate_limited"),
+        "{claims:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -839,8 +861,15 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
 /// A new game of a human (seat 0) against a random bot, once the human is to act: its id,
 /// the human's token and state.
 async fn human_to_act_against_a_bot(server: &common::TestServer) -> (String, String, Value) {
+    human_to_act_against_a_bot_named(server, "random").await
+}
+
+async fn human_to_act_against_a_bot_named(
+    server: &common::TestServer,
+    bot: &str,
+) -> (String, String, Value) {
     let (game, invites) = server
-        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "random"}]))
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": bot}]))
         .await;
     let token = server.join(&game, &invites[0]).await;
     let s = server
@@ -1025,12 +1054,24 @@ async fn a_rematch_keeps_the_seats_and_is_asked_for_once() {
         (Some(0), Some("playing"))
     );
     assert_eq!(s["seats"][1]["bot"], "random");
+    // The invite claims the seat of the old game again: the old token is revoked there and in
+    // the rematch it was copied to.
+    let again = server.join(&game, &invites[0]).await;
+    for id in [&game, &next] {
+        let a = server.get(&format!("/api/games/{id}"), Some(&token)).await;
+        assert_eq!(
+            (a.status, a.body["error"].as_str()),
+            (403, Some("wrong_token")),
+            "{id}"
+        );
+        assert_eq!(server.state(id, Some(&again)).await["you"], 0);
+    }
     // The seat's invite claims it in the rematch too (a player who lost the token).
     let fresh = server.join(&next, &invites[0]).await;
     assert_eq!(server.state(&next, Some(&fresh)).await["you"], 0);
     assert_eq!(
         server
-            .get(&format!("/api/games/{next}"), Some(&token))
+            .get(&format!("/api/games/{next}"), Some(&again))
             .await
             .status,
         403
@@ -1081,4 +1122,41 @@ async fn a_panicking_bot_takes_down_nothing() {
     let t = server.join(&other, &invites[0]).await;
     let o = server.state(&other, Some(&t)).await;
     assert_eq!(server.play(&other, &t, 0, &o["legal"][0]).await.status, 200);
+}
+
+/// Random and greedy have a worker of their own: they move while every mcts worker searches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_bots_never_wait_behind_a_search() {
+    let server = start(Config {
+        bot_think_ms: 3000,
+        bot_threads: 1,
+        ..open_limits()
+    })
+    .await;
+    let (slow, invites) = server
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 5}]))
+        .await;
+    let token = server.join(&slow, &invites[0]).await;
+    let s = server
+        .wait_for(&slow, Some(&token), |s| {
+            !s["legal"].as_array().unwrap().is_empty()
+        })
+        .await;
+    let a = server
+        .play(&slow, &token, version(&s), &s["legal"][0])
+        .await;
+    assert_eq!(a.status, 200);
+    let thinking = version(&a.body["state"]);
+    // mcts now searches for 3 s on the only slow worker; greedy answers meanwhile.
+    let (game, token, s) = human_to_act_against_a_bot_named(&server, "greedy").await;
+    let a = server
+        .play(&game, &token, version(&s), &s["legal"][0])
+        .await;
+    let after = version(&a.body["state"]);
+    server.wait_for(&game, None, |s| version(s) > after).await;
+    assert_eq!(
+        version(&server.state(&slow, None).await),
+        thinking,
+        "greedy moved while mcts was still searching"
+    );
 }
