@@ -172,6 +172,8 @@ enum Next {
     Nothing,
     /// The seat's token was revoked by a re-claim: this socket no longer speaks for it.
     Revoked,
+    /// The game could not be read.
+    Failed,
 }
 
 impl Watcher {
@@ -180,8 +182,9 @@ impl Watcher {
     async fn message(&mut self, rev: Option<u64>) -> Next {
         let st = match self.app.fresh(&self.id, rev).await {
             Ok((_, st)) => st,
-            // The store is down for a moment: the next change or reconnect tells the rest.
-            Err(_) => return Next::Nothing,
+            // The game cannot be read just now: close, and the client's reconnect reads it
+            // afresh (waiting for the next change could wait forever).
+            Err(_) => return Next::Failed,
         };
         if let Some((seat, hash)) = &self.seat {
             if st.seat_of_hash(hash) != Some(*seat) {
@@ -246,6 +249,14 @@ async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
                     Next::Nothing => {}
                     Next::Revoked => {
                         send(&mut tx, Message::Close(None), &stopping).await;
+                        break;
+                    }
+                    Next::Failed => {
+                        let close = CloseFrame {
+                            code: close_code::ERROR,
+                            reason: "the game could not be read; reconnect".into(),
+                        };
+                        send(&mut tx, Message::Close(Some(close)), &stopping).await;
                         break;
                     }
                 }

@@ -82,10 +82,16 @@ impl App {
         };
         match self.store.claim(&write).await {
             Ok(changed) => {
-                self.reload(&table, &mut st).await?;
+                // The claim is stored: whatever else fails now, its token is the answer.
+                let kept = match self.reload(&table, &mut st).await {
+                    Ok(()) => id.as_str(),
+                    Err(_) => "",
+                };
                 drop(st);
-                self.keep(&table).await;
-                self.announce(&changed, &id).await;
+                if !kept.is_empty() {
+                    self.keep(&table).await;
+                }
+                self.announce(&changed, kept).await;
                 tracing::info!("game {id} seat {seat} claimed");
                 Ok(Joined {
                     game: id,

@@ -137,7 +137,7 @@ impl App {
     pub(super) async fn open_game(
         self: &Arc<App>,
         saved: &SavedGame,
-        rematch_of: Option<&str>,
+        rematch_of: Option<(&str, u64)>,
     ) -> Result<(), StoreError> {
         let table = Arc::new(Table::restore(saved).map_err(|e| StoreError::damaged(&saved.id, e))?);
         let st = table.lock().await;

@@ -85,9 +85,15 @@ pub struct App {
     pub metrics: crate::metrics::Metrics,
     pub hub: Hub,
     tables: moka::future::Cache<String, Arc<Table>>,
+    /// With a store this server alone writes: the `rev` of each game's latest change, so that a
+    /// cached copy loaded just before a change (a race in the cache) is caught.
+    committed: moka::sync::Cache<String, u64>,
     pub(crate) lanes: Lanes,
     /// This server's name in bot leases.
     holder: String,
+    /// Games whose bot turn a worker of this server is playing now: a turn queued again
+    /// meanwhile (by the sweep) is not played twice.
+    pub(crate) playing: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Games dealt so far from `config.deck_seed`.
     dealt: AtomicU64,
 }
@@ -105,6 +111,10 @@ pub(crate) fn store_refusal(e: StoreError) -> ApiError {
             "the seat was claimed by someone else just now",
         ),
         StoreError::Conflict(Conflict::NotYourSeat) => wrong_token(),
+        StoreError::Conflict(Conflict::Changed) => ApiError::new(
+            ErrorCode::StaleVersion,
+            "the game changed meanwhile; fetch it and try again",
+        ),
         StoreError::Damaged { game, reason } => {
             tracing::error!("game {game} is damaged in the store: {reason}");
             ApiError::new(
@@ -161,13 +171,19 @@ impl App {
             .max_capacity(config.cache_games.max(1))
             .time_to_idle(config.cache_idle)
             .build();
+        let committed = moka::sync::Cache::builder()
+            .max_capacity(config.cache_games.max(1).saturating_mul(4))
+            .time_to_idle(config.cache_idle.saturating_mul(2))
+            .build();
         let app = Arc::new(App {
+            committed,
             limiters: Limiters::new(&config.limits),
             metrics: crate::metrics::Metrics::new(),
             hub: Hub::default(),
             tables,
             lanes: Lanes::default(),
             holder: crate::secret::random_hex(8),
+            playing: Default::default(),
             dealt: AtomicU64::new(dealt),
             store,
             config,
@@ -214,12 +230,15 @@ impl App {
     ) -> Result<(Arc<Table>, OwnedMutexGuard<TableState>), ApiError> {
         let table = self.cached(id).await?;
         let mut st = table.lock().await;
-        let current = match at_least {
-            _ if self.store.exclusive() => None,
-            Some(rev) if st.rev >= rev => None,
-            _ => Some(self.store.rev(id).await.map_err(store_refusal)?),
+        let stale = if self.store.exclusive() {
+            self.committed.get(id).is_some_and(|rev| rev > st.rev)
+        } else {
+            match at_least {
+                Some(rev) if st.rev >= rev => false,
+                _ => self.store.rev(id).await.map_err(store_refusal)? != st.rev,
+            }
         };
-        if current.is_some_and(|rev| rev != st.rev) {
+        if stale {
             self.reload(&table, &mut st).await?;
         }
         Ok((table, st))
@@ -238,6 +257,9 @@ impl App {
     /// copies of them are dropped, but for `kept`, which the caller brought up to date.
     pub(crate) async fn announce(&self, changed: &[(String, u64)], kept: &str) {
         for (game, rev) in changed {
+            if self.store.exclusive() {
+                self.committed.insert(game.clone(), *rev);
+            }
             if game != kept {
                 self.tables.invalidate(game).await;
             }

@@ -93,8 +93,14 @@ impl App {
         match self.store.append_move(&write).await {
             Ok(rev) => {
                 self.metrics.move_played();
-                st.game = next;
-                st.rev = rev;
+                if rev == st.rev + 1 {
+                    st.game = next;
+                    st.rev = rev;
+                } else {
+                    // Something else changed the game meanwhile (a claim on another server):
+                    // the store's copy has both.
+                    self.reload(&table, &mut st).await?;
+                }
                 let state = st.state_for(id, Some(seat));
                 self.queue_bot(&table, &st);
                 if st.game.game().is_over() {
@@ -115,7 +121,7 @@ impl App {
                 if reloaded.is_ok() && st.version() > current {
                     // Whatever landed is news to this server's watchers and bots.
                     self.queue_bot(&table, &st);
-                    self.hub.publish(id, Some(st.rev));
+                    self.announce(&[(id.to_string(), st.rev)], id).await;
                 }
                 // The same move by the same seat, stored by another server: a retry.
                 if reloaded.is_ok()

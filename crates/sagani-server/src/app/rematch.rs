@@ -41,7 +41,10 @@ impl App {
                 st.version(),
             ));
         }
-        if st.rematch.is_none() {
+        // A seat claimed again meanwhile (on any server) changes the seats to copy: read the
+        // game again and try again.
+        let mut tries = 0;
+        while st.rematch.is_none() {
             // Each seat keeps its invite and its token: whoever played a seat plays it again,
             // and an invite claims its seat in the rematch as it did here.
             let (deck, start_player) = self.deal(st.seats.len());
@@ -52,18 +55,22 @@ impl App {
                 deck,
                 start_player,
                 public: table.public,
-                creator: ip,
+                creator: ip.clone(),
                 seats: st.seats.clone(),
                 moves: Vec::new(),
                 rev: 0,
                 rematch: None,
             };
-            match self.open_game(&saved, Some(&id)).await {
+            match self.open_game(&saved, Some((&id, st.rev))).await {
                 // Asked for on another server at the same moment: that one is the rematch.
                 Ok(()) | Err(StoreError::Conflict(Conflict::Exists)) => {}
+                Err(StoreError::Conflict(Conflict::Changed)) if tries < 3 => tries += 1,
                 Err(e) => return Err(store_refusal(e)),
             }
             self.reload(&table, &mut st).await?;
+            if st.seat_of_hash(&token_hash).is_none() {
+                return Err(wrong_token());
+            }
         }
         Ok(created(new_id, Vec::new()))
     }

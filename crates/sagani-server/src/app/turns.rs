@@ -52,8 +52,8 @@ async fn work(app: Weak<App>, slow: bool) {
 }
 
 async fn sweep(app: Weak<App>) {
-    let (every, once) = match app.upgrade() {
-        Some(app) => (app.config.bot_sweep, app.store.exclusive()),
+    let every = match app.upgrade() {
+        Some(app) => app.config.bot_sweep,
         None => return,
     };
     loop {
@@ -72,17 +72,42 @@ async fn sweep(app: Weak<App>) {
                 Err(e) => tracing::warn!("looking for bot turns: {e}"),
             }
         }
-        if once {
-            // The only server on its store queues every bot turn it causes itself.
-            return;
-        }
         tokio::time::sleep(every).await;
     }
 }
 
+/// A game this server's worker is playing a bot turn of; let go when dropped (a panic too).
+struct Playing<'a> {
+    app: &'a App,
+    game: String,
+}
+
+impl Drop for Playing<'_> {
+    fn drop(&mut self) {
+        self.app
+            .playing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.game);
+    }
+}
+
 impl App {
-    /// Plays the bot turn `turn` names, if it is still due and no other server holds it.
+    /// Plays the bot turn `turn` names, if it is still due, no worker of this server is at it,
+    /// and no other server holds it.
     async fn play_turn(self: &Arc<App>, turn: Turn, slow: bool) {
+        let fresh = self
+            .playing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(turn.game.clone());
+        if !fresh {
+            return;
+        }
+        let _playing = Playing {
+            app: self,
+            game: turn.game.clone(),
+        };
         let (_table, st) = match self.fresh(&turn.game, None).await {
             Ok(t) => t,
             Err(e) => {

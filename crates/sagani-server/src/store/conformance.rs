@@ -308,7 +308,20 @@ async fn reclaim_revokes_in_rematch((a, b): Handles) {
     rematch.id = "g2".into();
     rematch.moves.clear();
     rematch.rev = 0;
-    let changed = b.create(&rematch, PLAYING, None, Some("g1")).await.unwrap();
+    // Made from the seats as read at rev 1: refused once the game is at another rev.
+    assert_eq!(
+        conflict(b.create(&rematch, PLAYING, None, Some(("g1", 0))).await),
+        Conflict::Changed
+    );
+    assert_eq!(
+        b.game("g2").await,
+        Err(StoreError::NotFound),
+        "nothing stored"
+    );
+    let changed = b
+        .create(&rematch, PLAYING, None, Some(("g1", 1)))
+        .await
+        .unwrap();
     assert_eq!(changed, vec![("g2".to_string(), 0), ("g1".to_string(), 2)]);
     assert_eq!(a.game("g1").await.unwrap().rematch.as_deref(), Some("g2"));
     // The invite claims seat 0 of the first game again: its old token is revoked in both.

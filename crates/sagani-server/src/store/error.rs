@@ -30,6 +30,8 @@ pub enum Conflict {
     Exists,
     /// The creator already has `open` games that are not over.
     TooManyGames { open: u64 },
+    /// The game changed since the caller read it (at another `rev`).
+    Changed,
 }
 
 impl fmt::Display for StoreError {
@@ -54,6 +56,7 @@ impl fmt::Display for Conflict {
             Conflict::SeatTaken => write!(f, "the seat was taken"),
             Conflict::Exists => write!(f, "the game exists"),
             Conflict::TooManyGames { open } => write!(f, "{open} games are open"),
+            Conflict::Changed => write!(f, "the game changed meanwhile"),
         }
     }
 }

@@ -196,14 +196,17 @@ pub struct BotTurn {
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
     /// Stores a new game (without moves); returns every game whose `rev` changed. `rematch_of`
-    /// names the finished game it follows, which then names it as its rematch. `Conflict::Exists` if the id is taken;
-    /// `Conflict::TooManyGames` if `creator` already has `max_open` games that are not over.
+    /// names the finished game it follows and the `rev` the caller read its seats at; it then
+    /// names the new game as its rematch. `Conflict::Exists` if the id is taken;
+    /// `Conflict::TooManyGames` if `creator` already has `max_open` games that are not over;
+    /// `Conflict::Changed` if the old game is no longer at that `rev` (a seat was claimed again,
+    /// and the seats to copy are not those).
     async fn create(
         &self,
         game: &SavedGame,
         after: Progress,
         max_open: Option<u64>,
-        rematch_of: Option<&str>,
+        rematch_of: Option<(&str, u64)>,
     ) -> Result<Vec<(String, u64)>, StoreError>;
 
     /// A stored game with its moves; `NotFound` if there is none.

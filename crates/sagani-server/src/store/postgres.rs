@@ -277,11 +277,12 @@ fn seat_from(game: &str, r: &Row, at: usize) -> Result<SavedSeat, StoreError> {
     )
 }
 
-/// Seats of `games`, in seat order per game.
+/// Seats of `games`, in seat order per game; a game whose seats cannot be read has its own
+/// error (the others are fine).
 async fn seats_of(
     client: &impl GenericClient,
     games: &[String],
-) -> Result<HashMap<String, Vec<SavedSeat>>, StoreError> {
+) -> Result<HashMap<String, Result<Vec<SavedSeat>, StoreError>>, StoreError> {
     let rows = client
         .query(
             "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash FROM seats
@@ -290,18 +291,27 @@ async fn seats_of(
         )
         .await
         .map_err(db_error)?;
-    let mut seats: HashMap<String, Vec<SavedSeat>> = HashMap::new();
+    let mut seats: HashMap<String, Result<Vec<SavedSeat>, StoreError>> = HashMap::new();
     for r in rows {
         let game: String = r.get(0);
         let seat: i16 = r.get(1);
-        let list = seats.entry(game.clone()).or_default();
-        if seat as usize != list.len() {
-            return Err(StoreError::damaged(
+        let Ok(list) = seats.entry(game.clone()).or_insert_with(|| Ok(Vec::new())) else {
+            continue;
+        };
+        let read = if seat as usize != list.len() {
+            Err(StoreError::damaged(
                 &game,
                 format!("seat {seat} out of order"),
-            ));
+            ))
+        } else {
+            seat_from(&game, &r, 2)
+        };
+        match read {
+            Ok(s) => list.push(s),
+            Err(e) => {
+                seats.insert(game, Err(e));
+            }
         }
-        list.push(seat_from(&game, &r, 2)?);
     }
     Ok(seats)
 }
@@ -313,7 +323,7 @@ impl Store for PostgresStore {
         game: &SavedGame,
         after: Progress,
         max_open: Option<u64>,
-        rematch_of: Option<&str>,
+        rematch_of: Option<(&str, u64)>,
     ) -> Result<Vec<(String, u64)>, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(db_error)?;
@@ -339,19 +349,31 @@ impl Store for PostgresStore {
                 }));
             }
         }
-        insert_game(&tx, game, after, &[]).await?;
         let mut changed = vec![(game.id.clone(), game.rev)];
-        if let Some(old) = rematch_of {
+        if let Some((old, seen)) = rematch_of {
+            // The old game first, locked and as it was read: its seats are the ones to copy
+            // (a re-claim waits for this, or this sees it and refuses).
             let row = tx
                 .query_opt(
-                    "UPDATE games SET rematch = $2, rev = rev + 1 WHERE id = $1 RETURNING rev",
-                    &[&old, &game.id],
+                    "UPDATE games SET rematch = $2, rev = rev + 1 WHERE id = $1 AND rev = $3
+                     RETURNING rev",
+                    &[&old, &game.id, &(seen as i64)],
                 )
                 .await
-                .map_err(db_error)?
-                .ok_or(StoreError::NotFound)?;
+                .map_err(db_error)?;
+            let Some(row) = row else {
+                let exists = tx
+                    .query_opt("SELECT 1 FROM games WHERE id = $1", &[&old])
+                    .await
+                    .map_err(db_error)?;
+                return Err(match exists {
+                    Some(_) => StoreError::Conflict(Conflict::Changed),
+                    None => StoreError::NotFound,
+                });
+            };
             changed.push((old.to_string(), row.get::<_, i64>(0) as u64));
         }
+        insert_game(&tx, game, after, &[]).await?;
         for (g, rev) in &changed {
             notify(&tx, g, *rev).await?;
         }
@@ -398,7 +420,7 @@ impl Store for PostgresStore {
         let seats = seats_of(&client, &[id.to_string()])
             .await?
             .remove(id)
-            .unwrap_or_default();
+            .unwrap_or(Ok(Vec::new()))?;
         Ok(SavedGame {
             id: id.to_string(),
             created_at: row.get(0),
@@ -470,12 +492,31 @@ impl Store for PostgresStore {
     async fn claim(&self, w: &ClaimWrite) -> Result<Vec<(String, u64)>, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(db_error)?;
-        // The game's row lock orders claims of one game, so each sees the seats the one before
-        // left (the status below counts them).
-        tx.query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&w.game])
+        // The games' row locks order claims, so each sees the seats the one before left (the
+        // status below counts them). A re-claim also touches the games its old token was copied
+        // to (rematches): all of them are locked first, in id order, so two re-claims cannot
+        // each wait for the other.
+        let mut locked = vec![w.game.clone()];
+        if let Some(old) = &w.seen {
+            let copies = tx
+                .query(
+                    "SELECT DISTINCT game_id FROM seats WHERE token_hash = $1",
+                    &[old],
+                )
+                .await
+                .map_err(db_error)?;
+            locked.extend(copies.iter().map(|r| r.get::<_, String>(0)));
+        }
+        let rows = tx
+            .query(
+                "SELECT id FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+                &[&locked],
+            )
             .await
-            .map_err(db_error)?
-            .ok_or(StoreError::NotFound)?;
+            .map_err(db_error)?;
+        if !rows.iter().any(|r| r.get::<_, &str>(0) == w.game) {
+            return Err(StoreError::NotFound);
+        }
         let n = tx
             .execute(
                 "UPDATE seats SET token_hash = $3,
@@ -545,7 +586,7 @@ impl Store for PostgresStore {
         let mut games = Vec::new();
         for r in rows {
             let id: String = r.get(0);
-            let (Some(variant), Some(status), Some(seats)) = (
+            let (Some(variant), Some(status), Some(Ok(seats))) = (
                 Variant::parse(r.get(2)),
                 Status::parse(r.get(4)),
                 seats.remove(&id),

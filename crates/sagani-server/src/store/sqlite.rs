@@ -35,7 +35,7 @@ enum Op {
         game: SavedGame,
         after: Progress,
         max_open: Option<u64>,
-        rematch_of: Option<String>,
+        rematch_of: Option<(String, u64)>,
     },
     Import {
         game: SavedGame,
@@ -352,20 +352,31 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                     }));
                 }
             }
-            insert_game(tx, game, *after, &[])?;
             let mut changed = vec![(game.id.clone(), 0)];
-            if let Some(old) = rematch_of {
+            if let Some((old, seen)) = rematch_of {
+                // The old game first, as it was read: its seats are the ones to copy.
                 let rev: Option<i64> = tx
                     .query_row(
-                        "UPDATE games SET rematch = ?2, rev = rev + 1 WHERE id = ?1 RETURNING rev",
-                        params![old, game.id],
+                        "UPDATE games SET rematch = ?2, rev = rev + 1 WHERE id = ?1 AND rev = ?3
+                         RETURNING rev",
+                        params![old, game.id, *seen as i64],
                         |r| r.get(0),
                     )
                     .optional()
                     .map_err(unavailable)?;
-                let rev = rev.ok_or(StoreError::NotFound)?;
+                let Some(rev) = rev else {
+                    let exists: Option<i64> = tx
+                        .query_row("SELECT 1 FROM games WHERE id = ?1", [old], |r| r.get(0))
+                        .optional()
+                        .map_err(unavailable)?;
+                    return Err(match exists {
+                        Some(_) => StoreError::Conflict(Conflict::Changed),
+                        None => StoreError::NotFound,
+                    });
+                };
                 changed.push((old.clone(), rev as u64));
             }
+            insert_game(tx, game, *after, &[])?;
             Ok(Out::Revs(changed))
         }
         Op::Import { game, after } => {
@@ -678,13 +689,13 @@ impl Store for SqliteStore {
         game: &SavedGame,
         after: Progress,
         max_open: Option<u64>,
-        rematch_of: Option<&str>,
+        rematch_of: Option<(&str, u64)>,
     ) -> Result<Vec<(String, u64)>, StoreError> {
         let op = Op::Create {
             game: game.clone(),
             after,
             max_open,
-            rematch_of: rematch_of.map(str::to_string),
+            rematch_of: rematch_of.map(|(g, rev)| (g.to_string(), rev)),
         };
         match self.write(op).await? {
             Out::Revs(changed) => Ok(changed),

@@ -49,7 +49,7 @@ impl Store for Intercepted {
         game: &SavedGame,
         after: Progress,
         max_open: Option<u64>,
-        rematch_of: Option<&str>,
+        rematch_of: Option<(&str, u64)>,
     ) -> Result<Vec<(String, u64)>, StoreError> {
         let r = self.inner.create(game, after, max_open, rematch_of).await;
         if r.is_ok() {
