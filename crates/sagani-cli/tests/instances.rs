@@ -5,52 +5,26 @@
 
 mod common;
 
+use common::Server;
 use futures_util::StreamExt;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sagani_server::testing::TestDatabase;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// One `sagani serve`, killed -9 when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn serve(db: &str) -> Server {
-    let mut child = common::sagani()
+    let mut serve = common::sagani();
+    serve
         .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
         .args(["--bot-think-ms", "40", "--bot-lease-grace-ms", "500"])
         .args(["--bot-sweep-ms", "100", "--moves-per-token", "0"])
         .args(["--moves-per-ip", "0", "--claims-per-ip", "0"])
         .args(["--open-games-per-ip", "0"])
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("sagani serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("the server did not start: {line:?}"))
-        .to_string();
-    Server { child, url }
+        .env("RUST_LOG", "warn");
+    common::started(serve)
 }
 
 struct Cluster {

@@ -4,8 +4,6 @@
 mod common;
 
 use common::{failed, ok, sagani, temp_dir};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
 
 /// The number after `label` in `text`.
 fn number_after(text: &str, label: &str) -> u64 {
@@ -59,42 +57,18 @@ fn several_servers_on_one_sqlite_file_are_refused() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// A running `sagani serve` with its move limits off, killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn requests_are_spread_over_every_url_given() {
     let dir = temp_dir("loadtest-urls");
-    let mut child = sagani()
+    let mut serve = sagani();
+    serve
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(dir.join("load.db"))
         .args(["--moves-per-token", "0", "--moves-per-ip", "0"])
         .args(["--open-games-per-ip", "0"])
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    let server = Server { child, url };
+        .env("RUST_LOG", "warn");
+    // Its move limits off.
+    let server = common::started(serve);
     // The same server three times, given both ways: three "instances" to the load generator.
     let out = sagani()
         .args(["loadtest", "--games", "4", "--rate", "40", "--seconds", "1"])

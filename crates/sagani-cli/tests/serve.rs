@@ -1,29 +1,20 @@
 //! `sagani serve` as a process: killed with SIGKILL mid-game and started again on the same
 //! database, it continues the game with no acknowledged move lost.
 
+mod common;
+
+use common::Server;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use std::process::Command;
 
 fn serve(db: &Path) -> Server {
     serve_with(db, &[])
 }
 
 fn serve_with(db: &Path, extra: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sagani"))
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_sagani"));
+    serve
         .args([
             "serve",
             "--addr",
@@ -34,8 +25,6 @@ fn serve_with(db: &Path, extra: &[&str]) -> Server {
         ])
         .arg(db)
         .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
         // Every log line, at the most detailed level, next to the database: searched for
         // secrets below.
         .env("RUST_LOG", "trace")
@@ -45,19 +34,8 @@ fn serve_with(db: &Path, extra: &[&str]) -> Server {
                 .append(true)
                 .open(db.with_extension("log"))
                 .expect("log file"),
-        )
-        .spawn()
-        .expect("sagani serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    Server { child, url }
+        );
+    common::started(serve)
 }
 
 fn call(r: reqwest::blocking::RequestBuilder) -> (u16, Value) {

@@ -2,8 +2,9 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 pub fn sagani() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sagani"))
@@ -39,4 +40,36 @@ pub fn failed(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout)
     );
     String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// A `sagani serve` child, killed (SIGKILL) when dropped.
+pub struct Server {
+    pub child: Child,
+    pub url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `serve` (a `sagani serve` command) and waits for the address it prints first.
+pub fn started(mut serve: Command) -> Server {
+    let mut child = serve
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("sagani serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("the server did not start: {line:?}"))
+        .to_string();
+    Server { child, url }
 }
