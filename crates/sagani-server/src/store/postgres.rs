@@ -182,10 +182,19 @@ async fn listen(config: tokio_postgres::Config, changes: broadcast::Sender<Chang
     }
 }
 
+/// `sql` prepared once per connection (deadpool's statement cache): one round trip per query
+/// after that, instead of a parse and an execute.
+async fn prepared(
+    client: &impl GenericClient,
+    sql: &str,
+) -> Result<tokio_postgres::Statement, StoreError> {
+    client.prepare_cached(sql).await.map_err(db_error)
+}
+
 async fn notify(client: &impl GenericClient, game: &str, rev: u64) -> Result<(), StoreError> {
     client
         .execute(
-            "SELECT pg_notify($1, $2)",
+            &prepared(client, "SELECT pg_notify($1, $2)").await?,
             &[&CHANNEL, &format!("{game} {rev}")],
         )
         .await
@@ -201,9 +210,13 @@ async fn insert_game(
 ) -> Result<(), StoreError> {
     let deck = serde_json::to_string(&g.deck).map_err(unavailable)?;
     tx.execute(
-        "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
+        &prepared(
+            tx,
+            "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
                             version, status, bot_to_act, rev, rematch)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        )
+        .await?,
         &[
             &g.id,
             &g.created_at,
@@ -238,8 +251,12 @@ async fn insert_game(
             }
         };
         tx.execute(
-            "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash)
+            &prepared(
+                tx,
+                "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash)
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .await?,
             &[&g.id, &(i as i16), &kind, &bot, &level, &invite, &token],
         )
         .await
@@ -254,9 +271,13 @@ async fn insert_game(
             .collect::<Result<_, _>>()
             .map_err(unavailable)?;
         tx.execute(
-            "INSERT INTO moves (game_id, n, seat, move)
+            &prepared(
+                tx,
+                "INSERT INTO moves (game_id, n, seat, move)
              SELECT $1, n, seat, move FROM unnest($2::bigint[], $3::smallint[], $4::text[])
                  AS m(n, seat, move)",
+            )
+            .await?,
             &[&g.id, &ns, &seats, &texts],
         )
         .await
@@ -285,8 +306,12 @@ async fn seats_of(
 ) -> Result<HashMap<String, Result<Vec<SavedSeat>, StoreError>>, StoreError> {
     let rows = client
         .query(
-            "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash FROM seats
+            &prepared(
+                client,
+                "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash FROM seats
              WHERE game_id = ANY($1) ORDER BY game_id, seat",
+            )
+            .await?,
             &[&games],
         )
         .await
@@ -330,14 +355,18 @@ impl Store for PostgresStore {
         if let Some(max) = max_open {
             // One creation at a time per creator, across servers, so the count holds.
             tx.execute(
-                "SELECT pg_advisory_xact_lock(hashtext($1))",
+                &prepared(&tx, "SELECT pg_advisory_xact_lock(hashtext($1))").await?,
                 &[&game.creator],
             )
             .await
             .map_err(db_error)?;
             let open: i64 = tx
                 .query_one(
-                    "SELECT COUNT(*) FROM games WHERE creator = $1 AND status <> 'over'",
+                    &prepared(
+                        &tx,
+                        "SELECT COUNT(*) FROM games WHERE creator = $1 AND status <> 'over'",
+                    )
+                    .await?,
                     &[&game.creator],
                 )
                 .await
@@ -355,15 +384,22 @@ impl Store for PostgresStore {
             // (a re-claim waits for this, or this sees it and refuses).
             let row = tx
                 .query_opt(
-                    "UPDATE games SET rematch = $2, rev = rev + 1 WHERE id = $1 AND rev = $3
+                    &prepared(
+                        &tx,
+                        "UPDATE games SET rematch = $2, rev = rev + 1 WHERE id = $1 AND rev = $3
                      RETURNING rev",
+                    )
+                    .await?,
                     &[&old, &game.id, &(seen as i64)],
                 )
                 .await
                 .map_err(db_error)?;
             let Some(row) = row else {
                 let exists = tx
-                    .query_opt("SELECT 1 FROM games WHERE id = $1", &[&old])
+                    .query_opt(
+                        &prepared(&tx, "SELECT 1 FROM games WHERE id = $1").await?,
+                        &[&old],
+                    )
                     .await
                     .map_err(db_error)?;
                 return Err(match exists {
@@ -385,8 +421,12 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let row = client
             .query_opt(
-                "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch
+                &prepared(
+                    &client,
+                    "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch
                  FROM games WHERE id = $1",
+                )
+                .await?,
                 &[&id],
             )
             .await
@@ -399,7 +439,11 @@ impl Store for PostgresStore {
             .map_err(|e| StoreError::damaged(id, format!("deck: {e}")))?;
         let moves = client
             .query(
-                "SELECT n, seat, move FROM moves WHERE game_id = $1 ORDER BY n",
+                &prepared(
+                    &client,
+                    "SELECT n, seat, move FROM moves WHERE game_id = $1 ORDER BY n",
+                )
+                .await?,
                 &[&id],
             )
             .await
@@ -439,7 +483,10 @@ impl Store for PostgresStore {
     async fn rev(&self, id: &str) -> Result<u64, StoreError> {
         let client = self.client().await?;
         let row = client
-            .query_opt("SELECT rev FROM games WHERE id = $1", &[&id])
+            .query_opt(
+                &prepared(&client, "SELECT rev FROM games WHERE id = $1").await?,
+                &[&id],
+            )
             .await
             .map_err(db_error)?
             .ok_or(StoreError::NotFound)?;
@@ -449,11 +496,15 @@ impl Store for PostgresStore {
     async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {
         let client = self.client().await?;
         let text = serde_json::to_string(&w.mv).map_err(unavailable)?;
-        // One statement, so one transaction and one round trip: the version check, the move,
-        // the lease it ends, and the notification, all or nothing.
+        // One statement, so one transaction and one round trip: the version check, the move
+        // and the lease it ends, all or nothing. The notification follows in a statement of its
+        // own: NOTIFY holds a database-wide lock from its commit's start to its end, so inside
+        // this transaction it would make every move wait for the one before to reach the disk.
         let row = client
             .query_opt(
-                "WITH g AS (
+                &prepared(
+                    &client,
+                    "WITH g AS (
                      UPDATE games SET version = version + 1, rev = rev + 1,
                          status = CASE WHEN $4 THEN 'over' ELSE status END, bot_to_act = $5
                      WHERE id = $1 AND version = $2 AND ($3::text IS NULL OR EXISTS (
@@ -461,7 +512,9 @@ impl Store for PostgresStore {
                      RETURNING id, rev),
                  m AS (INSERT INTO moves (game_id, n, seat, move) SELECT id, $2, $6, $7 FROM g),
                  l AS (DELETE FROM bot_leases WHERE game_id IN (SELECT id FROM g))
-                 SELECT rev, pg_notify($8, id || ' ' || rev)::text FROM g",
+                 SELECT rev FROM g",
+                )
+                .await?,
                 &[
                     &w.game,
                     &(w.n as i64),
@@ -470,16 +523,27 @@ impl Store for PostgresStore {
                     &w.after.bot_to_act,
                     &(w.seat as i16),
                     &text,
-                    &CHANNEL,
                 ],
             )
             .await
             .map_err(db_error)?;
         if let Some(row) = row {
-            return Ok(row.get::<_, i64>(0) as u64);
+            let rev = row.get::<_, i64>(0) as u64;
+            // Stored: a notification lost now is made up for by the game's next one (it names
+            // a later rev, and watchers then read every move since theirs).
+            if let Err(e) = notify(&client, &w.game, rev).await {
+                tracing::warn!(
+                    "game {}: the move is stored, its notification not: {e}",
+                    w.game
+                );
+            }
+            return Ok(rev);
         }
         let version = client
-            .query_opt("SELECT version FROM games WHERE id = $1", &[&w.game])
+            .query_opt(
+                &prepared(&client, "SELECT version FROM games WHERE id = $1").await?,
+                &[&w.game],
+            )
             .await
             .map_err(db_error)?;
         Err(match version.map(|r| r.get::<_, i64>(0) as u64) {
@@ -500,7 +564,11 @@ impl Store for PostgresStore {
         if let Some(old) = &w.seen {
             let copies = tx
                 .query(
-                    "SELECT DISTINCT game_id FROM seats WHERE token_hash = $1",
+                    &prepared(
+                        &tx,
+                        "SELECT DISTINCT game_id FROM seats WHERE token_hash = $1",
+                    )
+                    .await?,
                     &[old],
                 )
                 .await
@@ -509,7 +577,11 @@ impl Store for PostgresStore {
         }
         let rows = tx
             .query(
-                "SELECT id FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+                &prepared(
+                    &tx,
+                    "SELECT id FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+                )
+                .await?,
                 &[&locked],
             )
             .await
@@ -519,10 +591,14 @@ impl Store for PostgresStore {
         }
         let n = tx
             .execute(
-                "UPDATE seats SET token_hash = $3,
+                &prepared(
+                    &tx,
+                    "UPDATE seats SET token_hash = $3,
                      invite_hash = CASE WHEN $5 THEN NULL ELSE invite_hash END
                  WHERE game_id = $1 AND seat = $2 AND kind = 'human'
                      AND token_hash IS NOT DISTINCT FROM $4::text",
+                )
+                .await?,
                 &[
                     &w.game,
                     &(w.seat as i16),
@@ -541,7 +617,11 @@ impl Store for PostgresStore {
             // The replaced token is revoked wherever it was copied (the game's rematches).
             let rows = tx
                 .query(
-                    "UPDATE seats SET token_hash = $2 WHERE token_hash = $1 RETURNING game_id",
+                    &prepared(
+                        &tx,
+                        "UPDATE seats SET token_hash = $2 WHERE token_hash = $1 RETURNING game_id",
+                    )
+                    .await?,
                     &[old, &w.token_hash],
                 )
                 .await
@@ -552,12 +632,16 @@ impl Store for PostgresStore {
         for g in games {
             let rev: i64 = tx
                 .query_one(
-                    "UPDATE games SET rev = rev + 1, status = CASE
+                    &prepared(
+                        &tx,
+                        "UPDATE games SET rev = rev + 1, status = CASE
                          WHEN status = 'over' THEN 'over'
                          WHEN EXISTS (SELECT 1 FROM seats WHERE game_id = $1 AND kind = 'human'
                                       AND token_hash IS NULL) THEN 'waiting'
                          ELSE 'playing' END
                      WHERE id = $1 RETURNING rev",
+                    )
+                    .await?,
                     &[&g],
                 )
                 .await
@@ -574,9 +658,13 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let rows = client
             .query(
-                "SELECT id, created_at, variant, version, status FROM games
+                &prepared(
+                    &client,
+                    "SELECT id, created_at, variant, version, status FROM games
                  WHERE public AND status <> 'over'
                  ORDER BY created_at DESC, id DESC LIMIT $1",
+                )
+                .await?,
                 &[&(limit as i64)],
             )
             .await
@@ -610,7 +698,11 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let row = client
             .query_one(
-                "SELECT COUNT(*), COUNT(*) FILTER (WHERE status <> 'over') FROM games",
+                &prepared(
+                    &client,
+                    "SELECT COUNT(*), COUNT(*) FILTER (WHERE status <> 'over') FROM games",
+                )
+                .await?,
                 &[],
             )
             .await
@@ -625,10 +717,14 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let rows = client
             .query(
-                "SELECT g.id, g.version, g.creator FROM games g
+                &prepared(
+                    &client,
+                    "SELECT g.id, g.version, g.creator FROM games g
                  LEFT JOIN bot_leases l ON l.game_id = g.id AND l.expires_at > $1
                  WHERE g.bot_to_act AND g.status <> 'over' AND l.game_id IS NULL
                  ORDER BY g.created_at, g.id LIMIT $2",
+                )
+                .await?,
                 &[&now_ms, &(limit as i64)],
             )
             .await
@@ -654,7 +750,9 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let row = client
             .query_opt(
-                "INSERT INTO bot_leases (game_id, version, holder, expires_at)
+                &prepared(
+                    &client,
+                    "INSERT INTO bot_leases (game_id, version, holder, expires_at)
                  SELECT $1, $2, $3, $5 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1
                      AND version = $2 AND bot_to_act AND status <> 'over')
                  ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,
@@ -662,6 +760,8 @@ impl Store for PostgresStore {
                  WHERE bot_leases.holder = excluded.holder OR bot_leases.expires_at <= $4
                      OR bot_leases.version <> excluded.version
                  RETURNING 1",
+                )
+                .await?,
                 &[&game, &(version as i64), &holder, &now_ms, &until_ms],
             )
             .await
@@ -673,7 +773,11 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         client
             .execute(
-                "DELETE FROM bot_leases WHERE game_id = $1 AND holder = $2",
+                &prepared(
+                    &client,
+                    "DELETE FROM bot_leases WHERE game_id = $1 AND holder = $2",
+                )
+                .await?,
                 &[&game, &holder],
             )
             .await
@@ -683,7 +787,10 @@ impl Store for PostgresStore {
 
     async fn ping(&self) -> Result<(), StoreError> {
         let client = self.client().await?;
-        client.query_one("SELECT 1", &[]).await.map_err(db_error)?;
+        client
+            .query_one(&prepared(&client, "SELECT 1").await?, &[])
+            .await
+            .map_err(db_error)?;
         Ok(())
     }
 
@@ -691,7 +798,11 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let rows = client
             .query(
-                "SELECT id FROM games WHERE id > $1 ORDER BY id LIMIT $2",
+                &prepared(
+                    &client,
+                    "SELECT id FROM games WHERE id > $1 ORDER BY id LIMIT $2",
+                )
+                .await?,
                 &[&after.unwrap_or(""), &(limit as i64)],
             )
             .await
@@ -710,7 +821,11 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let rows = client
             .query(
-                "SELECT game_id, COUNT(*) FROM moves WHERE game_id = ANY($1) GROUP BY game_id",
+                &prepared(
+                    &client,
+                    "SELECT game_id, COUNT(*) FROM moves WHERE game_id = ANY($1) GROUP BY game_id",
+                )
+                .await?,
                 &[&games],
             )
             .await
