@@ -244,9 +244,27 @@ impl App {
         Ok((table, st))
     }
 
-    /// Reads the game again from the store (after a write that lost a race, or whose outcome
-    /// is unknown).
+    /// Brings the table up to the store's copy (after a write that lost a race, or whose
+    /// outcome is unknown, or a change by another server): the moves since this copy's version
+    /// are played on it; should they not fit, the whole game is read again.
     pub(crate) async fn reload(&self, table: &Table, st: &mut TableState) -> Result<(), ApiError> {
+        let news = self
+            .store
+            .since(&table.id, st.version())
+            .await
+            .map_err(store_refusal)?;
+        let mut game = st.game.clone();
+        let fits = news
+            .moves
+            .iter()
+            .all(|m| game.game().to_act() == Some(m.seat) && game.play(m.mv).is_ok());
+        if fits {
+            st.game = game;
+            st.seats = news.seats;
+            st.rematch = news.rematch;
+            st.rev = news.rev;
+            return Ok(());
+        }
         let saved = self.store.game(&table.id).await.map_err(store_refusal)?;
         *st = TableState::restore(&saved)
             .map_err(|e| store_refusal(StoreError::damaged(&table.id, e)))?;

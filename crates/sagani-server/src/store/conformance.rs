@@ -215,6 +215,16 @@ async fn moves_are_conditional((a, b): Handles) {
         ]
     );
     assert_eq!(stored.rev, 2);
+    // A copy with one move catches up with the second.
+    let news = a.since("g1", 1).await.unwrap();
+    assert_eq!(
+        (news.rev, news.moves.clone()),
+        (2, stored.moves[1..].to_vec())
+    );
+    assert_eq!(news.seats, stored.seats);
+    assert_eq!(a.since("g1", 2).await.unwrap().moves, vec![]);
+    assert_eq!(a.since("g1", 0).await.unwrap().moves, stored.moves);
+    assert_eq!(a.since("nope", 0).await, Err(StoreError::NotFound));
 }
 
 async fn moves_need_the_token((a, b): Handles) {

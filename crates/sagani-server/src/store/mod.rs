@@ -177,6 +177,17 @@ pub enum Change {
     Resync,
 }
 
+/// What changed in a game since a cached copy of it: its seats and rematch as they are now,
+/// and the moves from the copy's version on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Catchup {
+    pub rev: u64,
+    pub seats: Vec<SavedSeat>,
+    pub rematch: Option<String>,
+    /// Moves number `from`, `from + 1`, … (what `since` asked from).
+    pub moves: Vec<SavedMove>,
+}
+
 /// Counts for `/healthz`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -214,6 +225,10 @@ pub trait Store: Send + Sync + 'static {
 
     /// The game's `rev`, to check a cached copy cheaply.
     async fn rev(&self, id: &str) -> Result<u64, StoreError>;
+
+    /// What a copy of the game with `from` moves needs to catch up: the seats, the rematch and
+    /// the `rev` now, and the moves from number `from` on.
+    async fn since(&self, id: &str, from: u64) -> Result<Catchup, StoreError>;
 
     /// Stores a move; returns the game's new `rev`. `Conflict::StaleVersion` if the game does
     /// not have exactly `n` moves, `Conflict::NotYourSeat` if the token no longer holds the

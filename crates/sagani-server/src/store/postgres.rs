@@ -4,8 +4,8 @@
 
 use super::replay;
 use super::{
-    BotTurn, Change, ClaimWrite, Conflict, Counts, MoveWrite, Progress, SavedGame, SavedMove,
-    SavedSeat, Status, Store, StoreError, Summary,
+    BotTurn, Catchup, Change, ClaimWrite, Conflict, Counts, MoveWrite, Progress, SavedGame,
+    SavedMove, SavedSeat, Status, Store, StoreError, Summary,
 };
 use async_trait::async_trait;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -491,6 +491,52 @@ impl Store for PostgresStore {
             .map_err(db_error)?
             .ok_or(StoreError::NotFound)?;
         Ok(row.get::<_, i64>(0) as u64)
+    }
+
+    async fn since(&self, id: &str, from: u64) -> Result<Catchup, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                &prepared(&client, "SELECT rev, rematch FROM games WHERE id = $1").await?,
+                &[&id],
+            )
+            .await
+            .map_err(db_error)?
+            .ok_or(StoreError::NotFound)?;
+        let rows = client
+            .query(
+                &prepared(
+                    &client,
+                    "SELECT n, seat, move FROM moves WHERE game_id = $1 AND n >= $2 ORDER BY n",
+                )
+                .await?,
+                &[&id, &(from as i64)],
+            )
+            .await
+            .map_err(db_error)?;
+        let mut moves = Vec::with_capacity(rows.len());
+        for r in rows {
+            let n: i64 = r.get(0);
+            if n as u64 != from + moves.len() as u64 {
+                return Err(StoreError::damaged(id, format!("move {n} out of order")));
+            }
+            let mv = serde_json::from_str(r.get(2))
+                .map_err(|e| StoreError::damaged(id, format!("move {n}: {e}")))?;
+            moves.push(SavedMove {
+                seat: r.get::<_, i16>(1) as u8,
+                mv,
+            });
+        }
+        let seats = seats_of(&client, &[id.to_string()])
+            .await?
+            .remove(id)
+            .unwrap_or(Ok(Vec::new()))?;
+        Ok(Catchup {
+            rev: row.get::<_, i64>(0) as u64,
+            seats,
+            rematch: row.get(1),
+            moves,
+        })
     }
 
     async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {

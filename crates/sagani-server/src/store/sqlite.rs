@@ -5,8 +5,8 @@
 
 use super::replay::{self, progress};
 use super::{
-    rematch_id, BotTurn, ClaimWrite, Conflict, Counts, MoveWrite, Progress, SavedGame, SavedMove,
-    SavedSeat, Status, Store, StoreError, Summary,
+    rematch_id, BotTurn, Catchup, ClaimWrite, Conflict, Counts, MoveWrite, Progress, SavedGame,
+    SavedMove, SavedSeat, Status, Store, StoreError, Summary,
 };
 use async_trait::async_trait;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -718,6 +718,49 @@ impl Store for SqliteStore {
             .map_err(unavailable)?
             .map(|r| r as u64)
             .ok_or(StoreError::NotFound)
+        })
+        .await
+    }
+
+    async fn since(&self, id: &str, from: u64) -> Result<Catchup, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| {
+            let row: Option<(i64, Option<String>)> = c
+                .prepare_cached("SELECT rev, rematch FROM games WHERE id = ?1")
+                .and_then(|mut q| {
+                    q.query_row([&id], |r| Ok((r.get(0)?, r.get(1)?)))
+                        .optional()
+                })
+                .map_err(unavailable)?;
+            let Some((rev, rematch)) = row else {
+                return Err(StoreError::NotFound);
+            };
+            let mut q = c
+                .prepare_cached(
+                    "SELECT n, seat, move FROM moves WHERE game_id = ?1 AND n >= ?2 ORDER BY n",
+                )
+                .map_err(unavailable)?;
+            let rows: Vec<(i64, u8, String)> = q
+                .query_map(params![id, from as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .and_then(|rows| rows.collect())
+                .map_err(|e| StoreError::damaged(&id, e))?;
+            let mut moves = Vec::with_capacity(rows.len());
+            for (n, seat, text) in rows {
+                if n as u64 != from + moves.len() as u64 {
+                    return Err(StoreError::damaged(&id, format!("move {n} out of order")));
+                }
+                let mv = serde_json::from_str(&text)
+                    .map_err(|e| StoreError::damaged(&id, format!("move {n}: {e}")))?;
+                moves.push(SavedMove { seat, mv });
+            }
+            Ok(Catchup {
+                rev: rev as u64,
+                seats: seats(c, &id)?,
+                rematch,
+                moves,
+            })
         })
         .await
     }

@@ -3,7 +3,8 @@
 
 use async_trait::async_trait;
 use sagani_server::store::{
-    BotTurn, Change, ClaimWrite, Counts, MoveWrite, Progress, SavedGame, Store, StoreError, Summary,
+    BotTurn, Catchup, Change, ClaimWrite, Counts, MoveWrite, Progress, SavedGame, Store,
+    StoreError, Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -62,6 +63,9 @@ impl Store for Intercepted {
     }
     async fn rev(&self, id: &str) -> Result<u64, StoreError> {
         self.inner.rev(id).await
+    }
+    async fn since(&self, id: &str, from: u64) -> Result<Catchup, StoreError> {
+        self.inner.since(id, from).await
     }
     async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {
         let mode = if w.seat == self.seat {
