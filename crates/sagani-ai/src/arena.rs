@@ -19,11 +19,10 @@ pub fn play_game(
 ) -> Result<RecordedGame, SetupError> {
     let mut rg = RecordedGame::new(setup)?;
     if bots.len() != setup.players as usize {
-        return Err(SetupError(format!(
-            "{} bots for {} seats",
-            bots.len(),
-            setup.players
-        )));
+        return Err(SetupError::Bots {
+            bots: bots.len(),
+            seats: setup.players,
+        });
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut legal = Vec::new();

@@ -41,23 +41,50 @@ pub fn shuffled_deck(seed: u64, players: u8) -> ([TileId; TILE_COUNT], u8) {
 }
 
 /// Why a deck is not a permutation of the 72 tiles.
-pub(crate) fn check_deck(deck: &[i64]) -> Result<[TileId; TILE_COUNT], String> {
+/// Why a deck is not the 72 tiles once each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeckError {
+    /// It holds this many tiles.
+    Length(usize),
+    /// A position holds a number that is no tile.
+    NoSuchTile {
+        position: usize,
+        tile: i64,
+    },
+    Twice(i64),
+}
+
+impl std::fmt::Display for DeckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeckError::Length(n) => write!(
+                f,
+                "the deck must hold each of the 72 tiles once; it has {n}"
+            ),
+            DeckError::NoSuchTile { position, tile } => write!(
+                f,
+                "deck position {position} holds tile {tile}, which does not exist (tiles are 1 to 72)"
+            ),
+            DeckError::Twice(t) => write!(f, "tile {t} appears twice in the deck"),
+        }
+    }
+}
+
+pub(crate) fn check_deck(deck: &[i64]) -> Result<[TileId; TILE_COUNT], DeckError> {
     if deck.len() != TILE_COUNT {
-        return Err(format!(
-            "the deck must hold each of the 72 tiles once; it has {}",
-            deck.len()
-        ));
+        return Err(DeckError::Length(deck.len()));
     }
     let mut seen = [false; TILE_COUNT + 1];
     let mut out = [0u8; TILE_COUNT];
     for (i, &t) in deck.iter().enumerate() {
         if !(1..=TILE_COUNT as i64).contains(&t) {
-            return Err(format!(
-                "deck position {i} holds tile {t}, which does not exist (tiles are 1 to 72)"
-            ));
+            return Err(DeckError::NoSuchTile {
+                position: i,
+                tile: t,
+            });
         }
         if seen[t as usize] {
-            return Err(format!("tile {t} appears twice in the deck"));
+            return Err(DeckError::Twice(t));
         }
         seen[t as usize] = true;
         out[i] = t as u8;
@@ -115,13 +142,17 @@ mod tests {
         let mut v: Vec<i64> = (1..=72).collect();
         assert!(check_deck(&v).is_ok());
         v[3] = 5;
+        assert_eq!(check_deck(&v).unwrap_err(), DeckError::Twice(5));
         assert_eq!(
-            check_deck(&v).unwrap_err(),
+            check_deck(&v).unwrap_err().to_string(),
             "tile 5 appears twice in the deck"
         );
         v[3] = 0;
-        assert!(check_deck(&v).unwrap_err().contains("does not exist"));
+        assert!(check_deck(&v)
+            .unwrap_err()
+            .to_string()
+            .contains("does not exist"));
         v.pop();
-        assert!(check_deck(&v).unwrap_err().ends_with("it has 71"));
+        assert_eq!(check_deck(&v).unwrap_err(), DeckError::Length(71));
     }
 }

@@ -10,19 +10,112 @@ use crate::tiles::{TileId, TILE_COUNT};
 use crate::view::{TileBack, View};
 use crate::Expect;
 
-fn err<T>(msg: String) -> Result<T, SetupError> {
-    Err(SetupError(msg))
+/// Why a view and a pile describe no game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ViewError {
+    Seats {
+        players: u8,
+        seats: usize,
+    },
+    TooLarge,
+    /// `what` (the pile, the draw pile) names a tile that does not exist.
+    NoSuchTile {
+        what: &'static str,
+        tile: TileId,
+    },
+    Twice {
+        what: &'static str,
+        tile: TileId,
+    },
+    /// The pile given is not the view's draw pile.
+    NotTheViewsPile,
+    /// The pile given is not the game's draw pile.
+    NotTheGamesPile,
+    WrongTop {
+        tile: TileId,
+        element: String,
+        value: u8,
+    },
+    IntermezzoQueue,
+    IntermezzoSeats,
+    Expectation {
+        expects: &'static str,
+        revealed: String,
+    },
+    NoSuchPlayer,
+    WrongTile {
+        seat: usize,
+        tile: TileId,
+    },
+    Misplaced {
+        seat: usize,
+        tile: TileId,
+        x: i32,
+        y: i32,
+    },
+    TwoPlaces,
+    Not72,
+}
+
+impl std::fmt::Display for ViewError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use ViewError::*;
+        match self {
+            Seats { players, seats } => write!(
+                f,
+                "players must be 1 to 4 with one seat each, not {players} with {seats} seats"
+            ),
+            TooLarge => write!(f, "offer or intermezzo storage too large"),
+            NoSuchTile { what, tile } => write!(f, "{what}: tile {tile} does not exist"),
+            Twice { what, tile } => write!(f, "{what}: tile {tile} appears twice"),
+            NotTheViewsPile => write!(
+                f,
+                "pile must hold exactly the tiles of the view's draw pile"
+            ),
+            NotTheGamesPile => write!(f, "pile must hold exactly the tiles of the draw pile"),
+            WrongTop {
+                tile,
+                element,
+                value,
+            } => write!(
+                f,
+                "pile: tile {tile} cannot be on top, its back is not {element} {value}"
+            ),
+            IntermezzoQueue => write!(f, "intermezzo queue must name 1 to players seats"),
+            IntermezzoSeats => write!(f, "intermezzo queue names unknown or repeated seats"),
+            Expectation { expects, revealed } => {
+                write!(
+                    f,
+                    "expecting {expects} does not fit revealed tile {revealed}"
+                )
+            }
+            NoSuchPlayer => write!(f, "current or start player does not exist"),
+            WrongTile { seat, tile } => write!(f, "display of seat {seat}: tile {tile} is wrong"),
+            Misplaced { seat, tile, x, y } => {
+                write!(
+                    f,
+                    "display of seat {seat}: tile {tile} cannot lie at ({x},{y})"
+                )
+            }
+            TwoPlaces => write!(f, "a tile is in two places at once"),
+            Not72 => write!(f, "the view does not account for all 72 tiles"),
+        }
+    }
+}
+
+fn err<T>(e: ViewError) -> Result<T, SetupError> {
+    Err(SetupError::View(e))
 }
 
 /// A set of tile ids as bits, refusing unknown ids and repeats.
-fn tile_set(tiles: &[TileId], what: &str) -> Result<u128, SetupError> {
+fn tile_set(tiles: &[TileId], what: &'static str) -> Result<u128, SetupError> {
     let mut set = 0u128;
     for &t in tiles {
         if t == 0 || t as usize > TILE_COUNT {
-            return err(format!("{what}: tile {t} does not exist"));
+            return err(ViewError::NoSuchTile { what, tile: t });
         }
         if set >> t & 1 == 1 {
-            return err(format!("{what}: tile {t} appears twice"));
+            return err(ViewError::Twice { what, tile: t });
         }
         set |= 1 << t;
     }
@@ -36,23 +129,24 @@ impl Game {
     pub fn from_view(view: &View, pile: &[TileId]) -> Result<Game, SetupError> {
         let players = view.players;
         if !(1..=MAX_PLAYERS as u8).contains(&players) || view.seats.len() != players as usize {
-            return err(format!(
-                "players must be 1 to 4 with one seat each, not {players} with {} seats",
-                view.seats.len()
-            ));
+            return err(ViewError::Seats {
+                players,
+                seats: view.seats.len(),
+            });
         }
         if view.offer.len() > OFFER_SIZE || view.intermezzo.len() > STORAGE_SIZE {
-            return err("offer or intermezzo storage too large".into());
+            return err(ViewError::TooLarge);
         }
         if tile_set(pile, "pile")? != tile_set(&view.draw_pile.tiles, "draw pile")? {
-            return err("pile must hold exactly the tiles of the view's draw pile".into());
+            return err(ViewError::NotTheViewsPile);
         }
         if let (Some(&top), Some(back)) = (pile.first(), view.draw_pile.top) {
             if TileBack::of(top) != back {
-                return err(format!(
-                    "pile: tile {top} cannot be on top, its back is not {} {}",
-                    back.element, back.value
-                ));
+                return err(ViewError::WrongTop {
+                    tile: top,
+                    element: back.element.to_string(),
+                    value: back.value,
+                });
             }
         }
         let phase = match (view.next, view.revealed) {
@@ -64,14 +158,14 @@ impl Game {
                 (Expect::IntermezzoPick, None) => {
                     let queue = &view.intermezzo_queue;
                     if queue.is_empty() || queue.len() > players as usize {
-                        return err("intermezzo queue must name 1 to players seats".into());
+                        return err(ViewError::IntermezzoQueue);
                     }
                     // Seats that already acted come first; their order no longer matters.
                     let mut order = [0u8; MAX_PLAYERS];
                     let done = (0..players).filter(|s| !queue.contains(s));
                     for (i, s) in done.chain(queue.iter().copied()).enumerate() {
                         if i >= players as usize || s >= players {
-                            return err("intermezzo queue names unknown or repeated seats".into());
+                            return err(ViewError::IntermezzoSeats);
                         }
                         order[i] = s;
                     }
@@ -82,15 +176,15 @@ impl Game {
                     }
                 }
                 (e, r) => {
-                    return err(format!(
-                        "expecting {} does not fit revealed tile {r:?}",
-                        e.name()
-                    ))
+                    return err(ViewError::Expectation {
+                        expects: e.name(),
+                        revealed: format!("{r:?}"),
+                    })
                 }
             },
         };
         if view.current_player >= players || view.start_player >= players {
-            return err("current or start player does not exist".into());
+            return err(ViewError::NoSuchPlayer);
         }
 
         let mut seats = [Seat::default(); MAX_PLAYERS];
@@ -108,15 +202,20 @@ impl Game {
             for t in &sv.display {
                 let bit = tile_set(&[t.tile], "display")?;
                 if on_table & bit != 0 || t.rot > 3 {
-                    return err(format!("display of seat {s}: tile {} is wrong", t.tile));
+                    return err(ViewError::WrongTile {
+                        seat: s,
+                        tile: t.tile,
+                    });
                 }
                 on_table |= bit;
                 let elem = crate::tiles::ELEMENT_OF[t.tile as usize];
                 let spot = displays[s].spot(Cell::new(t.x, t.y), elem).map_err(|_| {
-                    SetupError(format!(
-                        "display of seat {s}: tile {} cannot lie at ({},{})",
-                        t.tile, t.x, t.y
-                    ))
+                    SetupError::View(ViewError::Misplaced {
+                        seat: s,
+                        tile: t.tile,
+                        x: t.x,
+                        y: t.y,
+                    })
                 })?;
                 displays[s].place(t.tile, t.rot, spot, &mut ());
             }
@@ -140,12 +239,12 @@ impl Game {
         let mut all = 0u128;
         for p in parts {
             if all & p != 0 {
-                return err("a tile is in two places at once".into());
+                return err(ViewError::TwoPlaces);
             }
             all |= p;
         }
         if all != ((1u128 << TILE_COUNT) - 1) << 1 {
-            return err("the view does not account for all 72 tiles".into());
+            return err(ViewError::Not72);
         }
 
         // Tiles that left the pile first (their order no longer matters), then the pile.
@@ -179,7 +278,7 @@ impl Game {
     pub fn set_draw_pile(&mut self, pile: &[TileId]) -> Result<(), SetupError> {
         let start = self.next_draw as usize;
         if tile_set(pile, "pile")? != tile_set(&self.deck[start..], "draw pile")? {
-            return err("pile must hold exactly the tiles of the draw pile".into());
+            return err(ViewError::NotTheGamesPile);
         }
         self.deck[start..].copy_from_slice(pile);
         Ok(())
@@ -279,11 +378,19 @@ mod tests {
         let mut pile = view.draw_pile.tiles.clone();
         pile.swap(0, wrong);
         let e = Game::from_view(&view, &pile).unwrap_err();
-        assert!(e.0.contains("cannot be on top"), "{e}");
+        assert!(
+            matches!(e, SetupError::View(ViewError::WrongTop { .. })),
+            "{e}"
+        );
+        assert!(e.to_string().contains("cannot be on top"), "{e}");
         let mut bad = view.clone();
         bad.seats[0].score = 3;
         bad.offer[1] = bad.offer[0];
         let e = Game::from_view(&bad, &fitting(&view)).unwrap_err();
-        assert!(e.0.contains("appears twice"), "{e}");
+        assert!(
+            matches!(e, SetupError::View(ViewError::Twice { .. })),
+            "{e}"
+        );
+        assert!(e.to_string().contains("appears twice"), "{e}");
     }
 }

@@ -88,13 +88,52 @@ impl Setup {
     }
 }
 
-/// Why a setup cannot start a game.
+/// Why a setup (or a seat's view, rebuilt into a game) cannot start a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError(pub String);
+pub enum SetupError {
+    /// Not 1 to 4 players.
+    Players(u8),
+    /// The standard variant asked for one player.
+    StandardForOne,
+    /// A solo variant asked for several players.
+    SoloForMany {
+        variant: Variant,
+        players: u8,
+    },
+    Deck(crate::deck::DeckError),
+    StartPlayer {
+        start: u8,
+        players: u8,
+    },
+    /// Bots given for another number of seats than the game has (an arena).
+    Bots {
+        bots: usize,
+        seats: u8,
+    },
+    /// A view (and pile) that describe no game.
+    View(crate::from_view::ViewError),
+}
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SetupError::Players(n) => write!(f, "players must be 1 to 4, not {n}"),
+            SetupError::StandardForOne => write!(
+                f,
+                "variant standard needs 2 to 4 players; use solo or solo-all for 1"
+            ),
+            SetupError::SoloForMany { variant, players } => {
+                write!(f, "variant {variant} is for 1 player, not {players}")
+            }
+            SetupError::Deck(e) => write!(f, "{e}"),
+            SetupError::StartPlayer { start, players } => write!(
+                f,
+                "start player {start} does not exist in a {players}-player game (players are 0 to {})",
+                players - 1
+            ),
+            SetupError::Bots { bots, seats } => write!(f, "{bots} bots for {seats} seats"),
+            SetupError::View(e) => write!(f, "{e}"),
+        }
     }
 }
 
@@ -258,7 +297,7 @@ impl Game {
     pub fn new(setup: &Setup) -> Result<Game, SetupError> {
         let players = setup.players;
         if !(1..=MAX_PLAYERS as u8).contains(&players) {
-            return Err(SetupError(format!("players must be 1 to 4, not {players}")));
+            return Err(SetupError::Players(players));
         }
         let variant = setup.variant.unwrap_or(if players == 1 {
             Variant::Solo
@@ -266,22 +305,19 @@ impl Game {
             Variant::Standard
         });
         if variant.is_solo() != (players == 1) {
-            return Err(SetupError(if players == 1 {
-                "variant standard needs 2 to 4 players; use solo or solo-all for 1".into()
+            return Err(if players == 1 {
+                SetupError::StandardForOne
             } else {
-                format!("variant {variant} is for 1 player, not {players}")
-            }));
+                SetupError::SoloForMany { variant, players }
+            });
         }
         let (deck, drawn_start) = match &setup.deck {
             DeckOrder::Seed(seed) => shuffled_deck(*seed, players),
-            DeckOrder::Explicit(ids) => (check_deck(ids).map_err(SetupError)?, 0),
+            DeckOrder::Explicit(ids) => (check_deck(ids).map_err(SetupError::Deck)?, 0),
         };
         let start = setup.start_player.unwrap_or(drawn_start);
         if start >= players {
-            return Err(SetupError(format!(
-                "start player {start} does not exist in a {players}-player game (players are 0 to {})",
-                players - 1
-            )));
+            return Err(SetupError::StartPlayer { start, players });
         }
         Ok(Game::from_parts(variant, players, start, deck))
     }

@@ -16,9 +16,10 @@ mod rules_tests;
 mod tiles;
 pub mod view;
 
-pub use deck::shuffled_deck;
+pub use deck::{shuffled_deck, DeckError};
 pub use display::{arrow_of_bit, Display, PlacedTile, MAX_OPEN, MAX_TILES};
 pub use element::Element;
+pub use from_view::ViewError;
 pub use gain::Gain;
 pub use game::{
     CoveredArrow, DeckOrder, Expect, Game, Outcome, Preview, Setup, SetupError, Variant,

@@ -110,7 +110,7 @@ impl Record {
 
     /// Replays every move; the first illegal one is the error.
     pub fn replay(&self) -> Result<Game, RecordError> {
-        let mut game = Game::new(&self.setup()).or_else(|e| header(e.0))?;
+        let mut game = Game::new(&self.setup()).or_else(|e| header(e.to_string()))?;
         for (i, m) in self.moves.iter().enumerate() {
             apply(&mut game, i, *m)?;
         }
@@ -220,7 +220,7 @@ fn parse_header(text: &str) -> Result<(Record, Game, Vec<Value>), RecordError> {
         deck: DeckOrder::Explicit(deck),
         start_player: Some(start_player),
     })
-    .or_else(|e| header(e.0))?;
+    .or_else(|e| header(e.to_string()))?;
     Ok((Record::start(&game), game, moves))
 }
 
