@@ -95,6 +95,24 @@ pub struct SavedMove {
     pub mv: Move,
 }
 
+/// Moves as stored (`n`, seat, JSON), which must be numbers `from`, `from + 1`, … in order.
+fn decode_moves<'a>(
+    game: &str,
+    from: u64,
+    rows: impl IntoIterator<Item = (i64, u8, &'a str)>,
+) -> Result<Vec<SavedMove>, StoreError> {
+    let mut moves = Vec::new();
+    for (n, seat, text) in rows {
+        if n as u64 != from + moves.len() as u64 {
+            return Err(StoreError::damaged(game, format!("move {n} out of order")));
+        }
+        let mv = serde_json::from_str(text)
+            .map_err(|e| StoreError::damaged(game, format!("move {n}: {e}")))?;
+        moves.push(SavedMove { seat, mv });
+    }
+    Ok(moves)
+}
+
 /// Where a game stands, as the lobby and the limits count it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {

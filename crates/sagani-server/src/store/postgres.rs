@@ -4,8 +4,8 @@
 
 use super::replay;
 use super::{
-    BotTurn, Catchup, Change, ClaimWrite, Conflict, Counts, MoveWrite, Progress, SavedGame,
-    SavedMove, SavedSeat, Status, Store, StoreError, Summary,
+    decode_moves, BotTurn, Catchup, Change, ClaimWrite, Conflict, Counts, MoveWrite, Progress,
+    SavedGame, SavedMove, SavedSeat, Status, Store, StoreError, Summary,
 };
 use async_trait::async_trait;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -286,6 +286,11 @@ async fn insert_game(
     Ok(())
 }
 
+/// A move row's columns: `n`, seat, JSON.
+fn move_columns(r: &Row) -> (i64, u8, &str) {
+    (r.get(0), r.get::<_, i16>(1) as u8, r.get(2))
+}
+
 fn seat_from(game: &str, r: &Row, at: usize) -> Result<SavedSeat, StoreError> {
     let level: Option<i16> = r.get(at + 2);
     SavedSeat::from_row(
@@ -448,19 +453,7 @@ impl Store for PostgresStore {
             )
             .await
             .map_err(db_error)?;
-        let mut saved_moves = Vec::with_capacity(moves.len());
-        for r in moves {
-            let n: i64 = r.get(0);
-            if n as usize != saved_moves.len() {
-                return Err(StoreError::damaged(id, format!("move {n} out of order")));
-            }
-            let mv = serde_json::from_str(r.get(2))
-                .map_err(|e| StoreError::damaged(id, format!("move {n}: {e}")))?;
-            saved_moves.push(SavedMove {
-                seat: r.get::<_, i16>(1) as u8,
-                mv,
-            });
-        }
+        let saved_moves = decode_moves(id, 0, moves.iter().map(move_columns))?;
         let seats = seats_of(&client, &[id.to_string()])
             .await?
             .remove(id)
@@ -514,19 +507,7 @@ impl Store for PostgresStore {
             )
             .await
             .map_err(db_error)?;
-        let mut moves = Vec::with_capacity(rows.len());
-        for r in rows {
-            let n: i64 = r.get(0);
-            if n as u64 != from + moves.len() as u64 {
-                return Err(StoreError::damaged(id, format!("move {n} out of order")));
-            }
-            let mv = serde_json::from_str(r.get(2))
-                .map_err(|e| StoreError::damaged(id, format!("move {n}: {e}")))?;
-            moves.push(SavedMove {
-                seat: r.get::<_, i16>(1) as u8,
-                mv,
-            });
-        }
+        let moves = decode_moves(id, from, rows.iter().map(move_columns))?;
         let seats = seats_of(&client, &[id.to_string()])
             .await?
             .remove(id)

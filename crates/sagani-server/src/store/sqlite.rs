@@ -5,8 +5,8 @@
 
 use super::replay::{self, progress};
 use super::{
-    rematch_id, BotTurn, Catchup, ClaimWrite, Conflict, Counts, MoveWrite, Progress, SavedGame,
-    SavedMove, SavedSeat, Status, Store, StoreError, Summary,
+    decode_moves, rematch_id, BotTurn, Catchup, ClaimWrite, Conflict, Counts, MoveWrite, Progress,
+    SavedGame, SavedMove, SavedSeat, Status, Store, StoreError, Summary,
 };
 use async_trait::async_trait;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -658,15 +658,7 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
         .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .and_then(|rows| rows.collect())
         .map_err(|e| StoreError::damaged(id, e))?;
-    let mut moves = Vec::with_capacity(rows.len());
-    for (n, seat, text) in rows {
-        if n as usize != moves.len() {
-            return Err(StoreError::damaged(id, format!("move {n} out of order")));
-        }
-        let mv = serde_json::from_str(&text)
-            .map_err(|e| StoreError::damaged(id, format!("move {n}: {e}")))?;
-        moves.push(SavedMove { seat, mv });
-    }
+    let moves = decode_moves(id, 0, rows.iter().map(|(n, s, t)| (*n, *s, t.as_str())))?;
     Ok(SavedGame {
         id: id.to_string(),
         created_at,
@@ -746,15 +738,7 @@ impl Store for SqliteStore {
                 })
                 .and_then(|rows| rows.collect())
                 .map_err(|e| StoreError::damaged(&id, e))?;
-            let mut moves = Vec::with_capacity(rows.len());
-            for (n, seat, text) in rows {
-                if n as u64 != from + moves.len() as u64 {
-                    return Err(StoreError::damaged(&id, format!("move {n} out of order")));
-                }
-                let mv = serde_json::from_str(&text)
-                    .map_err(|e| StoreError::damaged(&id, format!("move {n}: {e}")))?;
-                moves.push(SavedMove { seat, mv });
-            }
+            let moves = decode_moves(&id, from, rows.iter().map(|(n, s, t)| (*n, *s, t.as_str())))?;
             Ok(Catchup {
                 rev: rev as u64,
                 seats: seats(c, &id)?,
