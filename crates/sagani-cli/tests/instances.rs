@@ -101,9 +101,12 @@ impl Cluster {
     }
 }
 
-/// A WebSocket's messages as they came, each with when.
-#[derive(Clone, Default)]
-struct Heard(Arc<Mutex<Vec<(Instant, Value)>>>);
+/// A WebSocket's messages as they came, each with when, and the latest version it heard.
+#[derive(Clone)]
+struct Heard {
+    log: Arc<Mutex<Vec<(Instant, Value)>>>,
+    version: tokio::sync::watch::Receiver<u64>,
+}
 
 impl Heard {
     async fn watch(url: &str, game: &str) -> Heard {
@@ -111,46 +114,41 @@ impl Heard {
         let (socket, _) = tokio_tungstenite::connect_async(&ws)
             .await
             .expect("the socket opens");
-        let heard = Heard::default();
-        let keep = heard.clone();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (heard, version) = tokio::sync::watch::channel(0);
+        let keep = log.clone();
         tokio::spawn(async move {
             let (_, mut rx) = socket.split();
             while let Some(Ok(m)) = rx.next().await {
                 if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
                     let v: Value = serde_json::from_str(&t).unwrap();
-                    keep.0.lock().unwrap().push((Instant::now(), v));
+                    let at = v["state"]["version"].as_u64().unwrap();
+                    keep.lock().unwrap().push((Instant::now(), v));
+                    heard.send_replace(at);
                 }
             }
         });
-        heard
+        Heard { log, version }
     }
 
-    fn last_version(&self) -> Option<u64> {
-        self.0
-            .lock()
-            .unwrap()
-            .last()
-            .and_then(|(_, v)| v["state"]["version"].as_u64())
+    /// Waits until this socket has heard of version `at` (120 s at most).
+    async fn reach(&self, what: &str, at: u64) {
+        let mut version = self.version.clone();
+        tokio::time::timeout(Duration::from_secs(120), version.wait_for(|v| *v >= at))
+            .await
+            .unwrap_or_else(|_| panic!("{what}: not within 120 s"))
+            .expect("the socket is open");
     }
 
     /// The first version seen, and every move heard after it, in order.
     fn moves(&self) -> (u64, Vec<Value>) {
-        let heard = self.0.lock().unwrap();
+        let heard = self.log.lock().unwrap();
         let first = heard[0].1["state"]["version"].as_u64().unwrap();
         let moves = heard
             .iter()
             .flat_map(|(_, v)| v["moves"].as_array().unwrap().clone())
             .collect();
         (first, moves)
-    }
-}
-
-/// Waits for `done`, checking again every few milliseconds, up to a generous deadline.
-async fn until<F: std::future::Future<Output = bool>>(what: &str, mut done: impl FnMut() -> F) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !done().await {
-        assert!(Instant::now() < deadline, "{what}: not within 120 s");
-        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 
@@ -208,13 +206,13 @@ async fn three_servers_on_one_database_play_as_one() {
             let version = s["version"].as_u64().unwrap();
             let next = s["view"]["next"]["player"].as_u64().unwrap();
             let Some(token) = tokens.get(&next) else {
-                // A bot's turn: some server plays it.
-                let path = format!("/api/games/{game}");
-                until("a bot moves", || {
-                    let (c, p) = (&cluster, path.clone());
-                    async move { c.get(&p, None).await.body["version"].as_u64() > Some(version) }
-                })
-                .await;
+                // A bot's turn: some server plays it, and the socket on server 0 (never
+                // killed) hears it.
+                let (_, _, heard) = sockets
+                    .iter()
+                    .find(|(g, server, _)| g == game && *server == 0)
+                    .expect("a socket on server 0");
+                heard.reach("a bot moves", version + 1).await;
                 continue;
             };
             let mine = cluster
@@ -329,12 +327,9 @@ async fn three_servers_on_one_database_play_as_one() {
         let mut delays = Vec::new();
         for (g, server, heard) in sockets.iter().filter(|(g, _, _)| g == game) {
             if *server != 1 {
-                let final_version = moves.len() as u64;
-                until("a socket hears the end", || {
-                    let h = heard.clone();
-                    async move { h.last_version() == Some(final_version) }
-                })
-                .await;
+                heard
+                    .reach("a socket hears the end", moves.len() as u64)
+                    .await;
             }
             let (first, heard_moves) = heard.moves();
             for (i, m) in heard_moves.iter().enumerate() {
@@ -344,7 +339,7 @@ async fn three_servers_on_one_database_play_as_one() {
             if *server != 1 {
                 assert_eq!(first as usize + heard_moves.len(), moves.len());
             }
-            for (at, update) in heard.0.lock().unwrap().iter() {
+            for (at, update) in heard.log.lock().unwrap().iter() {
                 for m in update["moves"].as_array().unwrap() {
                     if let Some((_, sent)) = acked[game].get(&m["version"].as_u64().unwrap()) {
                         delays.push(at.saturating_duration_since(*sent));

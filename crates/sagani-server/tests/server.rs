@@ -838,7 +838,6 @@ async fn a_failing_store_changes_nothing_and_bots_carry_on_after_it() {
         .await;
     assert_eq!(a.status, 200);
     let played = version(&a.body["state"]);
-    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
     let stored = || common::count_moves(&server.db, &game);
     // Refused once at least, then let through: the bot's own retry lands.
     wait_until(|| refused.load(Ordering::SeqCst) > 0).await;
