@@ -66,6 +66,33 @@ impl SavedSeat {
         matches!(self, SavedSeat::Bot { .. })
     }
 
+    /// The seat's stored columns (the same in both stores): kind, bot, level, invite hash
+    /// (none once spent), token hash.
+    #[allow(clippy::type_complexity)]
+    fn columns(
+        &self,
+    ) -> (
+        &'static str,
+        Option<&str>,
+        Option<u8>,
+        Option<&str>,
+        Option<&str>,
+    ) {
+        match self {
+            SavedSeat::Human {
+                invite_hash,
+                token_hash,
+            } => (
+                "human",
+                None,
+                None,
+                (!invite_hash.is_empty()).then_some(invite_hash.as_str()),
+                token_hash.as_deref(),
+            ),
+            SavedSeat::Bot { bot, level } => ("bot", Some(bot.as_str()), Some(*level), None, None),
+        }
+    }
+
     /// A seat from its stored columns (the same in both stores).
     fn from_row(
         game: &str,

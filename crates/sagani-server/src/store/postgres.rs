@@ -235,21 +235,8 @@ async fn insert_game(
     .await
     .map_err(db_error)?;
     for (i, seat) in g.seats.iter().enumerate() {
-        let (kind, bot, level, invite, token) = match seat {
-            SavedSeat::Human {
-                invite_hash,
-                token_hash,
-            } => (
-                "human",
-                None,
-                None,
-                (!invite_hash.is_empty()).then_some(invite_hash.as_str()),
-                token_hash.as_deref(),
-            ),
-            SavedSeat::Bot { bot, level } => {
-                ("bot", Some(bot.as_str()), Some(*level as i16), None, None)
-            }
-        };
+        let (kind, bot, level, invite, token) = seat.columns();
+        let level = level.map(i16::from);
         tx.execute(
             &prepared(
                 tx,

@@ -545,19 +545,7 @@ fn insert_game(
         Err(e) => return Err(unavailable(e)),
     }
     for (i, seat) in g.seats.iter().enumerate() {
-        let (kind, bot, level, invite, token) = match seat {
-            SavedSeat::Human {
-                invite_hash,
-                token_hash,
-            } => (
-                "human",
-                None,
-                None,
-                (!invite_hash.is_empty()).then_some(invite_hash),
-                token_hash.as_ref(),
-            ),
-            SavedSeat::Bot { bot, level } => ("bot", Some(bot), Some(*level), None, None),
-        };
+        let (kind, bot, level, invite, token) = seat.columns();
         tx.execute(
             "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
