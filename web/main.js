@@ -1,28 +1,49 @@
-// The page: the home screen at `/`, a game at `/games/{id}`, an invite at `/games/{id}/join/{code}`.
+// The page: the home screen at `/`, a game at `/games/{id}`, an invite at `/games/{id}/join/{code}`,
+// the rules at `/rules`, the tutorial at `/tutorial`, credits at `/about`. Every page module exports
+// one `async function (app)` that draws into `app`.
 
 import { home } from './home.js';
 import { joinByInvite, leave, openTable } from './table.js';
+import { about, rules } from './rules.js';
+import { startTutorial } from './tutorial.js';
 import { h } from './dom.js';
+import { loadLang, t } from './i18n.js';
 
 const app = document.getElementById('app');
 
 function route() {
   // The table that was on screen stops listening before anything else is drawn.
   leave();
+  window.scrollTo(0, 0);
   const parts = location.pathname.split('/').filter(Boolean);
   if (parts.length === 0) return home(app);
+  if (parts.length === 1 && parts[0] === 'rules') return rules(app);
+  if (parts.length === 1 && parts[0] === 'about') return about(app);
+  if (parts.length === 1 && parts[0] === 'tutorial') return startTutorial(app);
   if (parts[0] === 'games' && parts.length === 2) return openTable(app, parts[1]);
   if (parts[0] === 'games' && parts.length === 4 && parts[2] === 'join') return joinByInvite(app, parts[1], parts[3]);
-  app.replaceChildren(h('h1', {}, 'Sagani'), h('p', {}, 'There is no such page. ', h('a', { href: '/' }, 'Start or open a game')));
+  document.title = t('app.name');
+  app.replaceChildren(h('h1', {}, t('app.name')),
+    h('p', { 'data-testid': 'no-such-page' }, t('page.missing'), ' ', h('a', { href: '/' }, t('page.missing.home'))));
 }
 
 /// A failure nothing else caught: say so, rather than leave the page half drawn.
 function broken(e) {
-  app.replaceChildren(h('h1', {}, 'Sagani'),
-    h('p', { class: 'error', role: 'alert', 'data-testid': 'broken' }, `Something went wrong: ${e && e.message ? e.message : e}. Reload the page to go on; your games are kept.`),
-    h('a', { href: '/' }, 'Back to the start'));
+  app.replaceChildren(h('h1', {}, t('app.name')),
+    h('p', { class: 'error', role: 'alert', 'data-testid': 'broken' }, t('page.broken', { reason: e && e.message ? e.message : String(e) })),
+    h('a', { href: '/' }, t('page.missing.home')));
 }
+
+/// Links inside the page change the view without loading the page again.
+document.addEventListener('click', (ev) => {
+  const a = ev.target.closest && ev.target.closest('a[href^="/"]');
+  if (!a || a.hasAttribute('download') || a.target || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+  if (a.getAttribute('href').startsWith('/api/')) return;
+  ev.preventDefault();
+  if (a.getAttribute('href') !== location.pathname) history.pushState(null, '', a.getAttribute('href'));
+  Promise.resolve().then(route).catch(broken);
+});
 
 window.addEventListener('popstate', () => Promise.resolve().then(route).catch(broken));
 window.addEventListener('unhandledrejection', (ev) => broken(ev.reason));
-Promise.resolve().then(route).catch(broken);
+loadLang().then(route).catch(broken);
