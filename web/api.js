@@ -6,6 +6,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = (body && body.error) || 'http';
     this.version = body && body.version;
+    // The engine's reason for an illegal move, for the page to word (`{kind, …}`).
+    this.reason = (body && body.reason) || null;
   }
 }
 

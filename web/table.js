@@ -1,12 +1,20 @@
 // The table: everything a player of the physical game can see, placing tiles with the engine's
 // preview, live updates over the WebSocket, and the end of the game.
+//
+// The table is built once and then updated part by part: each part is redrawn only when what it
+// shows has changed (`part`), so a move redraws the display it went to, the offer, the scores and
+// one line of the log, not the whole page.
 
-import { api, findGame, saveGame, seatName, tiles as loadTiles } from './api.js';
+import { api, findGame, saveGame, tiles as loadTiles } from './api.js';
 import { copy, h } from './dom.js';
-import { ELEMENTS, SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } from './draw.js';
+import * as draw from './draw.js';
+import { Frame, span } from './board.js';
+import { t, num } from './i18n.js';
+import * as motion from './motion.js';
+import { coach } from './tutorial.js';
+import { describeMove, effectNote, expectText, reasonText, seatName, shortName, tileName } from './words.js';
 
-const SIZE_KEY = 'sagani.cellPx';
-const DEFAULT_SIZE = 80;
+const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
 
 /// Claims a seat (by invite or, in a public game, by number) and remembers its token.
 export async function claimSeat(game, body) {
@@ -23,6 +31,10 @@ export function leave() {
   current = null;
 }
 
+/// What tests and the closing note measure: the first render and each move's and preview's
+/// round trip as the page sees it (from the click to the table showing the answer), in ms.
+const timings = (window.saganiTimings = window.saganiTimings || { firstRender: null, moves: [], previews: [] });
+
 /// `/games/{id}/join/{code}`: claims the seat unless this browser already holds it, then opens
 /// the table under the plain game link (so the invite does not stay in the address bar).
 export async function joinByInvite(app, game, code) {
@@ -31,15 +43,15 @@ export async function joinByInvite(app, game, code) {
   if (mine && mine.token && mine.invite !== code) {
     // This browser plays another seat of this game (the creator trying a link, say): taking
     // this one too would leave that seat without anyone to play it.
-    const keep = h('a', { href: `/games/${game}`, class: 'button primary', 'data-testid': 'keep-seat' }, `Go on as seat ${mine.seat + 1}`);
-    const take = h('button', { 'data-testid': 'take-seat' }, 'Take this seat instead');
+    const keep = h('a', { href: `/games/${game}`, class: 'button primary', 'data-testid': 'keep-seat' }, t('invite.keep', { n: mine.seat + 1 }));
+    const take = h('button', { 'data-testid': 'take-seat' }, t('invite.take'));
     take.addEventListener('click', () => {
       take.disabled = true;
       claim();
     });
-    document.title = 'Sagani: invite';
-    app.replaceChildren(h('h1', {}, 'Sagani'),
-      h('p', { class: 'notice', 'data-testid': 'other-seat' }, `This browser already plays seat ${mine.seat + 1} of this game. An invite is for someone else: send it to them. If you take this seat here, nobody will play seat ${mine.seat + 1} from this browser.`),
+    document.title = t('invite.title');
+    app.replaceChildren(h('h1', {}, t('app.name')),
+      h('p', { class: 'notice', 'data-testid': 'other-seat' }, t('invite.other', { n: mine.seat + 1 })),
       h('p', { class: 'end-actions' }, keep, take));
     return;
   }
@@ -60,13 +72,14 @@ export async function joinByInvite(app, game, code) {
       await claimSeat(game, { invite: code });
     } catch (e) {
       if (location.pathname !== here) return;
-      document.title = 'Sagani: invite';
+      document.title = t('invite.title');
+      const why = e.code === 'network' ? t('error.network') : e.code === 'wrong_invite' ? t('invite.wrong') : e.code === 'seat_taken' ? t('invite.taken') : t('invite.unusable');
       app.replaceChildren(
-        h('h1', {}, 'Sagani'),
-        h('p', { class: 'error', 'data-testid': 'error' }, `This invite cannot be used: ${e.message}.`),
-        h('p', {}, h('a', { href: `/games/${game}` }, 'Watch the game'), ' or ', h('a', { href: '/' }, 'start a new one'), '.'),
+        h('h1', {}, t('app.name')),
+        h('p', { class: 'error', 'data-testid': 'error' }, why),
+        h('p', {}, h('a', { href: `/games/${game}` }, t('invite.watch')), ' · ', h('a', { href: '/' }, t('invite.new'))),
       );
-      announce(`This invite cannot be used: ${e.message}.`);
+      announce(why);
       return;
     }
     return open();
@@ -86,18 +99,16 @@ export async function openTable(app, game) {
   await current.start();
 }
 
-/// Tells screen readers what changed, once (the table itself is redrawn on every update).
+/// Tells screen readers what changed, once.
 export function announce(text) {
   const region = document.getElementById('announce');
   if (region && region.textContent !== text) region.textContent = text;
 }
 
-const EXPECT_TEXT = {
-  turn: 'Your turn: choose a tile of the offer display and place it.',
-  'place-drawn': 'Place the tile you drew from the pile.',
-  'intermezzo-pick': 'Intermezzo: take a stored tile and place it, or pass.',
-  'place-revealed': 'Place the revealed tile.',
-};
+/// Whether the player plays by touch: then no text mentions keys.
+function touch() {
+  return window.matchMedia('(hover: none) and (pointer: coarse)').matches;
+}
 
 class Table {
   constructor(app, game) {
@@ -106,27 +117,30 @@ class Table {
     this.entry = findGame(game);
     this.token = this.entry ? this.entry.token : null;
     this.state = null;
-    this.log = new Map(); // version -> the move played at that version
-    this.after = new Map(); // version -> [[score, cacophony] per seat]
+    this.shown = null; // the state the table shows now (to animate the difference)
+    this.log = new Map(); // version -> the move played at that version, with its effect
     this.sel = null; // {tile, rot}
     this.chosen = null; // {x, y}
     this.preview = null;
     this.previewFor = null;
-    this.error = '';
+    this.error = null; // {kind: 'network' | 'move', text}
     this.notice = '';
     this.mode = 'one';
     this.focus = null; // the seat shown in 'one' mode
-    this.cellPx = Number(localStorage.getItem(SIZE_KEY)) || DEFAULT_SIZE;
+    this.pinned = false; // the player chose a display: the table does not change it by itself
+    this.zoom = 1;
     this.ws = null;
     this.retry = 0;
     this.closed = false;
     this.wasMyTurn = false;
-    this.scroll = new Map();
+    this.endHidden = false;
+    this.parts = new Map();
     this.onKey = (ev) => this.key(ev);
+    this.touch = touch();
   }
 
   async start() {
-    this.app.replaceChildren(h('p', {}, 'Loading the game…'));
+    this.app.replaceChildren(h('p', { class: 'loading' }, t('table.loading')));
     try {
       this.tiles = await loadTiles();
       if (this.closed) return;
@@ -136,7 +150,7 @@ class Table {
       if (e.status === 403 && this.token) {
         // The seat was claimed again elsewhere: watch instead.
         this.token = null;
-        this.notice = 'Your seat was claimed on another device, so you are watching here.';
+        this.notice = t('notice.claimed');
         await this.fetchState().catch((err) => this.fatal(err));
       } else {
         return this.fatal(e);
@@ -153,14 +167,15 @@ class Table {
     document.addEventListener('keydown', this.onKey);
     this.connect();
     this.render();
+    if (timings.firstRender === null) timings.firstRender = performance.now();
   }
 
   fatal(e) {
     if (this.closed) return;
     this.closed = true;
-    document.title = 'Sagani';
-    const what = e.status === 404 ? 'There is no such game on this server.' : `The game cannot be loaded: ${e.message}`;
-    this.app.replaceChildren(h('h1', {}, 'Sagani'), h('p', { class: 'error', 'data-testid': 'error' }, what), h('a', { href: '/' }, 'Back to the start'));
+    document.title = t('app.name');
+    const what = e.status === 404 ? t('table.no-game') : e.code === 'network' ? t('error.network') : t('table.cannot-load');
+    this.app.replaceChildren(h('h1', {}, t('app.name')), h('p', { class: 'error', 'data-testid': 'error' }, what), h('a', { href: '/' }, t('page.missing.home')));
     announce(what);
   }
 
@@ -169,23 +184,34 @@ class Table {
     document.removeEventListener('keydown', this.onKey);
     if (this.ws) this.ws.close();
     if (this.dialog) this.dialog.close();
+    if (this.frame) this.frame.close();
+    if (this.dockSize) this.dockSize.disconnect();
+    document.body.classList.remove('at-table');
   }
 
   async fetchState() {
     this.apply(await api('GET', `/api/games/${this.id}`, { token: this.token }));
+    this.back();
   }
 
   async fetchLog() {
     try {
       const { moves } = await api('GET', `/api/games/${this.id}/moves`);
       for (const m of moves) this.logMove(m);
+      this.back();
     } catch {
       // The log is a convenience; the table itself is complete without it.
     }
   }
 
+  /// The server answered again: a connection error is over.
+  back() {
+    if (this.error && this.error.kind === 'network') this.error = null;
+  }
+
   logMove(m) {
-    if (!this.log.has(m.version)) this.log.set(m.version, m);
+    const had = this.log.get(m.version);
+    if (!had || (!had.effect && m.effect)) this.log.set(m.version, m);
   }
 
   /// Takes a newer state; an older one (a late answer) only adds its moves to the log.
@@ -194,24 +220,41 @@ class Table {
     if (state.last_move) this.logMove(state.last_move);
     // A rematch, once named, stays named (a late answer of the same version may predate it).
     if (this.state && this.state.rematch && !state.rematch) state.rematch = this.state.rematch;
-    // Scores and Cacophony after each version, for the notes in the move log.
-    this.after.set(state.version, state.view.seats.map((p) => [p.score, p.cacophony]));
     const old = this.state;
     if (old && state.version < old.version) return false;
     this.state = state;
     if (!old || old.version !== state.version) this.clearSelection();
-    if (this.focus === null) this.focus = state.you !== undefined ? state.you : 0;
+    if (this.focus === null) this.focus = state.you !== undefined ? state.you : state.view.current_player;
+    if (old && old.version !== state.version) this.follow(old);
     this.autoSelect();
     return true;
+  }
+
+  /// After a change the board shows what matters: my display on my turn, otherwise the display
+  /// of whoever just placed a tile, unless the player chose a display themselves.
+  follow(old) {
+    if (this.mode !== 'one') return;
+    if (this.myTurn()) {
+      if (!this.pinned || !old || old.view.next?.player !== this.you) {
+        this.focus = this.you;
+        this.pinned = false;
+      }
+      return;
+    }
+    const last = this.state.last_move;
+    if (!this.pinned && last && last.move.action === 'place') this.focus = last.seat;
   }
 
   connect() {
     if (this.closed) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
-    const ws = new WebSocket(`${scheme}://${location.host}/api/games/${this.id}/ws${query}`);
+    // The token goes in the first message, never in the address (which browsers print).
+    const ws = new WebSocket(`${scheme}://${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;
     let first = true;
+    ws.onopen = () => {
+      if (this.token) ws.send(JSON.stringify({ type: 'auth', token: this.token }));
+    };
     ws.onmessage = async (ev) => {
       let msg;
       try {
@@ -219,16 +262,31 @@ class Table {
       } catch {
         return;
       }
-      if (msg.type !== 'state' || this.closed) return;
+      if (this.closed || this.ws !== ws) return;
+      if (msg.type === 'error') {
+        if (msg.error === 'wrong_token' && this.token) {
+          this.token = null;
+          this.notice = t('notice.claimed');
+          ws.close();
+          this.ws = null;
+          this.connect();
+        }
+        return;
+      }
+      if (msg.type !== 'state') return;
+      // A seat's socket may say a spectator's state before it reads the token.
+      if (this.token && msg.state.you === undefined) return;
       this.retry = 0;
+      const wasOffline = this.offline;
       this.offline = false;
+      this.back();
       this.apply(msg.state, msg.moves);
       if (first) {
         // Moves played while this socket was away.
         first = false;
         await this.fetchLog();
       }
-      if (!this.closed) this.render();
+      if (!this.closed) this.render({ animate: !wasOffline });
     };
     ws.onclose = async () => {
       if (this.closed || this.ws !== ws) return;
@@ -240,9 +298,9 @@ class Table {
       } catch (e) {
         if (e.status === 403 && this.token) {
           this.token = null;
-          this.notice = 'Your seat was claimed on another device, so you are watching here.';
+          this.notice = t('notice.claimed');
         } else if (e.status === 404) {
-          this.notice = 'This game is no longer on this server.';
+          this.notice = t('notice.gone');
           this.render();
           return;
         }
@@ -255,7 +313,7 @@ class Table {
   // ---- what I may do now ----
 
   get you() {
-    return this.token ? this.state.you : undefined;
+    return this.token && this.state ? this.state.you : undefined;
   }
 
   myTurn() {
@@ -300,12 +358,12 @@ class Table {
   /// Chooses a tile to place; from the keyboard, the focus goes on to the first legal cell.
   choose(tile, byKey = false) {
     if (!this.placeable().has(tile)) return;
-    this.error = '';
+    if (this.error && this.error.kind === 'move') this.error = null;
     this.sel = { tile, rot: this.sel && this.sel.tile === tile ? this.sel.rot : 0 };
     this.chosen = null;
     this.preview = null;
     this.focus = this.you;
-    this.mode = this.mode === 'all' ? 'all' : 'one';
+    this.pinned = false;
     this.render();
     const first = this.app.querySelector(`[data-testid="display-${this.you}"] .cell.legal`);
     if (byKey && first) first.focus({ preventScroll: true });
@@ -323,11 +381,17 @@ class Table {
     if (!this.sel) return;
     // Enter on the chosen cell, once its preview is shown, places the tile.
     if (byKey && this.preview && this.chosen && this.chosen.x === x && this.chosen.y === y) return this.confirm();
-    this.error = '';
+    if (this.error && this.error.kind === 'move') this.error = null;
+    const from = this.chosen ? null : this.app.querySelector(`[data-source-tile="${this.sel.tile}"]`);
+    const fromRect = from ? from.getBoundingClientRect() : null;
     this.chosen = { x, y };
     this.preview = null;
+    this.previewStarted = performance.now();
     this.render();
-    await this.askPreview(legal);
+    // The chosen tile travels from the offer to its cell.
+    const landed = this.app.querySelector(`[data-testid="display-${this.you}"] g.chosen`);
+    if (fromRect && landed && from) motion.fly(from.querySelector('svg') || from, fromRect, landed);
+    await this.askPreview();
   }
 
   /// Asks the engine what the chosen placement would do. An illegal cell gets the engine's
@@ -336,17 +400,23 @@ class Table {
     const mv = { action: 'place', tile: this.sel.tile, x: this.chosen.x, y: this.chosen.y, rot: this.sel.rot };
     const key = JSON.stringify(mv);
     this.previewFor = key;
+    const started = performance.now();
     try {
       const { preview } = await api('POST', `/api/games/${this.id}/preview`, { body: { move: mv } });
       if (this.previewFor !== key) return;
+      this.back();
       this.preview = preview;
     } catch (e) {
       if (this.previewFor !== key) return;
-      this.error = `That placement is not allowed: ${e.message}.`;
+      // A connection lost is never an illegal placement.
+      this.error = e.code === 'network' || e.code === 'storage' || e.code === 'timeout'
+        ? { kind: 'network', text: t('error.network') }
+        : { kind: 'move', text: t('error.placement', { reason: reasonText(e) }) };
       this.chosen = null;
       this.preview = null;
     }
     this.render();
+    if (this.preview) timings.previews.push(performance.now() - started);
   }
 
   cancel() {
@@ -356,7 +426,7 @@ class Table {
     } else if (this.sel && !['place-drawn', 'place-revealed'].includes(this.expects())) {
       this.sel = null;
     }
-    this.error = '';
+    if (this.error && this.error.kind === 'move') this.error = null;
     this.render();
   }
 
@@ -368,8 +438,10 @@ class Table {
   async send(mv) {
     if (this.sending) return;
     this.sending = true;
-    this.error = '';
+    const started = performance.now();
+    if (this.error && this.error.kind === 'move') this.error = null;
     const body = { version: this.state.version, move: mv };
+    let shown = false;
     try {
       // A move that got no answer (the network, or a store that failed) is sent again as it
       // was: the server plays it at most once, and says so when it had played it already.
@@ -383,18 +455,21 @@ class Table {
           await new Promise((resolve) => setTimeout(resolve, 400 * (attempt + 1)));
         }
       }
+      this.back();
       this.apply(result.state);
       // An answer to a retry (`applied: false`) is the game as it is now, perhaps moves later.
       if (result.applied) this.remember(result.state);
+      shown = true;
     } catch (e) {
-      if (e.code === 'stale_version') this.error = 'The game moved on before your move arrived; here is the table as it is now.';
-      else if (e.code === 'network' || e.code === 'storage') this.error = `Your move may not have arrived (${e.message}); here is the table as the server has it. Try again if it is still your turn.`;
-      else this.error = `Your move was refused: ${e.message}.`;
+      if (e.code === 'stale_version') this.error = { kind: 'move', text: t('error.stale') };
+      else if (e.code === 'network' || e.code === 'storage' || e.code === 'timeout') this.error = { kind: 'network', text: t('error.network.move') };
+      else this.error = { kind: 'move', text: t('error.refused', { reason: reasonText(e) }) };
       await this.fetchState().catch(() => {});
     } finally {
       this.sending = false;
     }
     this.render();
+    if (shown) timings.moves.push(performance.now() - started);
   }
 
   /// Notes how many tiles each display holds after my move (`state` is the answer to it, not
@@ -411,7 +486,7 @@ class Table {
     const display = this.state.view.seats[seat].display;
     if (this.you !== undefined) {
       if (seat === this.you || !this.entry || !this.entry.mark) return new Set();
-      return new Set(display.slice(this.entry.mark[seat] || 0).map((t) => t.tile));
+      return new Set(display.slice(this.entry.mark[seat] || 0).map((d) => d.tile));
     }
     const last = this.state.last_move;
     if (last && last.seat === seat && last.move.action === 'place') return new Set([last.move.tile]);
@@ -446,108 +521,398 @@ class Table {
 
   // ---- drawing ----
 
-  render() {
+  /// Redraws part `name` with `build()` when `key` differs from the last time.
+  part(name, key, build) {
+    const p = this.parts.get(name);
+    if (!p) return;
+    if (p.key === key) return false;
+    p.key = key;
+    const content = build();
+    p.el.replaceChildren(...[content].flat().filter(Boolean));
+    return true;
+  }
+
+  /// The frame of the table, built once: every part is filled in by `render`.
+  skeleton() {
+    const slot = (name, tag, attrs = {}) => {
+      const el = h(tag, attrs);
+      this.parts.set(name, { el, key: null });
+      return el;
+    };
+    this.root = h('div', { class: 'table', 'data-testid': 'table' },
+      slot('bar', 'header', { class: 'bar' }),
+      slot('banners', 'div', { class: 'banners' }),
+      slot('invites', 'div', {}),
+      h('div', { class: 'layout' },
+        h('section', { class: 'board-area', 'aria-label': t('table.board') },
+          slot('turn', 'div', { class: 'turn-line' }),
+          slot('tabs', 'div', { class: 'tabs-line' }),
+          this.boardEl = h('div', { class: 'board' }),
+          slot('inset', 'div', { class: 'inset-slot' })),
+        h('aside', { class: 'side' },
+          this.dockEl = slot('dock', 'div', { class: 'dock', 'data-testid': 'dock' }),
+          slot('common', 'div', { class: 'common' }),
+          slot('players', 'section', { class: 'panel players-panel' }),
+          slot('log', 'section', { class: 'panel log-panel' }))),
+      slot('end', 'div', { class: 'end-slot' }));
+    this.app.replaceChildren(this.root);
+    document.body.classList.add('at-table');
+    // On a phone the dock sits at the bottom; the board leaves it room.
+    this.dockSize = new ResizeObserver(() => document.documentElement.style.setProperty('--dock-h', `${this.dockEl.offsetHeight}px`));
+    this.dockSize.observe(this.dockEl);
+  }
+
+  render({ animate = false } = {}) {
     if (this.closed || !this.state) return;
+    const before = this.root && animate && this.shown && this.shown.version !== this.state.version ? motion.snapshot(this.root) : null;
+    const prev = this.shown;
+    if (!this.root) this.skeleton();
     const active = document.activeElement;
     const refocus = focusSelector(active);
-    for (const wrap of this.app.querySelectorAll('.display-wrap')) this.scroll.set(wrap.dataset.seat, [wrap.scrollLeft, wrap.scrollTop]);
 
     const s = this.state;
     const v = s.view;
     const names = v.seats.map((_, i) => seatName(s, i));
     const myTurn = this.myTurn();
     this.title(myTurn, names);
+    Object.assign(this.root.dataset, {
+      version: s.version, status: s.status, expects: this.expects() || 'none', myTurn: String(myTurn), live: String(!this.offline), mode: this.mode,
+    });
+    const sel = JSON.stringify([this.sel, this.chosen, this.preview && this.preview.score_after, this.sending]);
+    const coached = this.entry && this.entry.tutorial ? coach({
+      state: s, tiles: this.tiles, entry: this.entry, rerender: () => this.render(), save: (fields) => {
+        Object.assign(this.entry, fields);
+        saveGame({ game: this.id, ...fields });
+      },
+    }) : null;
+    this.coachTarget = coached ? coached.target : null;
 
-    const root = h('div', {
-      class: 'table', 'data-testid': 'table', 'data-version': s.version, 'data-status': s.status,
-      'data-expects': this.expects() || 'none', 'data-my-turn': String(myTurn), 'data-live': String(!this.offline),
-    },
-    this.bar(myTurn, names),
-    this.notice ? h('p', { class: 'notice', 'data-testid': 'notice' }, this.notice) : null,
-    s.status === 'over' ? this.end(names) : null,
-    this.invites(),
-    h('div', { class: 'layout' },
-      h('aside', { class: 'side' }, this.offer(), this.revealed(), this.pile(), this.storage(), this.players(names), this.track(names)),
-      h('section', { class: 'main' }, this.placing(), this.errorBox(), this.displays(names)),
-      h('aside', { class: 'log-panel' }, h('h2', {}, 'Moves'), this.logList(names))));
-    this.app.replaceChildren(root);
+    this.part('bar', JSON.stringify([s.version, s.status, myTurn, this.offline, this.you, this.mode, this.notifyAsked, this.endHidden]), () => this.bar(myTurn, names));
+    this.part('banners', JSON.stringify([s.version, this.notice, this.error, v.final_round]), () => this.banners(names));
+    this.part('invites', JSON.stringify([s.version, s.seats]), () => this.invites());
+    this.part('turn', JSON.stringify([s.version, s.status, this.offline, myTurn, this.sel]), () => this.turnLine(names, myTurn));
+    this.part('tabs', JSON.stringify([s.version, this.mode, this.focus, v.seats.length > 1]), () => this.tabs(names));
+    const drawn = this.displays(names, prev);
+    this.part('inset', JSON.stringify([s.version, this.mode, this.focus]), () => this.inset(names));
+    // The dock is rebuilt for a new coach text too (a card's Next button changes it).
+    this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget]), () => [coached ? coached.panel : null, this.placing(), this.offer(), this.revealed(), this.storage()]);
+    this.part('common', JSON.stringify([s.version]), () => this.pile());
+    this.part('players', JSON.stringify([s.version, this.focus, this.mode]), () => this.players(names));
+    this.part('log', JSON.stringify([s.version, this.log.size, [...this.log.values()].filter((m) => m.effect).length]), () => this.logList(names));
+    this.part('end', JSON.stringify([s.version, s.status, s.rematch, this.endHidden, this.error]), () => this.end(names));
 
-    for (const wrap of this.app.querySelectorAll('.display-wrap')) {
-      const at = this.scroll.get(wrap.dataset.seat);
-      if (at) [wrap.scrollLeft, wrap.scrollTop] = at;
-      else centre(wrap);
-    }
-    const log = this.app.querySelector('.log-list');
-    if (log) log.scrollTop = log.scrollHeight;
     if (this.dialog) this.dialog.querySelector('.pile-body').replaceChildren(...this.pileContent());
-    announce(this.error || this.statusText(names));
+    announce(this.error ? this.error.text : this.statusText(names));
+    if (before && prev) this.animate(before, prev, drawn);
+    this.shown = s;
     const again = refocus && this.app.querySelector(refocus);
-    if (again) again.focus({ preventScroll: true });
-    else if (this.sel && this.myTurn() && (!document.activeElement || document.activeElement === document.body)) {
+    if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+    else if (!again && this.sel && myTurn && (!document.activeElement || document.activeElement === document.body)) {
       // A tile to place and nothing focused: the keyboard starts on a legal cell.
       const first = this.app.querySelector(`[data-testid="display-${this.you}"] .cell.legal`);
       if (first) first.focus({ preventScroll: true });
     }
   }
 
+  /// The story of the moves between the state shown before (`prev`) and now.
+  animate(before, prev, drawn) {
+    const v = this.state.view;
+    for (const [seat, svgRoot] of drawn) {
+      const old = prev.view.seats[seat];
+      const now = v.seats[seat];
+      const had = new Map(old.display.map((d) => [d.tile, d]));
+      const covered = [];
+      const flipped = [];
+      for (const d of now.display) {
+        const o = had.get(d.tile);
+        if (!o) {
+          // A new tile: from the offer, the storage, or the pile, to its cell.
+          const target = svgRoot.querySelector(`g.tile[data-tile="${d.tile}"]`);
+          const from = before.sources.get(d.tile) || before.pile;
+          if (target && from) motion.fly(tileSvg(this.tiles[d.tile], { size: 80, rot: d.rot }), from, target);
+        }
+        for (const a of d.arrows) {
+          const oa = o && o.arrows.find((x) => x.direction === a.direction);
+          if (a.covered && !(oa && oa.covered)) covered.push({ tile: d.tile, direction: a.direction });
+        }
+        if (d.flipped && !(o && o.flipped)) flipped.push(d.tile);
+      }
+      motion.marks(svgRoot, { covered, flipped });
+      const gained = now.score - old.score;
+      if (gained > 0 && flipped.length) {
+        const tileEl = svgRoot.querySelector(`g.tile[data-tile="${flipped[0]}"]`);
+        const marker = this.root.querySelector(`g.marker[data-seat="${seat}"]`);
+        motion.points(t('effect.points.plus', { count: gained }), tileEl, marker);
+      }
+    }
+    motion.markers(this.root, before.markers);
+  }
+
   title(myTurn, names) {
     const s = this.state;
     if (myTurn && !this.wasMyTurn && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
       try {
-        new Notification('Sagani: your turn', { body: EXPECT_TEXT[s.view.next.expects] || '', tag: `sagani-${this.id}` });
+        new Notification(t('notify.title'), { body: expectText(s.view.next.expects, this.touch), tag: `sagani-${this.id}` });
       } catch {
         // Some browsers only notify from a service worker; the title still tells.
       }
     }
     this.wasMyTurn = myTurn;
-    document.title = myTurn ? '▶ Your turn · Sagani' : s.status === 'over' ? 'Game over · Sagani' : `${this.statusText(names)} · Sagani`;
+    document.title = myTurn ? t('title.your-turn') : s.status === 'over' ? t('title.over') : t('title.other', { status: this.statusText(names) });
   }
 
   statusText(names) {
     const s = this.state;
     const v = s.view;
-    if (s.status === 'over') return 'Game over';
-    if (s.status === 'waiting') return 'Waiting for players to take their seats';
-    if (this.myTurn()) return EXPECT_TEXT[v.next.expects];
+    if (s.status === 'over') return t('status.over');
+    if (s.status === 'waiting') return t('status.waiting');
+    if (this.myTurn()) return expectText(v.next.expects, this.touch);
     if (!v.next) return '';
     const who = names[v.next.player];
     const bot = s.seats[v.next.player].kind === 'bot';
-    const during = v.next.expects === 'intermezzo-pick' ? ' (intermezzo)' : '';
-    return bot ? `${who} is thinking${during}…` : `Waiting for ${who}${during}`;
+    const during = v.next.expects === 'intermezzo-pick';
+    return t(`status.${bot ? 'thinking' : 'waiting-for'}${during ? '.intermezzo' : ''}`, { who });
   }
 
   bar(myTurn, names) {
-    const size = h('input', { type: 'range', min: 32, max: 140, step: 4, value: this.cellPx, 'data-testid': 'tile-size', 'aria-label': 'Tile size' });
-    size.addEventListener('input', () => {
-      this.cellPx = Number(size.value);
-      localStorage.setItem(SIZE_KEY, String(this.cellPx));
-      this.redrawDisplays(names);
-    });
-    const reset = h('button', { class: 'small', 'data-testid': 'tile-size-reset', title: 'Back to the usual tile size' }, 'Reset');
-    reset.addEventListener('click', () => {
-      this.cellPx = DEFAULT_SIZE;
-      localStorage.removeItem(SIZE_KEY);
-      this.render();
-    });
-    const toggle = h('button', { class: 'small', 'data-testid': 'view-toggle', 'aria-pressed': String(this.mode === 'all') }, this.mode === 'all' ? 'One display' : 'All displays');
+    const s = this.state;
+    const zoom = (by, id, label, text) => {
+      const b = h('button', { class: 'small icon-text', 'data-testid': id, title: label, 'aria-label': label }, text);
+      b.addEventListener('click', () => {
+        if (!this.frame) return;
+        if (by === 0) this.frame.zoomTo(1);
+        else this.frame.zoomTo(this.frame.zoom * by);
+      });
+      return b;
+    };
+    const toggle = h('button', { class: 'small', 'data-testid': 'view-toggle', 'aria-pressed': String(this.mode === 'all') }, this.mode === 'all' ? t('view.one') : t('view.all'));
     toggle.addEventListener('click', () => {
       this.mode = this.mode === 'all' ? 'one' : 'all';
       this.render();
     });
     let notify = null;
-    if (this.you !== undefined && 'Notification' in window && Notification.permission === 'default' && this.state.status !== 'over') {
-      notify = h('button', { class: 'small', 'data-testid': 'notify' }, 'Notify me on my turn');
-      notify.addEventListener('click', () => Notification.requestPermission().then(() => this.render()));
+    if (this.you !== undefined && 'Notification' in window && Notification.permission === 'default' && s.status !== 'over') {
+      notify = h('button', { class: 'small', 'data-testid': 'notify' }, t('notify.ask'));
+      notify.addEventListener('click', () => Notification.requestPermission().then(() => {
+        this.notifyAsked = true;
+        this.render();
+      }));
     }
-    return h('header', { class: 'bar' },
-      h('a', { href: '/', class: 'home-link' }, 'Sagani'),
-      h('span', { class: `status${myTurn ? ' yours' : ''}`, 'data-testid': 'status' }, this.statusText(names)),
-      !this.offline ? null : h('span', { class: 'offline', 'data-testid': 'offline', title: 'Live updates are reconnecting' }, 'reconnecting…'),
-      this.you === undefined ? h('span', { class: 'watching', 'data-testid': 'watching' }, 'watching') : null,
-      notify,
+    let result = null;
+    if (s.status === 'over' && this.endHidden) {
+      result = h('button', { class: 'small primary', 'data-testid': 'show-result' }, t('end.show'));
+      result.addEventListener('click', () => {
+        this.endHidden = false;
+        this.render();
+      });
+    }
+    return [
+      h('a', { href: '/', class: 'home-link', 'aria-label': t('bar.home') }, t('app.name')),
+      !this.offline ? null : h('span', { class: 'offline', 'data-testid': 'offline', title: t('bar.offline.title') }, t('bar.offline')),
+      this.you === undefined ? h('span', { class: 'watching', 'data-testid': 'watching' }, t('bar.watching')) : null,
+      notify, result,
       h('span', { class: 'spacer' }),
-      toggle,
-      h('label', { class: 'size' }, 'Tiles ', size), reset);
+      h('a', { href: '/rules', class: 'small-link', target: '_blank', rel: 'noopener' }, t('bar.rules')),
+      s.view.seats.length > 1 ? toggle : null,
+      this.mode === 'one' ? h('span', { class: 'zoom', role: 'group', 'aria-label': t('zoom.group') },
+        zoom(1 / 1.25, 'zoom-out', t('zoom.out'), '−'), zoom(0, 'zoom-fit', t('zoom.fit'), t('zoom.fit.short')), zoom(1.25, 'zoom-in', t('zoom.in'), '+')) : null,
+    ];
+  }
+
+  banners(names) {
+    const v = this.state.view;
+    const out = [];
+    if (v.final_round && this.state.status !== 'over') {
+      let text;
+      if (v.turns_left === undefined || v.turns_left === null) text = t('final.on');
+      else if (v.turns_left === 0) text = t('final.after-intermezzo');
+      else text = t('final.turns', { count: v.turns_left, last: names[v.last_player] });
+      out.push(h('p', { class: 'banner final', 'data-testid': 'final-round', role: 'status', 'data-turns-left': v.turns_left ?? '' }, h('strong', {}, t('final.title')), ' ', text));
+    }
+    if (this.notice) out.push(h('p', { class: 'notice', 'data-testid': 'notice' }, this.notice));
+    if (this.error) out.push(h('p', { class: 'error', role: 'alert', 'data-testid': 'error', 'data-kind': this.error.kind }, this.error.text));
+    return out;
+  }
+
+  /// Whose turn, above the board, whichever display is shown.
+  turnLine(names, myTurn) {
+    const s = this.state;
+    const v = s.view;
+    const who = v.next ? v.next.player : null;
+    return h('div', { class: `turn${myTurn ? ' yours' : ''}`, 'data-testid': 'turn' },
+      who !== null ? h('span', { class: 'dot', style: `background:${SEAT_COLORS[who]}` }) : null,
+      h('span', { class: 'status', 'data-testid': 'status' }, this.statusText(names)));
+  }
+
+  tabs(names) {
+    const v = this.state.view;
+    if (this.mode !== 'one' || v.seats.length < 2) return null;
+    return h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('tabs.label') }, v.seats.map((p, i) => {
+      const fresh = this.fresh(i).size > 0;
+      const b = h('button', { role: 'tab', 'aria-selected': String(i === this.focus), class: `tab${fresh ? ' has-fresh' : ''}`, 'data-testid': `tab-${i}` },
+        h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), shortName(this.state, i),
+        i === v.start_player ? this.startBadge() : null,
+        h('span', { class: 'tab-score' }, num(p.score)));
+      b.addEventListener('click', () => {
+        this.focus = i;
+        this.pinned = i !== this.you;
+        this.render();
+      });
+      return b;
+    }));
+  }
+
+  startBadge() {
+    const label = t('start.player');
+    if (draw.startMarker) {
+      const m = draw.startMarker(16);
+      return h('span', { class: 'start-badge', title: label, 'data-testid': 'start-marker' }, m);
+    }
+    return h('span', { class: 'start-badge text', title: label, 'aria-label': label, 'data-testid': 'start-marker' }, '★');
+  }
+
+  /// Draws the displays that changed; returns the drawn SVGs by seat, for the animations.
+  displays(names) {
+    const v = this.state.view;
+    const drawnNow = new Map();
+    if (this.mode === 'all') {
+      if (this.frame) {
+        this.frame.close();
+        this.frame = null;
+      }
+      const key = JSON.stringify(['all', this.state.version, v.seats.length]);
+      if (this.boardKey !== key) {
+        this.boardKey = key;
+        const grid = h('div', { class: `displays all n${v.seats.length}`, 'data-testid': 'displays' }, v.seats.map((_, i) => {
+          const magnify = h('button', { class: 'small icon', title: t('view.only', { who: names[i] }), 'aria-label': t('view.only', { who: names[i] }), 'data-testid': `magnify-display-${i}` }, magnifier());
+          magnify.addEventListener('click', () => {
+            this.mode = 'one';
+            this.focus = i;
+            this.pinned = i !== this.you;
+            this.render();
+          });
+          const svgEl = this.drawDisplay(i, true);
+          drawnNow.set(i, svgEl);
+          return h('div', { class: 'display-box' },
+            h('h3', {}, h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), names[i], ' ', i === v.start_player ? this.startBadge() : null, ' ', magnify),
+            h('div', { class: 'display-wrap fit', 'data-seat': i, 'data-testid': `display-${i}`, role: 'group', 'aria-label': t('display.label', { who: names[i] }) }, svgEl));
+        }));
+        this.boardEl.replaceChildren(grid);
+      }
+      return drawnNow;
+    }
+    const seat = this.focus;
+    const placingKey = seat === this.you && this.sel && this.myTurn() ? [this.sel, this.chosen, this.preview, this.coachTarget] : null;
+    const key = JSON.stringify(['one', seat, v.seats[seat].display, placingKey, [...this.fresh(seat)]]);
+    if (this.boardKey === key) return drawnNow;
+    const sameSeat = this.boardSeat === seat && this.frame;
+    this.boardKey = key;
+    this.boardSeat = seat;
+    const svgEl = this.drawDisplay(seat, false);
+    drawnNow.set(seat, svgEl);
+    if (!sameSeat) {
+      if (this.frame) this.frame.close();
+      const wrap = h('div', { class: 'display-wrap', 'data-seat': seat, 'data-testid': `display-${seat}`, tabindex: 0, role: 'group', 'aria-label': t('display.label.scroll', { who: names[seat] }) });
+      this.boardEl.replaceChildren(h('div', { class: 'displays one', 'data-testid': 'displays' }, wrap));
+      this.frame = new Frame(wrap, { onZoom: (z) => { this.zoom = z; } });
+      this.frame.zoom = this.zoom;
+    }
+    const [cols, rows] = span(svgEl);
+    this.frame.show(svgEl, cols, rows);
+    return drawnNow;
+  }
+
+  drawDisplay(seat, fit) {
+    const v = this.state.view;
+    const mine = seat === this.you && this.sel && this.myTurn();
+    const placing = mine ? { tile: this.tiles[this.sel.tile], rot: this.sel.rot, legal: this.legalCells(this.sel.tile), chosen: this.chosen, target: this.coachTarget } : null;
+    const svgEl = displaySvg(v.seats[seat], this.tiles, {
+      cellPx: 80, fit, seatColor: SEAT_COLORS[seat], placing, fresh: this.fresh(seat), preview: mine && this.chosen ? this.preview : null,
+      onCell: (x, y, legal, byKey) => this.pickCell(x, y, legal, byKey),
+    });
+    if (fit) {
+      svgEl.removeAttribute('width');
+      svgEl.removeAttribute('height');
+      svgEl.classList.add('fit');
+    }
+    if (placing && this.coachTarget) {
+      const cell = svgEl.querySelector(`rect.cell[data-cell="${this.coachTarget.x},${this.coachTarget.y}"]`);
+      if (cell) cell.classList.add('coach-target');
+    }
+    return svgEl;
+  }
+
+  /// In one-display mode, the display of whoever moved last (if not the one shown), small, with
+  /// the new tile outlined: the opponent's move stays in sight on the display you look at.
+  inset(names) {
+    const s = this.state;
+    const last = s.last_move;
+    if (this.mode !== 'one' || !last || last.seat === this.focus || s.view.seats.length < 2) return null;
+    const seat = last.seat;
+    const fresh = this.fresh(seat).size ? this.fresh(seat) : (last.move.action === 'place' ? new Set([last.move.tile]) : new Set());
+    const svgEl = displaySvg(s.view.seats[seat], this.tiles, { cellPx: 30, fit: true, seatColor: SEAT_COLORS[seat], fresh });
+    svgEl.removeAttribute('width');
+    svgEl.removeAttribute('height');
+    svgEl.classList.add('fit');
+    const b = h('button', { class: 'inset', 'data-testid': `inset-${seat}`, 'aria-label': t('inset.label', { who: names[seat] }) },
+      h('span', { class: 'inset-title' }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[seat]}` }), t('inset.title', { who: shortName(s, seat) })), svgEl);
+    b.addEventListener('click', () => {
+      this.focus = seat;
+      this.pinned = true;
+      this.render();
+    });
+    return b;
+  }
+
+  placing() {
+    if (!this.sel || !this.myTurn()) return null;
+    const info = this.tiles[this.sel.tile];
+    const keys = !this.touch;
+    const left = h('button', { 'data-testid': 'rotate-left', class: 'big', title: keys ? t('place.left.key') : t('place.left'), 'aria-label': t('place.left') }, '⟲');
+    const right = h('button', { 'data-testid': 'rotate-right', class: 'big', title: keys ? t('place.right.key') : t('place.right'), 'aria-label': t('place.right') }, '⟳');
+    left.addEventListener('click', () => this.rotate(-1));
+    right.addEventListener('click', () => this.rotate(1));
+    const ok = h('button', { 'data-testid': 'confirm', class: 'primary big', disabled: !this.preview || this.sending, title: keys ? t('place.confirm.key') : t('place.confirm'), 'aria-label': t('place.confirm') }, '✓');
+    const no = h('button', { 'data-testid': 'cancel', class: 'big', title: keys ? t('place.cancel.key') : t('place.cancel'), 'aria-label': t('place.cancel') }, '✗');
+    ok.addEventListener('click', () => this.confirm());
+    no.addEventListener('click', () => this.cancel());
+    let what;
+    if (!this.chosen) what = h('p', { class: 'hint' }, keys ? t('place.hint.keys') : t('place.hint'));
+    else if (!this.preview) what = h('p', { class: 'hint' }, t('place.asking'));
+    else what = this.previewText(this.preview);
+    return h('section', { class: 'panel placing', 'data-testid': 'placing' },
+      h('div', { class: 'placing-row' }, h('span', { class: 'placing-tile', 'aria-label': tileName(this.tiles, info.id) }, tileSvg(info, { size: 64, rot: this.sel.rot, label: tileName(this.tiles, info.id) })), left, right, no, ok),
+      h('div', { 'data-testid': 'preview', class: 'preview', 'data-move': this.preview ? JSON.stringify({ action: 'place', tile: this.preview.tile, x: this.preview.x, y: this.preview.y, rot: this.preview.rot }) : null }, what));
+  }
+
+  previewText(p) {
+    const tiles = this.tiles;
+    const covered = p.covered.length
+      ? t('preview.covers', { count: p.covered.length, list: p.covered.map((c) => t('preview.arrow', { element: t(`element.${c.element}`), tile: tileName(tiles, c.tile) })).join(', ') })
+      : t('preview.covers.none');
+    const done = p.completed.length ? t('preview.completes', { tiles: p.completed.map((id) => tileName(tiles, id)).join(', '), count: p.points }) : t('preview.completes.none');
+    const cac = p.cacophony ? t('preview.cacophony', { count: p.cacophony, points: p.points - p.score_change }) : t('preview.cacophony.none');
+    const change = p.score_change >= 0 ? `+${num(p.score_change)}` : `−${num(Math.abs(p.score_change))}`;
+    return h('div', {},
+      h('p', { 'data-testid': 'preview-score', class: 'preview-score' }, h('strong', {}, t('preview.score', { change, after: num(p.score_after) })), ' ', t('preview.supply', { count: p.supply_after }), p.reaches_target ? h('strong', { class: 'goal' }, ' ', t('preview.goal')) : null),
+      h('div', { class: 'preview-details' },
+        h('p', { 'data-testid': 'preview-covered' }, covered),
+        h('p', { 'data-testid': 'preview-completed' }, done),
+        h('p', { 'data-testid': 'preview-cacophony', class: p.cacophony ? 'warn' : '' }, cac)));
+  }
+
+  /// A tile that can be taken: in the offer or the intermezzo storage.
+  tileButton(tile, enabled, label, testid) {
+    const info = this.tiles[tile];
+    const chosen = this.sel && this.sel.tile === tile;
+    const name = tileName(this.tiles, tile);
+    const b = h('button', {
+      class: `tile-btn${chosen ? ' chosen' : ''}${this.coachTarget && this.coachTarget.tile === tile ? ' coach-target' : ''}`, 'data-testid': testid, 'data-tile': tile, 'data-source-tile': tile,
+      disabled: !enabled, 'aria-pressed': String(!!chosen), 'aria-label': t(label, { tile: name, arrows: arrowList(info, chosen ? this.sel.rot : 0) }),
+    }, tileSvg(info, { size: 64, rot: chosen ? this.sel.rot : 0, label: name }));
+    // A click from the keyboard (Enter, Space) has no pointer detail.
+    b.addEventListener('click', (ev) => this.choose(tile, ev.detail === 0));
+    return b;
   }
 
   offer() {
@@ -555,66 +920,53 @@ class Table {
     if (v.variant !== 'standard') return null;
     const can = this.expects() === 'turn' ? this.placeable() : new Set();
     const intermezzo = this.state.legal.find((m) => m.action === 'intermezzo');
-    const row = v.offer.map((t, i) => this.tileButton(t, can.has(t), `Offer tile ${i + 1}`, 'offer-tile'));
+    const row = v.offer.map((tile) => this.tileButton(tile, can.has(tile), 'offer.tile', 'offer-tile'));
     let store = null;
     if (intermezzo) {
-      store = h('button', { 'data-testid': 'intermezzo-choice', class: 'small' }, 'Store it and draw (intermezzo)');
-      store.title = 'Put the last offer tile on the intermezzo storage, reveal the top tile of the pile and place that one';
+      store = h('button', { 'data-testid': 'intermezzo-choice', class: 'small', title: t('offer.intermezzo.title') }, t('offer.intermezzo'));
       store.addEventListener('click', () => this.send({ action: 'intermezzo', tile: intermezzo.tile }));
     }
-    return h('section', { class: 'panel', 'data-testid': 'offer' }, h('h2', {}, 'Offer'),
-      h('div', { class: 'tile-row' }, row.length ? row : h('span', { class: 'hint' }, 'empty')), store);
-  }
-
-  tileButton(tile, enabled, label, testid) {
-    const info = this.tiles[tile];
-    const chosen = this.sel && this.sel.tile === tile;
-    const b = h('button', {
-      class: `tile-btn${chosen ? ' chosen' : ''}`, 'data-testid': testid, 'data-tile': tile,
-      disabled: !enabled, 'aria-pressed': String(!!chosen), 'aria-label': `${label}: ${tileSvg(info).getAttribute('aria-label')}`,
-    }, tileSvg(info, { size: 56, rot: chosen ? this.sel.rot : 0 }));
-    // A click from the keyboard (Enter, Space) has no pointer detail.
-    b.addEventListener('click', (ev) => this.choose(tile, ev.detail === 0));
-    return b;
+    return h('section', { class: 'panel offer', 'data-testid': 'offer' }, h('h2', {}, t('offer.title'), ' ', help('help.offer')),
+      h('div', { class: 'tile-row' }, row.length ? row : h('span', { class: 'hint' }, t('offer.empty'))), store);
   }
 
   revealed() {
     const v = this.state.view;
     if (!v.revealed) return null;
     const info = this.tiles[v.revealed];
-    return h('section', { class: 'panel', 'data-testid': 'revealed' }, h('h2', {}, 'Revealed tile'),
-      tileSvg(info, { size: 56, rot: this.sel && this.sel.tile === v.revealed ? this.sel.rot : 0 }),
-      h('span', { class: 'hint' }, ' must be placed'));
+    return h('section', { class: 'panel revealed', 'data-testid': 'revealed', 'data-source-tile': v.revealed }, h('h2', {}, t('revealed.title')),
+      h('div', { class: 'tile-row' }, tileSvg(info, { size: 64, rot: this.sel && this.sel.tile === v.revealed ? this.sel.rot : 0, label: tileName(this.tiles, v.revealed) }),
+        h('span', { class: 'hint' }, t('revealed.must'))));
   }
 
   pile() {
     const p = this.state.view.draw_pile;
     const back = p.top
-      ? tileSvg({ id: 0, element: p.top.element, value: p.top.value, arrows: [] }, { size: 56, back: true, label: `Top of the draw pile: the back of a ${ELEMENTS[p.top.element].name} tile worth ${p.top.value}` })
-      : h('span', { class: 'hint' }, 'empty');
-    const open = h('button', { class: 'small', 'data-testid': 'pile-open' }, 'Tiles in the pile');
+      ? h('span', { 'data-testid': 'pile-back' }, tileSvg({ id: 0, element: p.top.element, value: p.top.value, arrows: [], rotations: [[], [], [], []] }, { size: 56, back: true, label: t('pile.top', { element: t(`element.${p.top.element}`), value: p.top.value }) }))
+      : h('span', { class: 'hint' }, t('pile.empty'));
+    const open = h('button', { class: 'small', 'data-testid': 'pile-open' }, t('pile.list'));
     open.addEventListener('click', () => this.pileDialog());
-    return h('section', { class: 'panel', 'data-testid': 'pile' }, h('h2', {}, 'Draw pile'),
-      h('div', { class: 'pile-row' }, back, h('span', { class: 'count', 'data-testid': 'pile-count' }, `${p.count} tile${p.count === 1 ? '' : 's'}`)), open);
+    return h('section', { class: 'panel pile', 'data-testid': 'pile' }, h('h2', {}, t('pile.title')),
+      h('div', { class: 'pile-row' }, back, h('span', { class: 'count', 'data-testid': 'pile-count' }, t('pile.count', { count: p.count })), open));
   }
 
   /// The tiles left in the pile, by element (the dialog follows the game while it is open).
   pileContent() {
     const p = this.state.view.draw_pile;
     return [
-      h('h2', {}, `The ${p.count} tiles still in the draw pile`),
-      h('p', { class: 'hint' }, 'Everyone may know which tiles are left; their order stays hidden.'),
-      ...Object.keys(ELEMENTS).map((el) => {
-        const list = p.tiles.filter((t) => this.tiles[t].element === el);
-        return h('div', { class: 'pile-group' }, h('h3', {}, `${ELEMENTS[el].name} (${ELEMENTS[el].letter}): ${list.length}`),
-          h('div', { class: 'tile-row' }, list.map((t) => tileSvg(this.tiles[t], { size: 44 }))));
+      h('h2', {}, t('pile.dialog.title', { count: p.count })),
+      h('p', { class: 'hint' }, t('pile.dialog.hint')),
+      ...['fire', 'water', 'earth', 'air'].map((el) => {
+        const list = p.tiles.filter((id) => this.tiles[id].element === el);
+        return h('div', { class: 'pile-group' }, h('h3', {}, t('pile.dialog.group', { element: t(`element.${el}`), count: list.length })),
+          h('div', { class: 'tile-row' }, list.map((id) => tileSvg(this.tiles[id], { size: 48, label: tileName(this.tiles, id) }))));
       }),
     ];
   }
 
   pileDialog() {
-    const close = h('button', { 'data-testid': 'pile-close' }, 'Close');
-    const dialog = h('dialog', { 'data-testid': 'pile-dialog', 'aria-label': 'Tiles still in the draw pile' },
+    const close = h('button', { 'data-testid': 'pile-close' }, t('dialog.close'));
+    const dialog = h('dialog', { 'data-testid': 'pile-dialog', 'aria-label': t('pile.dialog.label') },
       h('div', { class: 'pile-body' }, this.pileContent()), close);
     close.addEventListener('click', () => dialog.close());
     dialog.addEventListener('close', () => {
@@ -627,22 +979,33 @@ class Table {
   }
 
   storage() {
-    const v = this.state.view;
+    const s = this.state;
+    const v = s.view;
     if (v.variant !== 'standard') return null;
     const picking = this.expects() === 'intermezzo-pick';
+    const running = v.next && v.next.expects === 'intermezzo-pick';
     const can = picking ? this.placeable() : new Set();
     const slots = [0, 1, 2, 3].map((i) => {
-      const t = v.intermezzo[i];
-      return t ? this.tileButton(t, can.has(t), `Intermezzo tile ${i + 1}`, 'intermezzo-tile') : h('span', { class: 'slot', 'aria-label': 'empty space' });
+      const tile = v.intermezzo[i];
+      return tile ? this.tileButton(tile, can.has(tile), 'storage.tile', 'intermezzo-tile') : h('span', { class: 'slot', role: 'img', 'aria-label': t('storage.empty-slot', { n: i + 1 }) });
     });
     let pass = null;
-    if (picking && this.state.legal.some((m) => m.action === 'pass')) {
-      pass = h('button', { 'data-testid': 'pass', class: 'small' }, 'Pass');
+    if (picking && s.legal.some((m) => m.action === 'pass')) {
+      pass = h('button', { 'data-testid': 'pass', class: 'small' }, t('storage.pass'));
       pass.addEventListener('click', () => this.send({ action: 'pass' }));
     }
-    const queue = v.intermezzo_queue.length ? h('p', { class: 'hint' }, `Still to choose: ${v.intermezzo_queue.map((p) => `Seat ${p + 1}`).join(', ')}`) : null;
-    return h('section', { class: 'panel', 'data-testid': 'intermezzo' }, h('h2', {}, 'Intermezzo storage'),
-      h('div', { class: 'tile-row slots' }, slots), queue, pass);
+    let why = null;
+    if (running) {
+      const names = v.seats.map((_, i) => seatName(s, i));
+      const later = v.intermezzo_queue.filter((p) => p !== v.next.player).map((p) => names[p]);
+      why = h('p', { class: 'why', 'data-testid': 'intermezzo-why' },
+        picking ? t('storage.why.you') : t('storage.why.other', { who: names[v.next.player] }),
+        later.length ? ` ${t('storage.after', { list: later.join(', ') })}` : '');
+    }
+    return h('section', { class: `panel storage${running ? ' running' : ''}`, 'data-testid': 'intermezzo' },
+      h('h2', {}, t('storage.title'), ' ', help('help.intermezzo')),
+      why,
+      h('div', { class: 'tile-row slots' }, slots), pass);
   }
 
   players(names) {
@@ -650,118 +1013,48 @@ class Table {
     const v = s.view;
     const rank = new Map(v.ranking.map((seat, i) => [seat, i + 1]));
     const rows = v.seats.map((p, i) => {
-      const magnify = h('button', { class: 'small icon', 'data-testid': `magnify-${i}`, title: `Show ${names[i]}'s display`, 'aria-label': `Show ${names[i]}'s display` }, magnifier());
+      const magnify = h('button', { class: 'small icon', 'data-testid': `magnify-${i}`, title: t('view.show', { who: names[i] }), 'aria-label': t('view.show', { who: names[i] }) }, magnifier());
       magnify.addEventListener('click', () => {
         this.mode = 'one';
         this.focus = i;
+        this.pinned = i !== this.you;
         this.render();
       });
       const acting = v.next && v.next.player === i;
       return h('tr', { class: acting ? 'acting' : '', 'data-seat': i },
-        h('td', { 'aria-label': acting ? 'to act' : '' }, acting ? '▶' : ''),
-        h('th', { scope: 'row', title: names[i] }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), shortName(s, i)),
-        h('td', { 'data-testid': `score-${i}` }, p.score),
-        h('td', {}, p.supply), h('td', {}, p.cacophony), h('td', {}, p.display.length),
-        h('td', {}, rank.get(i)), h('td', {}, magnify));
+        h('th', { scope: 'row', title: names[i] },
+          h('span', { class: 'who' },
+            acting ? h('span', { class: 'acting-mark', 'aria-label': t('players.acting') }, '▶') : null,
+            h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), h('span', { class: 'name' }, shortName(s, i)),
+            i === v.start_player && v.players > 1 ? this.startBadge() : null, magnify)),
+        h('td', { 'data-testid': `score-${i}`, title: t('players.rank', { n: rank.get(i) }) }, p.score),
+        h('td', {}, p.supply), h('td', { class: p.cacophony ? 'warn' : '' }, p.cacophony), h('td', {}, p.display.length));
     });
-    return h('section', { class: 'panel' }, h('h2', {}, 'Players'),
+    const ties = v.players > 1 ? tieNotes(v, names) : '';
+    return [
+      h('h2', {}, t('players.title')),
       h('table', { class: 'players', 'data-testid': 'players-table' },
-        h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, 'Player'), h('th', { title: 'Score' }, 'Score'), h('th', { title: 'Discs in the supply' }, 'Discs'), h('th', { title: 'Cacophony discs taken' }, 'Cacoph.'), h('th', { title: 'Tiles placed' }, 'Tiles'), h('th', { title: 'Rank' }, '#'), h('th', {}, ''))),
-        h('tbody', {}, rows)));
-  }
-
-  track(names) {
-    const v = this.state.view;
-    const ties = tieNotes(v, names);
-    return h('section', { class: 'panel' }, h('h2', {}, 'Score track'), scoreTrack(v, names),
-      v.players > 1 ? h('p', { class: 'hint', 'data-testid': 'tie-break' }, ties || 'Equal scores: the marker that got there first (lower in the stack) ranks higher.') : null);
-  }
-
-  placing() {
-    if (!this.sel || !this.myTurn()) return null;
-    const info = this.tiles[this.sel.tile];
-    const left = h('button', { 'data-testid': 'rotate-left', title: 'Turn left (Q)', 'aria-label': 'Turn the tile left' }, '⟲');
-    const right = h('button', { 'data-testid': 'rotate-right', title: 'Turn right (E)', 'aria-label': 'Turn the tile right' }, '⟳');
-    left.addEventListener('click', () => this.rotate(-1));
-    right.addEventListener('click', () => this.rotate(1));
-    const ok = h('button', { 'data-testid': 'confirm', class: 'primary', disabled: !this.preview || this.sending, title: 'Place it (Enter)', 'aria-label': 'Confirm the placement' }, '✓');
-    const no = h('button', { 'data-testid': 'cancel', title: 'Cancel (Esc)', 'aria-label': 'Cancel' }, '✗');
-    ok.addEventListener('click', () => this.confirm());
-    no.addEventListener('click', () => this.cancel());
-    let what;
-    if (!this.chosen) what = h('p', { class: 'hint' }, 'Choose a highlighted cell of your display (Tab and Enter work too). Turn the tile with ⟲ ⟳ or Q and E.');
-    else if (!this.preview) what = h('p', { class: 'hint' }, 'Asking the engine what this placement does…');
-    else what = previewText(this.preview, this.tiles);
-    return h('section', { class: 'panel placing', 'data-testid': 'placing' },
-      h('div', { class: 'placing-row' }, tileSvg(info, { size: 64, rot: this.sel.rot }), left, right, ok, no),
-      h('div', { 'data-testid': 'preview', class: 'preview', 'data-move': this.preview ? JSON.stringify({ action: 'place', tile: this.preview.tile, x: this.preview.x, y: this.preview.y, rot: this.preview.rot }) : null }, what));
-  }
-
-  errorBox() {
-    if (!this.error) return null;
-    return h('p', { class: 'error', 'data-testid': 'error' }, this.error);
-  }
-
-  displays(names) {
-    const v = this.state.view;
-    const seats = v.seats.map((_, i) => i);
-    if (this.mode === 'all') {
-      return h('div', { class: 'displays all', 'data-testid': 'displays' }, seats.map((i) => {
-        const magnify = h('button', { class: 'small icon', title: `Only ${names[i]}'s display`, 'aria-label': `Only ${names[i]}'s display`, 'data-testid': `magnify-display-${i}` }, magnifier());
-        magnify.addEventListener('click', () => {
-          this.mode = 'one';
-          this.focus = i;
-          this.render();
-        });
-        return h('div', { class: 'display-box' }, h('h3', {}, h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), names[i], ' ', magnify), this.display(i));
-      }));
-    }
-    const tabs = seats.length > 1 ? h('div', { class: 'tabs', role: 'tablist' }, seats.map((i) => {
-      const b = h('button', { role: 'tab', 'aria-selected': String(i === this.focus), class: 'tab', 'data-testid': `tab-${i}` }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), names[i]);
-      b.addEventListener('click', () => {
-        this.focus = i;
-        this.render();
-      });
-      return b;
-    })) : null;
-    return h('div', { class: 'displays one', 'data-testid': 'displays' }, tabs, this.display(this.focus));
-  }
-
-  display(seat) {
-    const v = this.state.view;
-    const mine = seat === this.you && this.sel && this.myTurn();
-    const placing = mine ? { tile: this.tiles[this.sel.tile], rot: this.sel.rot, legal: this.legalCells(this.sel.tile), chosen: this.chosen } : null;
-    const svgEl = displaySvg(v.seats[seat], this.tiles, {
-      cellPx: this.cellPx, placing, fresh: this.fresh(seat), preview: mine && this.chosen ? this.preview : null,
-      onCell: (x, y, legal, byKey) => this.pickCell(x, y, legal, byKey),
-    });
-    const wrap = h('div', { class: 'display-wrap', 'data-seat': seat, 'data-testid': `display-${seat}`, tabindex: 0, role: 'group', 'aria-label': `Display of ${seatName(this.state, seat)}: scroll with the arrow keys` }, svgEl);
-    pan(wrap);
-    return wrap;
-  }
-
-  /// A new tile size: the displays are drawn again around the same middle.
-  redrawDisplays(names) {
-    const main = this.app.querySelector('.displays');
-    if (!main) return;
-    const middles = new Map([...main.querySelectorAll('.display-wrap')].map((w) => [w.dataset.seat, [
-      (w.scrollLeft + w.clientWidth / 2) / w.scrollWidth, (w.scrollTop + w.clientHeight / 2) / w.scrollHeight]]));
-    const fresh = this.displays(names);
-    main.replaceWith(fresh);
-    for (const w of fresh.querySelectorAll('.display-wrap')) {
-      const [mx, my] = middles.get(w.dataset.seat) || [0.5, 0.5];
-      w.scrollLeft = mx * w.scrollWidth - w.clientWidth / 2;
-      w.scrollTop = my * w.scrollHeight - w.clientHeight / 2;
-    }
+        h('thead', {}, h('tr', {}, h('th', {}, t('players.player')),
+          h('th', { title: t('players.score.title') }, t('players.score')),
+          h('th', { title: t('players.discs.title') }, t('players.discs'), ' ', help('help.discs')),
+          h('th', { title: t('players.cacophony.title') }, t('players.cacophony'), ' ', help('help.cacophony')),
+          h('th', { title: t('players.tiles.title') }, t('players.tiles')))),
+        h('tbody', {}, rows)),
+      h('h3', {}, t('track.title'), ' ', help('help.track')),
+      scoreTrack(v, names),
+      v.players > 1 ? h('p', { class: 'hint', 'data-testid': 'tie-break' }, ties || t('track.ties')) : null,
+    ];
   }
 
   logList(names) {
     const items = [...this.log.keys()].sort((a, b) => a - b).map((version) => {
       const move = this.log.get(version);
-      const note = scoreNote(this.after, version, move.seat);
-      return h('li', { 'data-version': version }, `${version + 1}. `, describeMove(move, names, this.tiles), note ? h('span', { class: 'note' }, ` ${note}`) : null);
+      const { text, note } = describeMove(move, this.state, names, this.tiles);
+      return h('li', { 'data-version': version, 'data-seat': move.seat },
+        h('span', { class: 'dot', style: `background:${SEAT_COLORS[move.seat]}` }), text, note ? h('span', { class: 'note', 'data-testid': 'log-note' }, ` (${note})`) : null);
     });
-    return h('ol', { class: 'log-list', 'data-testid': 'log' }, items.length ? items : h('li', { class: 'hint' }, 'No moves yet.'));
+    const list = h('ol', { class: 'log-list', 'data-testid': 'log' }, items.length ? items.reverse() : h('li', { class: 'hint' }, t('log.empty')));
+    return [h('h2', {}, t('log.title')), list];
   }
 
   invites() {
@@ -770,42 +1063,54 @@ class Table {
     const open = this.entry.invites.filter((i) => s.seats[i.seat] && !s.seats[i.seat].claimed);
     if (!open.length) return null;
     return h('section', { class: 'panel invites', 'data-testid': 'invites' },
-      h('h2', {}, 'Invite the other players'),
-      h('p', { class: 'hint' }, 'Send each link to one person: it takes that seat. The game starts once every seat is taken.'),
+      h('h2', {}, t('invites.title')),
+      h('p', { class: 'hint' }, t('invites.hint')),
       open.map((i) => {
         const url = `${location.origin}/games/${this.id}/join/${i.code}`;
-        const input = h('input', { readonly: true, value: url, 'data-testid': `invite-link-${i.seat}`, 'aria-label': `Invite link for seat ${i.seat + 1}`, size: 40 });
-        const b = h('button', { class: 'small', 'data-testid': `copy-invite-${i.seat}` }, 'Copy');
+        const input = h('input', { readonly: true, value: url, 'data-testid': `invite-link-${i.seat}`, 'aria-label': t('invites.link', { n: i.seat + 1 }), size: 40 });
+        const b = h('button', { class: 'small', 'data-testid': `copy-invite-${i.seat}` }, t('invites.copy'));
         b.addEventListener('click', async () => {
-          b.textContent = (await copy(url, input)) ? 'Copied' : 'Select and copy';
+          b.textContent = (await copy(url, input)) ? t('invites.copied') : t('invites.select');
         });
-        return h('div', { class: 'invite' }, h('label', {}, `Seat ${i.seat + 1} `), input, b);
+        return h('div', { class: 'invite' }, h('span', {}, t('seat.number', { n: i.seat + 1 })), input, b);
       }));
   }
 
   end(names) {
     const s = this.state;
     const v = s.view;
-    let result;
-    // The result is the engine's (`outcome`); the page only words it.
+    if (s.status !== 'over' || this.endHidden) return null;
     const o = s.outcome || {};
+    // The result is the engine's (`outcome`); the page only words it.
+    let head;
+    let result;
+    let won = false;
     if (o.kind === 'ranking') {
-      result = h('ol', { class: 'ranking', 'data-testid': 'ranking' }, o.ranking.map((seat) => {
+      won = this.you !== undefined && o.ranking[0] === this.you;
+      head = won ? t('end.won') : this.you !== undefined ? t('end.place', { n: o.ranking.indexOf(this.you) + 1, count: v.players }) : t('end.winner', { who: names[o.ranking[0]] });
+      result = h('ol', { class: 'ranking', 'data-testid': 'ranking' }, o.ranking.map((seat, i) => {
         const p = v.seats[seat];
-        return h('li', {}, h('strong', {}, names[seat]), `: ${o.scores[seat]} points`, p.cacophony ? `, ${p.cacophony} Cacophony` : '');
+        return h('li', { class: i === 0 ? 'first' : '' },
+          h('span', { class: 'dot', style: `background:${SEAT_COLORS[seat]}` }),
+          h('strong', {}, names[seat]), ' ', t('end.points', { count: o.scores[seat] }),
+          h('span', { class: 'end-detail' }, t('end.detail', { tiles: p.display.length, flipped: p.display.filter((d) => d.flipped).length, cacophony: p.cacophony })));
       }));
     } else if (o.kind === 'solo') {
+      won = o.reached;
+      head = o.reached ? (o.symphony ? t('end.symphony') : t('end.solo.reached')) : t('end.solo.short');
       result = h('p', { 'data-testid': 'solo-result' }, o.reached
-        ? `You reached ${o.score} points with ${o.tiles_used} tiles. ${o.symphony ? 'A magical symphony!' : 'Not a magical symphony this time: that takes fewer tiles.'}`
-        : `The pile ran out at ${o.score} points, short of the goal of ${v.target}, after ${o.tiles_used} tiles.`);
+        ? t('end.solo.result', { score: o.score, count: o.tiles_used }) + ' ' + (o.symphony ? t('end.solo.symphony') : t('end.solo.no-symphony'))
+        : t('end.solo.ran-out', { score: o.score, target: v.target, count: o.tiles_used }));
     } else if (o.kind === 'solo-all') {
-      result = h('p', { 'data-testid': 'solo-result' }, `Final score ${o.final_score}: ${o.score} points minus ${o.discs_left} discs left on unflipped tiles, after all ${v.placements} tiles.`);
+      won = true;
+      head = t('end.solo-all.head');
+      result = h('p', { 'data-testid': 'solo-result' }, t('end.solo-all', { final: o.final_score, score: o.score, count: o.discs_left, tiles: v.placements }));
     }
     const ties = v.variant === 'standard' ? tieNotes(v, names) : '';
     // A rematch keeps every person in the same seat with the same token, and the bots.
     let rematch = null;
     if (this.you !== undefined) {
-      rematch = h('button', { class: 'primary', 'data-testid': 'rematch' }, s.rematch ? 'Go to the rematch' : 'Rematch');
+      rematch = h('button', { class: 'primary', 'data-testid': 'rematch' }, s.rematch ? t('end.rematch.go') : t('end.rematch'));
       rematch.addEventListener('click', async () => {
         rematch.disabled = true;
         try {
@@ -817,23 +1122,53 @@ class Table {
           history.pushState(null, '', `/games/${next}`);
           dispatchEvent(new PopStateEvent('popstate'));
         } catch (e) {
-          this.error = `No rematch: ${e.message}.`;
+          this.error = { kind: e.code === 'network' ? 'network' : 'move', text: e.code === 'network' ? t('error.network') : t('end.rematch.failed') };
           this.render();
         }
       });
     } else if (s.rematch) {
-      rematch = h('a', { href: `/games/${s.rematch}`, class: 'button', 'data-testid': 'watch-rematch' }, 'Watch the rematch');
+      rematch = h('a', { href: `/games/${s.rematch}`, class: 'button', 'data-testid': 'watch-rematch' }, t('end.rematch.watch'));
     }
-    return h('section', { class: 'panel end', 'data-testid': 'end' }, h('h2', {}, 'Game over'), result,
+    const hide = h('button', { class: 'small', 'data-testid': 'end-hide' }, t('end.hide'));
+    hide.addEventListener('click', () => {
+      this.endHidden = true;
+      this.render();
+    });
+    const card = h('section', { class: `end-card${won ? ' won' : ''}`, 'data-testid': 'end', role: 'dialog', 'aria-labelledby': 'end-head' },
+      h('h2', { id: 'end-head' }, head),
+      result,
       ties ? h('p', { class: 'hint', 'data-testid': 'end-tie-break' }, ties) : null,
-      s.rematch ? h('p', { 'data-testid': 'rematch-ready' }, 'A rematch is ready: everyone keeps their seat, the bots too.') : null,
+      s.rematch ? h('p', { 'data-testid': 'rematch-ready' }, t('end.rematch.ready')) : null,
+      this.error ? h('p', { class: 'error' }, this.error.text) : null,
       h('div', { class: 'end-actions' },
-        h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, 'Download the record'),
-        rematch, h('a', { href: '/', class: 'button' }, 'Home')));
+        rematch,
+        h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record')),
+        h('a', { href: '/', class: 'button' }, t('end.home')), hide));
+    const layer = h('div', { class: 'end-layer' }, card);
+    if (won && this.shown && this.shown.status !== 'over') motion.confetti(layer);
+    return layer;
   }
 }
 
-/// A selector that finds the focused element again after the table is redrawn.
+/// A "?" that explains a word of the game, in a small popover.
+function help(key) {
+  const tip = h('span', { class: 'help-tip', role: 'tooltip', id: `tip-${key.replace(/\W/g, '-')}-${Math.random().toString(36).slice(2, 7)}` }, t(key));
+  const b = h('button', { class: 'help', type: 'button', 'aria-label': t('help.label', { what: t(`${key}.what`) }), 'aria-describedby': tip.id, 'aria-expanded': 'false', 'data-testid': `help-${key.split('.')[1]}` }, '?');
+  b.addEventListener('click', (ev) => {
+    ev.stopPropagation();
+    const open = b.getAttribute('aria-expanded') !== 'true';
+    b.setAttribute('aria-expanded', String(open));
+  });
+  b.addEventListener('blur', () => b.setAttribute('aria-expanded', 'false'));
+  return h('span', { class: 'help-wrap' }, b, tip);
+}
+
+/// The arrows of a tile, for its accessible name: "arrows up Fire, right Water".
+function arrowList(info, rot) {
+  return info.rotations[rot].map((a) => t('arrow.named', { direction: t(`direction.${a.direction}`), element: t(`element.${a.element}`) })).join(', ');
+}
+
+/// A selector that finds the focused element again after a part is redrawn.
 function focusSelector(el) {
   if (!el || !el.getAttribute) return null;
   const cell = el.getAttribute('data-cell');
@@ -844,84 +1179,7 @@ function focusSelector(el) {
   return tile ? `[data-testid="${id}"][data-tile="${tile}"]` : `[data-testid="${id}"]`;
 }
 
-/// Keeps a display's tiles in view when it is first drawn.
-function centre(wrap) {
-  wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
-  wrap.scrollTop = (wrap.scrollHeight - wrap.clientHeight) / 2;
-}
-
-/// Drag a large display around with the mouse (scrollbars and the keyboard work too). A drag
-/// that starts on a cell pans; only a click without movement chooses the cell.
-function pan(wrap) {
-  let from = null;
-  let moved = false;
-  wrap.addEventListener('pointerdown', (ev) => {
-    if (ev.button !== 0) return;
-    from = { x: ev.clientX, y: ev.clientY, left: wrap.scrollLeft, top: wrap.scrollTop };
-    moved = false;
-  });
-  wrap.addEventListener('pointermove', (ev) => {
-    if (!from) return;
-    const dx = ev.clientX - from.x;
-    const dy = ev.clientY - from.y;
-    if (!moved && Math.hypot(dx, dy) < 6) return;
-    moved = true;
-    wrap.classList.add('panning');
-    wrap.scrollLeft = from.left - dx;
-    wrap.scrollTop = from.top - dy;
-  });
-  const stop = () => {
-    from = null;
-    wrap.classList.remove('panning');
-  };
-  wrap.addEventListener('pointerup', stop);
-  wrap.addEventListener('pointerleave', stop);
-  wrap.addEventListener('click', (ev) => {
-    if (moved) {
-      ev.stopPropagation();
-      moved = false;
-    }
-  }, true);
-}
-
-/// A seat's name for narrow places: "1 You", "2 greedy".
-function shortName(state, seat) {
-  const info = state.seats[seat];
-  const who = state.you === seat ? 'You' : info.kind === 'bot' ? `${info.bot}${info.level ? ` L${info.level}` : ''}` : info.claimed ? 'Player' : 'free';
-  return `${seat + 1} ${who}`;
-}
-
-function tileName(tile, tiles) {
-  const info = tiles[tile];
-  return `${ELEMENTS[info.element].letter}${tile}`;
-}
-
-export function describeMove(played, names, tiles) {
-  const who = names[played.seat];
-  const m = played.move;
-  if (m.action === 'place') {
-    const turn = m.rot ? `, turned ${m.rot * 90}°` : '';
-    return `${who} placed ${tileName(m.tile, tiles)} (${ELEMENTS[tiles[m.tile].element].name}, ${tiles[m.tile].value}) at (${m.x}, ${m.y})${turn}`;
-  }
-  if (m.action === 'intermezzo') return `${who} stored ${tileName(m.tile, tiles)} for the intermezzo and drew the top tile`;
-  return `${who} passed`;
-}
-
-/// What the move at `version` changed for its player, when the states before and after it
-/// were both seen (`after`: version -> [score, cacophony] per seat).
-function scoreNote(after, version, seat) {
-  const a = after.get(version);
-  const b = after.get(version + 1);
-  if (!a || !b || !a[seat] || !b[seat]) return '';
-  const [scoreA, cacA] = a[seat];
-  const [scoreB, cacB] = b[seat];
-  const parts = [];
-  if (scoreB !== scoreA) parts.push(`${scoreB > scoreA ? '+' : '−'}${Math.abs(scoreB - scoreA)} points`);
-  if (cacB > cacA) parts.push(`${cacB - cacA} Cacophony`);
-  return parts.length ? `(${parts.join(', ')})` : '';
-}
-
-/// Explains every tie on the score track: among equal scores the engine's ranking puts first
+/// Explains every tie on the harmony track: among equal scores the engine's ranking puts first
 /// the marker that moved to that score earliest (RULES.md, "Score order").
 function tieNotes(view, names) {
   const notes = [];
@@ -933,22 +1191,9 @@ function tieNotes(view, names) {
   }
   for (const [score, seats] of byScore) {
     if (seats.length < 2) continue;
-    const order = seats.map((p) => names[p]).join(', then ');
-    notes.push(`${seats.length} players have ${score} points. Their markers rank in the order they last moved on the score track, earliest first: ${order}.`);
+    notes.push(t('track.tie', { count: seats.length, score, order: seats.map((p) => names[p]).join(' → ') }));
   }
   return notes.join(' ');
 }
 
-function previewText(p, tiles) {
-  const covered = p.covered.length
-    ? `Covers ${p.covered.length} arrow${p.covered.length === 1 ? '' : 's'}: ${p.covered.map((c) => `${c.direction} ${ELEMENTS[c.element].name} on ${tileName(c.tile, tiles)}`).join(', ')}.`
-    : 'Covers no arrow.';
-  const done = p.completed.length ? `Completes ${p.completed.map((t) => tileName(t, tiles)).join(', ')}: +${p.points} points.` : 'Completes no tile.';
-  const cac = p.cacophony ? `Costs ${p.cacophony} Cacophony disc${p.cacophony === 1 ? '' : 's'} (−${p.points - p.score_change} points).` : 'No Cacophony.';
-  const sign = p.score_change >= 0 ? '+' : '−';
-  return h('div', {},
-    h('p', { 'data-testid': 'preview-covered' }, covered),
-    h('p', { 'data-testid': 'preview-completed' }, done),
-    h('p', { 'data-testid': 'preview-cacophony', class: p.cacophony ? 'warn' : '' }, cac),
-    h('p', { 'data-testid': 'preview-score' }, h('strong', {}, `Score ${sign}${Math.abs(p.score_change)} → ${p.score_after}`), `; discs left in your supply: ${p.supply_after}.`, p.reaches_target ? h('strong', {}, ' Reaches the goal!') : null));
-}
+export { effectNote };

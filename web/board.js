@@ -1,0 +1,180 @@
+// The board: the frame a display is drawn in, sized to fit, with zoom by buttons, the wheel (with
+// Ctrl), pinching and double-tapping, and panning by dragging. It holds no game state: the table
+// hands it a drawn display and says how many cells it spans.
+
+/// Largest cell when the display is fitted: a display of three tiles should not fill a screen.
+const MAX_FIT_CELL = 140;
+const MIN_ZOOM = 1;
+const MAX_ZOOM = 4;
+
+export class Frame {
+  /// `wrap`: the scrolling element; `onZoom(zoom)` is told of every change.
+  constructor(wrap, { onZoom } = {}) {
+    this.wrap = wrap;
+    this.svg = null;
+    this.cols = 1;
+    this.rows = 1;
+    this.zoom = 1;
+    this.onZoom = onZoom || (() => {});
+    this.pointers = new Map();
+    this.moved = false;
+    this.lastTap = null;
+    this.listen();
+    this.resize = new ResizeObserver(() => this.layout());
+    this.resize.observe(wrap);
+  }
+
+  close() {
+    this.resize.disconnect();
+  }
+
+  /// Puts a drawn display in the frame (`cols`×`rows` cells, `centre` the cell to keep in view).
+  show(svgEl, cols, rows) {
+    const first = !this.svg;
+    const middle = first ? null : this.middle();
+    this.svg = svgEl;
+    this.cols = cols;
+    this.rows = rows;
+    this.wrap.replaceChildren(svgEl);
+    this.layout();
+    if (middle) this.scrollToMiddle(middle);
+    else this.centre();
+  }
+
+  /// The size of a cell in pixels at zoom 1: the whole display fits the frame.
+  fitCell() {
+    const w = this.wrap.clientWidth - 16;
+    const h = this.wrap.clientHeight - 16;
+    if (w <= 0 || h <= 0) return 60;
+    return Math.max(16, Math.min(w / this.cols, h / this.rows, MAX_FIT_CELL));
+  }
+
+  layout() {
+    if (!this.svg) return;
+    const cell = this.fitCell() * this.zoom;
+    this.svg.setAttribute('width', Math.round(this.cols * cell));
+    this.svg.setAttribute('height', Math.round(this.rows * cell));
+    this.wrap.dataset.zoom = String(Math.round(this.zoom * 100) / 100);
+  }
+
+  centre() {
+    const w = this.wrap;
+    w.scrollLeft = (w.scrollWidth - w.clientWidth) / 2;
+    w.scrollTop = (w.scrollHeight - w.clientHeight) / 2;
+  }
+
+  /// The point in the middle of the view, as a fraction of the display.
+  middle() {
+    const w = this.wrap;
+    return [(w.scrollLeft + w.clientWidth / 2) / Math.max(1, w.scrollWidth), (w.scrollTop + w.clientHeight / 2) / Math.max(1, w.scrollHeight)];
+  }
+
+  scrollToMiddle([mx, my]) {
+    const w = this.wrap;
+    w.scrollLeft = mx * w.scrollWidth - w.clientWidth / 2;
+    w.scrollTop = my * w.scrollHeight - w.clientHeight / 2;
+  }
+
+  /// Zooms to `zoom`, keeping the display point under (clientX, clientY) where it is.
+  zoomTo(zoom, clientX, clientY) {
+    const z = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
+    if (!this.svg || Math.abs(z - this.zoom) < 0.001) return;
+    const w = this.wrap;
+    const box = w.getBoundingClientRect();
+    const px = (clientX ?? box.left + box.width / 2) - box.left;
+    const py = (clientY ?? box.top + box.height / 2) - box.top;
+    const svgBox = this.svg.getBoundingClientRect();
+    // The point under the finger, as a fraction of the drawn display.
+    const fx = (px + box.left - svgBox.left) / Math.max(1, svgBox.width);
+    const fy = (py + box.top - svgBox.top) / Math.max(1, svgBox.height);
+    this.zoom = z;
+    this.layout();
+    const after = this.svg.getBoundingClientRect();
+    w.scrollLeft += after.left + fx * after.width - (box.left + px);
+    w.scrollTop += after.top + fy * after.height - (box.top + py);
+    this.onZoom(this.zoom);
+  }
+
+  listen() {
+    const w = this.wrap;
+    let from = null;
+    let pinch = null;
+    w.addEventListener('pointerdown', (ev) => {
+      if (ev.pointerType === 'mouse' && ev.button !== 0) return;
+      this.pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (this.pointers.size === 1) {
+        from = { x: ev.clientX, y: ev.clientY, left: w.scrollLeft, top: w.scrollTop };
+        this.moved = false;
+      } else if (this.pointers.size === 2) {
+        const [a, b] = [...this.pointers.values()];
+        pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y), zoom: this.zoom };
+        from = null;
+        this.moved = true;
+      }
+    });
+    w.addEventListener('pointermove', (ev) => {
+      if (!this.pointers.has(ev.pointerId)) return;
+      this.pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (pinch && this.pointers.size >= 2) {
+        const [a, b] = [...this.pointers.values()];
+        const dist = Math.hypot(a.x - b.x, a.y - b.y);
+        if (pinch.dist > 0) this.zoomTo(pinch.zoom * (dist / pinch.dist), (a.x + b.x) / 2, (a.y + b.y) / 2);
+        return;
+      }
+      if (!from) return;
+      const dx = ev.clientX - from.x;
+      const dy = ev.clientY - from.y;
+      if (!this.moved && Math.hypot(dx, dy) < 6) return;
+      this.moved = true;
+      w.classList.add('panning');
+      w.scrollLeft = from.left - dx;
+      w.scrollTop = from.top - dy;
+    });
+    const stop = (ev) => {
+      this.pointers.delete(ev.pointerId);
+      if (this.pointers.size < 2) pinch = null;
+      if (this.pointers.size === 0) {
+        from = null;
+        w.classList.remove('panning');
+      }
+    };
+    w.addEventListener('pointerup', (ev) => {
+      // Two quick taps in one place zoom in there (or back out).
+      if (ev.pointerType === 'touch' && !this.moved && this.pointers.size === 1) {
+        const now = ev.timeStamp;
+        const last = this.lastTap;
+        if (last && now - last.at < 350 && Math.hypot(ev.clientX - last.x, ev.clientY - last.y) < 30) {
+          this.lastTap = null;
+          this.zoomTo(this.zoom > 1.2 ? 1 : 2.2, ev.clientX, ev.clientY);
+          this.moved = true; // the second tap chooses nothing
+        } else {
+          this.lastTap = { at: now, x: ev.clientX, y: ev.clientY };
+        }
+      }
+      stop(ev);
+    });
+    w.addEventListener('pointercancel', stop);
+    w.addEventListener('pointerleave', (ev) => {
+      if (ev.pointerType === 'mouse') stop(ev);
+    });
+    // A drag or a pinch chooses no cell.
+    w.addEventListener('click', (ev) => {
+      if (this.moved) {
+        ev.stopPropagation();
+        ev.preventDefault();
+        this.moved = false;
+      }
+    }, true);
+    w.addEventListener('wheel', (ev) => {
+      if (!ev.ctrlKey) return;
+      ev.preventDefault();
+      this.zoomTo(this.zoom * (ev.deltaY < 0 ? 1.15 : 1 / 1.15), ev.clientX, ev.clientY);
+    }, { passive: false });
+  }
+}
+
+/// How many cells a drawn display spans (from its viewBox, 100 units a cell).
+export function span(svgEl) {
+  const vb = (svgEl.getAttribute('viewBox') || '0 0 100 100').split(/\s+/).map(Number);
+  return [Math.max(1, Math.round(vb[2] / 100)), Math.max(1, Math.round(vb[3] / 100))];
+}

@@ -1,0 +1,99 @@
+// What the table says, in words a player understands: seats from 1, tiles as "Fire 10", places
+// as "left of your Water 6", never grid coordinates or tile ids. Every word is a catalogue
+// message; this file only chooses which one and fills it in.
+
+import { has, t } from './i18n.js';
+
+/// "Fire 10": a tile by its element and value.
+export function tileName(tiles, id) {
+  const info = tiles[id];
+  return t('tile.name', { element: t(`element.${info.element}`), value: info.value });
+}
+
+/// A seat as everyone sees it: "Seat 2 · greedy bot", "Seat 1 · you".
+export function seatName(state, seat) {
+  const info = state.seats[seat];
+  const n = seat + 1;
+  if (info.kind === 'bot') {
+    const bot = info.level ? t('seat.bot.level', { bot: botName(info.bot), level: info.level }) : botName(info.bot);
+    return state.you === seat ? t('seat.you.bot', { n, bot }) : t('seat.bot', { n, bot });
+  }
+  if (state.you === seat) return t('seat.you', { n });
+  return info.claimed ? t('seat.number', { n }) : t('seat.free', { n });
+}
+
+/// A seat in narrow places: "1 · You".
+export function shortName(state, seat) {
+  const info = state.seats[seat];
+  const n = seat + 1;
+  if (state.you === seat) return t('seat.short.you', { n });
+  if (info.kind === 'bot') return t('seat.short.bot', { n, bot: botName(info.bot), level: info.level || '' });
+  return info.claimed ? t('seat.short.person', { n }) : t('seat.short.free', { n });
+}
+
+export function botName(bot) {
+  return has(`bot.${bot}`) ? t(`bot.${bot}`) : bot;
+}
+
+const SIDES = [[-1, 0, 'left'], [1, 0, 'right'], [0, -1, 'above'], [0, 1, 'below']];
+
+/// Where a tile went, by a neighbour placed before it: "left of your Water 6".
+export function placeWords(state, seat, tile, tiles) {
+  const display = state.view.seats[seat].display;
+  const i = display.findIndex((d) => d.tile === tile);
+  if (i < 0) return '';
+  if (i === 0) return t('place.first');
+  const me = display[i];
+  for (const [dx, dy, side] of SIDES) {
+    // The new tile is `side` of its neighbour when the neighbour is the other way.
+    const n = display.slice(0, i).find((d) => d.x === me.x - dx && d.y === me.y - dy);
+    if (n) {
+      const whose = state.you === seat ? 'your' : 'their';
+      return t(`place.${side}.${whose}`, { tile: tileName(tiles, n.tile) });
+    }
+  }
+  return '';
+}
+
+/// One line of the move log, with what the move did when the server says so.
+export function describeMove(played, state, names, tiles) {
+  const who = names[played.seat];
+  const m = played.move;
+  let text;
+  if (m.action === 'place') {
+    const turned = m.rot ? t('log.turned', { degrees: m.rot * 90 }) : '';
+    text = t('log.placed', { who, tile: tileName(tiles, m.tile), where: placeWords(state, played.seat, m.tile, tiles), turned });
+  } else if (m.action === 'intermezzo') {
+    text = t('log.intermezzo', { who, tile: tileName(tiles, m.tile) });
+  } else {
+    text = t('log.pass', { who });
+  }
+  return { text: text.replace(/\s+([,.])/g, '$1').replace(/\s{2,}/g, ' '), note: effectNote(played.effect, tiles) };
+}
+
+/// "+6 points, 1 Cacophony disc": what a placement did (from the engine, via the server).
+export function effectNote(effect, tiles) {
+  if (!effect) return '';
+  const parts = [];
+  if (effect.completed && effect.completed.length) {
+    parts.push(t('effect.completed', { tiles: effect.completed.map((id) => tileName(tiles, id)).join(', ') }));
+  }
+  if (effect.score_change) {
+    parts.push(t(effect.score_change > 0 ? 'effect.points.plus' : 'effect.points.minus', { count: Math.abs(effect.score_change) }));
+  }
+  if (effect.cacophony) parts.push(t('effect.cacophony', { count: effect.cacophony }));
+  return parts.join(', ');
+}
+
+/// The engine's reason for refusing a move, in the player's words.
+export function reasonText(error) {
+  const r = error && error.reason;
+  if (r && r.kind && has(`reason.${r.kind}`)) return t(`reason.${r.kind}`, { count: r.offer_len ?? 0 });
+  return t('reason.other');
+}
+
+/// What the player to act is asked to do.
+export function expectText(expects, touch) {
+  const k = `expect.${expects}`;
+  return touch && has(`${k}.touch`) ? t(`${k}.touch`) : t(k);
+}
