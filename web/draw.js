@@ -1,18 +1,66 @@
-// Drawing tiles, displays and the score track as SVG. No rules here: what is legal, covered or
-// completed comes from the server (the engine); this file only shows it.
+// Drawing tiles, displays, the harmony track and the start player marker as SVG: our own art,
+// drawn here from paths (no pictures are fetched). No rules here: what is legal, covered or
+// completed comes from the server (the engine); this file only shows it. Every word it shows or
+// reads out comes from the message catalogues (i18n.js).
+//
+// Exports (the table draws with these; the CSS for them is in art.css):
+//   ELEMENTS[el]          {color, dark, tint, ink, name, letter} for 'fire' 'water' 'earth' 'air';
+//                         `name` and `letter` are read from the catalogue when asked.
+//   ELEMENT_ORDER         the four elements in the game's order.
+//   SEAT_COLORS           a colour per seat (score markers, discs, names).
+//   CACOPHONY_COLOR       the red of the Cacophony discs.
+//   CELL                  100: the units of one display cell (and of one tile).
+//   svg(tag, attrs, children)
+//   emblem(element, {x, y, size, fill, ...attrs}) a <g> with the element's emblem, `size` units
+//                         wide, centred on (x, y) (default: the 100-unit box at the origin).
+//   tileGroup(info, opts) a tile as <g class="tile"> of 100×100 units at the origin, holding
+//                         <g class="tile-face"> (rotate or scale it in CSS with transform-box:
+//                         fill-box; the outer group keeps the position). opts:
+//                           arrows     [{direction, element, covered}] as placed
+//                           flipped    completed: shows its back
+//                           back       the back of a tile not yet placed (the draw pile)
+//                           marks      {covers: Set of directions the preview covers}
+//                           seatColor  the owner's colour: discs on covered arrows and the vessel
+//                           discs      discs on the vessel (default: the uncovered arrows)
+//                           cacophony  how many of the tile's discs are Cacophony discs (red:
+//                                      on the vessel first, the rest on covered arrows)
+//   tileSvg(info, {rot, size, back, label, seatColor})   a tile on its own, `size` px
+//   displaySvg(seatView, tiles, opts)  a display. opts: cellPx, fit (width and height 100%,
+//                         scaled to its box), seatColor, placing {tile, rot, legal, chosen},
+//                         fresh (Set of tile ids), preview, onCell(x, y, legal, byKey).
+//                         Uses `discs` and `cacophony` of each TileView when the server sends them.
+//   scoreTrack(view, names)   the harmony track: a serpentine of numbered spaces, the goal
+//                         marked, a stacked disc per seat (the first to arrive lowest).
+//   startMarker(size)     the start player's token, an <svg> of `size` px with its label.
+//   magnifier()           a magnifier icon.
+//   describeTile(info, arrows, flipped, {discs, cacophony})   words for screen readers.
+
+import { t } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/// Element colours, each with a letter and an icon, so nothing depends on colour alone.
-export const ELEMENTS = {
-  fire: { name: 'Fire', letter: 'F', color: '#c8381f', tint: '#f8d9d0' },
-  water: { name: 'Water', letter: 'W', color: '#1f5fc8', tint: '#d3e1f8' },
-  earth: { name: 'Earth', letter: 'E', color: '#3d7a22', tint: '#d8ecc9' },
-  air: { name: 'Air', letter: 'A', color: '#9a7a00', tint: '#f6ecbd' },
+/// The element colours: vermilion, blue, forest green and sunny yellow, far apart in lightness
+/// as well as in hue, so that they stay apart for colour-blind players (checked for deuteranopia,
+/// protanopia and tritanopia); each element also has its letter and its emblem everywhere.
+/// `dark`: outlines and plaques; `tint`: the face of a tile; `ink`: text on the element colour.
+const PALETTE = {
+  fire: { color: '#e0561a', dark: '#8f2e08', tint: '#fde6d8', ink: '#ffffff' },
+  water: { color: '#1565c0', dark: '#0a3c78', tint: '#dce9f8', ink: '#ffffff' },
+  earth: { color: '#2a5a1e', dark: '#15330e', tint: '#dfecd5', ink: '#ffffff' },
+  air: { color: '#f7d23e', dark: '#7d6100', tint: '#fdf5d2', ink: '#3b2e00' },
 };
+export const ELEMENT_ORDER = ['fire', 'water', 'earth', 'air'];
+export const ELEMENTS = Object.fromEntries(ELEMENT_ORDER.map((el) => [el, {
+  ...PALETTE[el],
+  get name() { return t(`element.${el}`); },
+  get letter() { return t(`element.${el}.letter`); },
+}]));
 
-/// Seat colours for score markers and names (distinct from the element colours).
+/// Seat colours for score markers, discs and names (apart from the element colours).
 export const SEAT_COLORS = ['#6a2c91', '#0f7d7d', '#c2571a', '#333333'];
+/// Cacophony discs: red, and marked with a jagged line so they are not told by colour alone.
+export const CACOPHONY_COLOR = '#c8102e';
+const NEUTRAL_DISC = '#3d3a36';
 
 const DIRS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
 const STEP = { N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1] };
@@ -31,109 +79,276 @@ export function svg(tag, attrs = {}, children = []) {
 }
 
 function text(x, y, s, attrs = {}) {
-  const t = svg('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central', ...attrs });
-  t.textContent = s;
-  return t;
+  const el = svg('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central', ...attrs });
+  el.textContent = s;
+  return el;
 }
 
-/// A small pictogram per element, drawn behind the letter.
-function icon(element) {
-  const c = ELEMENTS[element].color;
-  const common = { fill: 'none', stroke: c, 'stroke-width': 3, opacity: 0.45, 'stroke-linejoin': 'round' };
-  switch (element) {
-    case 'fire':
-      return svg('path', { d: 'M50 24 C62 38 70 46 66 60 C63 71 56 76 50 76 C44 76 37 71 34 60 C31 48 42 44 42 34 C47 40 48 44 50 46 Z', ...common });
-    case 'water':
-      return svg('path', { d: 'M50 24 C58 38 68 50 68 60 A18 18 0 0 1 32 60 C32 50 42 38 50 24 Z', ...common });
-    case 'earth':
-      return svg('path', { d: 'M24 72 L44 38 L54 52 L62 42 L78 72 Z', ...common });
-    default:
-      return svg('path', { d: 'M26 40 H62 A8 8 0 1 0 54 32 M26 52 H70 M26 64 H58 A8 8 0 1 1 50 72', ...common });
+function titled(el, words) {
+  const title = svg('title');
+  title.textContent = words;
+  el.prepend(title);
+  return el;
+}
+
+// ---- emblems ----
+
+/// The emblems, drawn in a 100×100 box: filled paths with holes (even-odd), so that one colour
+/// draws them on any background.
+const EMBLEMS = {
+  // A flame with an inner tongue.
+  fire: [
+    'M50 4 C55 20 70 30 78 46 C86 62 82 82 68 91 C60 96 40 96 32 91 C18 82 14 64 22 48 '
+      + 'C25 56 30 60 36 61 C30 44 36 22 50 4 Z '
+      + 'M50 50 C53 60 62 64 63 75 C64 84 57 89 50 89 C43 89 36 84 37 75 C38 66 47 62 50 50 Z',
+  ],
+  // A drop with a wave across it.
+  water: [
+    'M50 4 C58 20 80 42 80 64 A30 30 0 0 1 20 64 C20 42 42 20 50 4 Z '
+      + 'M27 62 C35 55 42 69 50 62 C58 55 65 69 73 62 L73 71 C65 78 58 64 50 71 C42 78 35 64 27 71 Z',
+  ],
+  // Two mountains, the high one snow-capped, over a hill line.
+  earth: [
+    'M2 88 L36 24 L54 56 L66 40 L98 88 Z '
+      + 'M29.5 39 L43.5 39 L46.5 45 L42 42.5 L38 47 L34 42.5 L28.5 45.5 Z',
+  ],
+  // Three gusts of wind, two of them curling.
+  air: [
+    'M6 36 L58 36 C66 36 72 30 72 23 C72 15 66 10 59 10 C52 10 47 15 47 21 L57 21 '
+      + 'C57 19 58 18 59 18 C62 18 64 20 64 23 C64 26 62 28 58 28 L6 28 Z '
+      + 'M4 56 L76 56 C84 56 90 62 90 70 C90 79 83 85 75 85 C67 85 61 79 61 72 L70 72 '
+      + 'C70 75 72 77 75 77 C79 77 82 74 82 70 C82 66 79 64 76 64 L4 64 Z '
+      + 'M14 42 L48 42 L48 50 L14 50 Z',
+  ],
+};
+
+export function emblem(element, { x = 50, y = 50, size = 100, fill = PALETTE[element].color, ...attrs } = {}) {
+  const k = size / 100;
+  const g = svg('g', { class: 'emblem', transform: `translate(${x - 50 * k} ${y - 50 * k}) scale(${k})`, ...attrs });
+  for (const d of EMBLEMS[element]) g.append(svg('path', { d, fill, 'fill-rule': 'evenodd' }));
+  return g;
+}
+
+// ---- words ----
+
+function tileWords(info) {
+  return t('tile.name', { element: t(`element.${info.element}`), value: info.value });
+}
+
+function arrowWords(a) {
+  return t(a.covered ? 'draw.arrow.covered' : 'draw.arrow', { element: t(`element.${a.element}`), direction: t(`draw.dir.${a.direction}`) });
+}
+
+/// Describes a tile for screen readers and tooltips: "Fire 10; arrows: …; 2 Sound discs …".
+export function describeTile(info, arrows, flipped, { discs, cacophony = 0 } = {}) {
+  if (flipped) return t('draw.tile.completed', { tile: tileWords(info) });
+  const parts = [t('draw.tile.arrows', { tile: tileWords(info), arrows: arrows.map(arrowWords).join(', ') })];
+  if (discs) {
+    parts.push(t('draw.tile.discs', { count: discs }));
+    const red = Math.min(cacophony, discs);
+    if (red) parts.push(t('draw.tile.cacophony', { count: red }));
   }
+  return parts.join(' ');
 }
 
-/// Where an arrow pointing `dir` sits on a tile, and the angle it points at.
+// ---- tiles ----
+
+/// Where an arrow pointing `dir` sits on a tile (its middle) and the angle it points at.
 function arrowSpot(dir) {
   const [dx, dy] = STEP[dir];
-  const angle = (DIRS.indexOf(dir) * 45);
-  return { x: 50 + dx * 34, y: 50 + dy * 34, angle };
+  const i = DIRS.indexOf(dir);
+  const r = i % 2 ? 31 : 30; // along the diagonal for corners (×√2)
+  return { x: 50 + dx * r, y: 50 + dy * r, angle: i * 45 };
 }
 
-/// Describes a tile for screen readers and tooltips.
-export function describeTile(info, arrows, flipped) {
-  const el = ELEMENTS[info.element].name;
-  if (flipped) return `Tile ${info.id}: ${el}, completed (${info.value} points)`;
-  const list = arrows
-    .map((a) => `${a.direction} ${ELEMENTS[a.element].name}${a.covered ? ' (covered)' : ''}`)
-    .join(', ');
-  return `Tile ${info.id}: ${el}, ${info.value} points; arrows ${list}`;
-}
-
-/// A tile as an SVG group of 100×100 units at the origin.
-/// `arrows`: [{direction, element, covered}] as placed; `flipped`: show its back.
-/// `marks`: {covers: Set of directions about to be covered, completes: bool}.
-export function tileGroup(info, { arrows, flipped = false, marks = null, back = false } = {}) {
-  const e = ELEMENTS[info.element];
-  const g = svg('g', { class: 'tile', 'data-tile': info.id, 'data-element': info.element });
-  const title = svg('title');
-  title.textContent = back
-    ? `The back of a tile: ${e.name}, ${info.value} points`
-    : describeTile(info, arrows, flipped);
-  g.append(title);
-  const face = flipped || back;
-  g.append(svg('rect', {
-    x: PAD, y: PAD, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10,
-    fill: face ? e.color : e.tint, stroke: e.color, 'stroke-width': 4, class: 'tile-body',
-  }));
-  if (face) {
-    g.append(text(50, 42, e.letter, { class: 'tile-letter', fill: '#fff', 'font-size': 34, 'font-weight': 700 }));
-    g.append(text(50, 72, String(info.value), { fill: '#fff', 'font-size': 22, 'font-weight': 700 }));
-    return g;
-  }
-  g.append(icon(info.element));
-  g.append(text(50, 50, e.letter, { class: 'tile-letter', fill: e.color, 'font-size': 30, 'font-weight': 700 }));
-  g.append(text(50, 71, String(info.value), { fill: e.color, 'font-size': 13, 'font-weight': 600 }));
-  for (const a of arrows) {
-    const spot = arrowSpot(a.direction);
-    const ae = ELEMENTS[a.element];
-    const arrow = svg('g', {
-      transform: `translate(${spot.x} ${spot.y}) rotate(${spot.angle})`,
-      class: 'arrow', 'data-direction': a.direction, 'data-element': a.element,
-      'data-covered': a.covered ? 'true' : 'false',
-    });
-    arrow.append(svg('path', { d: 'M0 -15 L13 6 L-13 6 Z', fill: ae.color, stroke: '#fff', 'stroke-width': 1.5 }));
-    // The letter stays upright whatever the arrow's angle.
-    const letter = text(0, 0, ae.letter, { fill: '#fff', 'font-size': 12, 'font-weight': 700, transform: `rotate(${-spot.angle}) translate(0 1)` });
-    arrow.append(letter);
-    if (a.covered) {
-      arrow.append(svg('circle', { cx: 0, cy: -1, r: 9, class: 'disc', fill: '#2b2b2b', stroke: '#fff', 'stroke-width': 2 }));
-    } else if (marks && marks.covers && marks.covers.has(a.direction)) {
-      arrow.append(svg('circle', { cx: 0, cy: -1, r: 11, class: 'will-cover', fill: 'none', stroke: '#ffb300', 'stroke-width': 4 }));
-    }
-    g.append(arrow);
+/// A disc seen from above: a coin with a rim and a shine. Cacophony discs carry a jagged line.
+function disc(cx, cy, r, color, { kind = 'sound', cls = 'disc' } = {}) {
+  const g = svg('g', { class: cls, 'data-kind': kind });
+  g.append(svg('circle', { cx, cy: cy + r * 0.18, r, fill: 'rgba(0,0,0,0.35)' }));
+  g.append(svg('circle', { cx, cy, r, fill: color, stroke: '#fff', 'stroke-width': r * 0.16 }));
+  g.append(svg('circle', { cx, cy, r: r * 0.62, fill: 'none', stroke: 'rgba(255,255,255,0.45)', 'stroke-width': r * 0.12 }));
+  if (kind === 'cacophony') {
+    const s = r * 0.5;
+    g.append(svg('path', {
+      d: `M${cx - s} ${cy - s * 0.1} L${cx - s * 0.4} ${cy - s * 0.6} L${cx} ${cy + s * 0.3} L${cx + s * 0.4} ${cy - s * 0.6} L${cx + s} ${cy - s * 0.1}`,
+      fill: 'none', stroke: '#fff', 'stroke-width': r * 0.2, 'stroke-linejoin': 'round', 'stroke-linecap': 'round',
+    }));
   }
   return g;
 }
 
-/// A tile on its own, for the offer, the intermezzo storage and the pile (`size` px).
-export function tileSvg(info, { rot = 0, size = 64, back = false, label } = {}) {
+/// Where n discs (at most 4: a tile has at most 4 arrows) lie in the vessel.
+const HEAP = [[], [[0, 0]], [[-5.5, 1], [5.5, -1]], [[-5.5, 3], [5.5, 3], [0, -5.5]], [[-5.5, 5], [5.5, 5], [-5.5, -5.5], [5.5, -5.5]]];
+
+/// The vessel: a round dish in the middle, with the discs still on it.
+function vessel(info, discs, red, seatColor) {
+  const e = PALETTE[info.element];
+  const cx = 50, cy = 44.5;
+  const g = svg('g', { class: 'vessel', 'data-discs': discs });
+  g.append(svg('circle', { cx, cy: cy + 1.5, r: 15.5, fill: 'rgba(0,0,0,0.22)' }));
+  g.append(svg('circle', { cx, cy, r: 15.5, fill: e.dark, class: 'vessel-rim' }));
+  g.append(svg('circle', { cx, cy, r: 12.3, fill: '#fbf7ee', class: 'vessel-well' }));
+  g.append(svg('circle', { cx, cy: cy + 1, r: 11.2, fill: 'none', stroke: 'rgba(0,0,0,0.12)', 'stroke-width': 2.4 }));
+  if (discs === 0) g.append(emblem(info.element, { x: cx, y: cy, size: 15, fill: e.color, opacity: 0.6 }));
+  const heap = HEAP[Math.min(discs, 4)];
+  heap.forEach(([dx, dy], i) => {
+    // Cacophony discs lie lowest: they are the last to leave the vessel.
+    const kind = i < red ? 'cacophony' : 'sound';
+    const r = discs === 1 ? 8 : 6.6;
+    g.append(disc(cx + dx, cy + dy, r, kind === 'cacophony' ? CACOPHONY_COLOR : seatColor, { kind, cls: 'vessel-disc' }));
+  });
+  return g;
+}
+
+/// The value plaque under the vessel: the element's letter and the tile's value.
+function plaque(info) {
+  const e = PALETTE[info.element];
+  const g = svg('g', { class: 'plaque' });
+  g.append(svg('rect', { x: 32.5, y: 58.5, width: 35, height: 14, rx: 7, fill: e.dark, stroke: '#fff', 'stroke-width': 1.3 }));
+  g.append(text(40.5, 65.8, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: '#fff', 'font-size': 9.5, 'font-weight': 700, opacity: 0.8 }));
+  g.append(svg('line', { x1: 47, y1: 61, x2: 47, y2: 70, stroke: 'rgba(255,255,255,0.45)', 'stroke-width': 1 }));
+  g.append(text(57, 66, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': 13.5, 'font-weight': 800 }));
+  return g;
+}
+
+/// An arrow: a big head in its element's colour with the element's letter, upright.
+function arrowGroup(a, { disc: discColor, discKind = 'sound', will = false } = {}) {
+  const spot = arrowSpot(a.direction);
+  const ae = PALETTE[a.element];
+  const g = svg('g', {
+    transform: `translate(${spot.x} ${spot.y})`,
+    class: 'arrow', 'data-direction': a.direction, 'data-element': a.element,
+    'data-covered': a.covered ? 'true' : 'false',
+  });
+  const head = svg('path', {
+    d: 'M0 -14 L14.5 8 L-14.5 8 Z', transform: `rotate(${spot.angle})`,
+    fill: ae.color, stroke: ae.dark, 'stroke-width': 2, 'stroke-linejoin': 'round', class: 'arrow-head',
+  });
+  const halo = svg('path', {
+    d: 'M0 -14 L14.5 8 L-14.5 8 Z', transform: `rotate(${spot.angle})`,
+    fill: 'none', stroke: '#fff', 'stroke-width': 5, 'stroke-linejoin': 'round', opacity: 0.9,
+  });
+  // The letter sits on the head's widest part, upright whatever the arrow's angle.
+  const rad = (spot.angle * Math.PI) / 180;
+  const lx = -Math.sin(rad) * 1.2, ly = Math.cos(rad) * 1.2;
+  const letter = text(lx, ly + 0.6, t(`element.${a.element}.letter`), { fill: ae.ink, 'font-size': 12.5, 'font-weight': 800, class: 'arrow-letter' });
+  // The letter is the arrow's only text (tests read it).
+  g.append(halo, head, letter);
+  if (a.covered) {
+    g.append(disc(lx, ly, 9.5, discColor, { kind: discKind }));
+  } else if (will) {
+    g.append(svg('circle', { cx: lx, cy: ly, r: 12, class: 'will-cover', fill: 'none', stroke: '#ffb300', 'stroke-width': 4 }));
+  }
+  return g;
+}
+
+/// The face of a tile: frame, emblem, arrows, vessel and plaque.
+function face(info, arrows, { marks, seatColor, discs, cacophony }) {
+  const e = PALETTE[info.element];
+  const f = svg('g', { class: 'tile-face' });
+  f.append(svg('rect', {
+    x: PAD, y: PAD + 1.5, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10, fill: 'rgba(0,0,0,0.25)', class: 'tile-shadow',
+  }));
+  f.append(svg('rect', {
+    x: PAD, y: PAD, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10,
+    fill: e.tint, stroke: e.color, 'stroke-width': 4, class: 'tile-body',
+  }));
+  f.append(svg('rect', { x: PAD - 2, y: PAD - 2, width: 100 - 2 * PAD + 4, height: 100 - 2 * PAD + 4, rx: 12, fill: 'none', stroke: e.dark, 'stroke-width': 0.8, opacity: 0.7 }));
+  // A soft frame and a lighter middle, as on printed cardboard.
+  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.color, 'stroke-width': 6, opacity: 0.14 }));
+  f.append(svg('circle', { cx: 50, cy: 48, r: 34, fill: '#fff', opacity: 0.4 }));
+  f.append(svg('rect', { x: PAD + 5, y: PAD + 5, width: 100 - 2 * PAD - 10, height: 100 - 2 * PAD - 10, rx: 6, fill: 'none', stroke: e.color, 'stroke-width': 1, opacity: 0.5 }));
+  f.append(emblem(info.element, { x: 50, y: 50, size: 88, fill: e.color, opacity: 0.2, class: 'emblem watermark' }));
+  // Cacophony discs beyond those on the vessel lie on covered arrows.
+  let redOnArrows = Math.max(0, cacophony - discs);
+  const covers = (marks && marks.covers) || new Set();
+  for (const a of arrows) {
+    let kind = 'sound';
+    if (a.covered && redOnArrows > 0) {
+      kind = 'cacophony';
+      redOnArrows--;
+    }
+    f.append(arrowGroup(a, { disc: kind === 'cacophony' ? CACOPHONY_COLOR : seatColor, discKind: kind, will: !a.covered && covers.has(a.direction) }));
+  }
+  f.append(vessel(info, discs, Math.min(cacophony, discs), seatColor));
+  f.append(plaque(info));
+  return f;
+}
+
+/// The back of a tile: the element's colour, its emblem and the value, big.
+function backFace(info) {
+  const e = PALETTE[info.element];
+  const f = svg('g', { class: 'tile-face back' });
+  f.append(svg('rect', { x: PAD, y: PAD + 1.5, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10, fill: 'rgba(0,0,0,0.25)', class: 'tile-shadow' }));
+  f.append(svg('rect', {
+    x: PAD, y: PAD, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10,
+    fill: e.color, stroke: e.dark, 'stroke-width': 3, class: 'tile-body',
+  }));
+  // Rings of sound around the emblem.
+  for (const r of [24, 33, 42]) {
+    f.append(svg('circle', { cx: 50, cy: 42, r, fill: 'none', stroke: e.ink, 'stroke-width': 1.6, opacity: 0.16 }));
+  }
+  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.ink, 'stroke-width': 1.2, opacity: 0.45 }));
+  f.append(emblem(info.element, { x: 50, y: 40, size: 46, fill: e.ink, class: 'emblem' }));
+  f.append(text(18, 19, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: e.ink, 'font-size': 11, 'font-weight': 700, opacity: 0.85 }));
+  f.append(svg('circle', { cx: 50, cy: 76.5, r: 14, fill: e.dark, stroke: e.ink, 'stroke-width': 1.5 }));
+  f.append(text(50, 77.5, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': info.value >= 10 ? 17 : 20, 'font-weight': 800 }));
+  return f;
+}
+
+/// A tile as an SVG group of 100×100 units at the origin (see the top of this file).
+export function tileGroup(info, { arrows = [], flipped = false, marks = null, back = false, seatColor = NEUTRAL_DISC, discs, cacophony = 0 } = {}) {
+  const g = svg('g', { class: 'tile', 'data-tile': info.id, 'data-element': info.element });
+  if (flipped || back) {
+    g.classList.add('turned');
+    g.append(backFace(info));
+    titled(g, back ? t('draw.tile.back', { tile: tileWords(info) }) : describeTile(info, arrows, true));
+    return g;
+  }
+  const onVessel = discs ?? arrows.filter((a) => !a.covered).length;
+  const red = cacophony || 0;
+  g.append(face(info, arrows, { marks, seatColor, discs: onVessel, cacophony: red }));
+  titled(g, describeTile(info, arrows, false, { discs: onVessel, cacophony: red }));
+  return g;
+}
+
+/// A tile on its own, for the offer, the intermezzo storage and the pile (`size` px). A tile not
+/// yet placed has an empty vessel.
+export function tileSvg(info, { rot = 0, size = 64, back = false, label, seatColor } = {}) {
   const arrows = back ? [] : info.rotations[rot].map((a) => ({ ...a, covered: false }));
-  const s = svg('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'tile-svg', role: 'img', 'aria-label': label || describeTile(info, arrows, false) });
-  s.append(tileGroup(info, { arrows, back }));
+  const words = label || (back ? t('draw.tile.back', { tile: tileWords(info) }) : describeTile(info, arrows, false));
+  const s = svg('svg', { viewBox: '0 0 100 100', width: size, height: size, class: 'tile-svg art', role: 'img', 'aria-label': words });
+  s.append(tileGroup(info, { arrows, back, discs: 0, seatColor }));
   return s;
 }
 
-/// A player's display. `options`:
-///   cellPx: pixels per cell; placing: {tile: info, rot, legal: Set "x,y", chosen: {x,y}|null}
-///   fresh: Set of tile ids to outline (placed by an opponent since my last turn)
-///   preview: the engine's preview of the chosen placement (covered arrows, completed tiles)
-///   onCell(x, y, legal)
-export function displaySvg(seatView, tiles, options) {
-  const { cellPx, placing, fresh = new Set(), preview = null } = options;
+// ---- displays ----
+
+const SIDES = [[1, 0, 'left'], [-1, 0, 'right'], [0, 1, 'above'], [0, -1, 'below']];
+
+/// Words for an empty cell, by a tile beside it ("right of Fire 10"), never by coordinates.
+function cellWords(x, y, legal, occupied, tiles) {
+  if (occupied.size === 0) return t('draw.cell.first');
+  let where = null;
+  for (const [dx, dy, side] of SIDES) {
+    const n = occupied.get(`${x + dx},${y + dy}`);
+    if (n) {
+      where = t(`draw.side.${side}`, { tile: tileWords(tiles[n.tile]) });
+      break;
+    }
+  }
+  if (!where) where = t('draw.side.none');
+  return t(legal ? 'draw.cell.legal' : 'draw.cell.illegal', { where });
+}
+
+/// A player's display (see the top of this file for the options).
+export function displaySvg(seatView, tiles, options = {}) {
+  const { cellPx = 80, placing, fresh = new Set(), preview = null, fit = false, seatColor = NEUTRAL_DISC } = options;
+  const onCell = options.onCell || (() => {});
   const placed = seatView.display;
-  const occupied = new Map(placed.map((t) => [`${t.x},${t.y}`, t]));
-  let xs = placed.map((t) => t.x);
-  let ys = placed.map((t) => t.y);
+  const occupied = new Map(placed.map((d) => [`${d.x},${d.y}`, d]));
+  let xs = placed.map((d) => d.x);
+  let ys = placed.map((d) => d.y);
   if (placing) {
     for (const k of placing.legal) {
       const [x, y] = k.split(',').map(Number);
@@ -149,7 +364,9 @@ export function displaySvg(seatView, tiles, options) {
   const cols = maxX - minX + 1, rows = maxY - minY + 1;
   const root = svg('svg', {
     viewBox: `${minX * CELL} ${minY * CELL} ${cols * CELL} ${rows * CELL}`,
-    width: cols * cellPx, height: rows * cellPx, class: 'display-svg',
+    width: fit ? '100%' : cols * cellPx, height: fit ? '100%' : rows * cellPx,
+    preserveAspectRatio: fit ? 'xMidYMid meet' : undefined,
+    class: 'display-svg art',
   });
   const covers = new Map(); // tile id -> Set of directions the preview covers
   const completes = new Set(preview ? preview.completed : []);
@@ -159,17 +376,18 @@ export function displaySvg(seatView, tiles, options) {
       covers.get(c.tile).add(c.direction);
     }
   }
-  for (const t of placed) {
-    const g = tileGroup(tiles[t.tile], {
-      arrows: t.arrows, flipped: t.flipped,
-      marks: { covers: covers.get(t.tile) },
+  for (const d of placed) {
+    const g = tileGroup(tiles[d.tile], {
+      arrows: d.arrows, flipped: d.flipped, seatColor,
+      discs: d.flipped ? 0 : d.discs, cacophony: d.cacophony || 0,
+      marks: { covers: covers.get(d.tile) },
     });
-    g.setAttribute('transform', `translate(${t.x * CELL} ${t.y * CELL})`);
-    g.setAttribute('data-cell', `${t.x},${t.y}`);
-    if (fresh.has(t.tile)) g.classList.add('fresh');
-    if (completes.has(t.tile)) g.classList.add('completes');
-    if (fresh.has(t.tile) || completes.has(t.tile)) {
-      g.append(svg('rect', { x: 1, y: 1, width: 98, height: 98, rx: 12, class: completes.has(t.tile) ? 'outline-complete' : 'outline-fresh', fill: 'none' }));
+    g.setAttribute('transform', `translate(${d.x * CELL} ${d.y * CELL})`);
+    g.setAttribute('data-cell', `${d.x},${d.y}`);
+    if (fresh.has(d.tile)) g.classList.add('fresh');
+    if (completes.has(d.tile)) g.classList.add('completes');
+    if (fresh.has(d.tile) || completes.has(d.tile)) {
+      g.append(svg('rect', { x: 1, y: 1, width: 98, height: 98, rx: 12, class: completes.has(d.tile) ? 'outline-complete' : 'outline-fresh', fill: 'none' }));
     }
     root.append(g);
   }
@@ -183,13 +401,13 @@ export function displaySvg(seatView, tiles, options) {
         x: x * CELL + PAD, y: y * CELL + PAD, width: CELL - 2 * PAD, height: CELL - 2 * PAD, rx: 10,
         class: legal ? 'cell legal' : 'cell', 'data-cell': key,
         tabindex: legal ? 0 : undefined, role: 'button',
-        'aria-label': `${legal ? 'Place' : 'Try'} at column ${x}, row ${y}${legal ? '' : ' (not a legal cell)'}`,
+        'aria-label': cellWords(x, y, legal, occupied, tiles),
       });
-      cell.addEventListener('click', () => options.onCell(x, y, legal));
+      cell.addEventListener('click', () => onCell(x, y, legal));
       cell.addEventListener('keydown', (ev) => {
         if ((ev.key === 'Enter' || ev.key === ' ') && !ev.repeat) {
           ev.preventDefault();
-          options.onCell(x, y, legal, true);
+          onCell(x, y, legal, true);
         }
       });
       root.append(cell);
@@ -201,7 +419,7 @@ export function displaySvg(seatView, tiles, options) {
   if (placing.chosen) {
     // The new tile's own arrows that the preview covers.
     const own = preview ? covers.get(info.id) : null;
-    const tile = tileGroup(info, { arrows, marks: { covers: own } });
+    const tile = tileGroup(info, { arrows, marks: { covers: own }, discs: 0, seatColor });
     tile.setAttribute('transform', `translate(${placing.chosen.x * CELL} ${placing.chosen.y * CELL})`);
     tile.classList.add('chosen');
     tile.setAttribute('pointer-events', 'none');
@@ -211,7 +429,7 @@ export function displaySvg(seatView, tiles, options) {
     root.append(tile);
   } else {
     // The tile follows the pointer (or the focused cell) without redrawing the display.
-    const ghost = tileGroup(info, { arrows });
+    const ghost = tileGroup(info, { arrows, discs: 0, seatColor });
     ghost.classList.add('ghost');
     ghost.setAttribute('pointer-events', 'none');
     ghost.setAttribute('visibility', 'hidden');
@@ -231,54 +449,106 @@ export function displaySvg(seatView, tiles, options) {
   return root;
 }
 
-/// The score track. Markers at the same score stack as on the table: the one that got there
-/// first (first in the engine's ranking) lowest. Markers too close to read side by side stack
-/// as well.
+// ---- the harmony track ----
+
+/// The harmony track: numbered spaces from 0 (or the lowest score) to the goal (or the highest
+/// score in solo-all), laid as a serpentine; each seat's marker is a disc in its colour with its
+/// number. Markers on one space stack: the one that got there first (first in the engine's
+/// ranking) lowest.
 export function scoreTrack(view, names) {
   const scores = view.seats.map((s) => s.score);
-  // Solo-all has no goal: the track then just covers the scores.
-  const target = view.target;
+  const target = view.target ?? null;
   const lo = Math.min(0, ...scores);
-  const hi = Math.max(target ?? 10, ...scores) + 2;
-  const width = 340, left = 12, right = 10, r = 7.5;
-  const scale = (width - left - right) / (hi - lo);
-  const px = (v) => left + (v - lo) * scale;
+  const hi = Math.max(target ?? 20, ...scores);
+  const n = hi - lo + 1;
+  // At most 19 spaces a row (a space stays big enough to read in a side panel), rows filled evenly.
+  const perRow = Math.max(10, Math.ceil(n / Math.ceil(n / 19)));
+  const rowCount = Math.ceil(n / perRow);
+  const width = 340, margin = 8;
+  const step = (width - 2 * margin) / perRow;
+  const rowH = Math.max(step * 1.5, 26);
+  const top = 20; // room for stacked markers on the first row and the goal's flag
+  const height = top + rowCount * rowH + 6;
+  const at = (v) => {
+    const i = v - lo;
+    const row = Math.floor(i / perRow);
+    const col = row % 2 ? perRow - 1 - (i % perRow) : i % perRow;
+    return { x: margin + (col + 0.5) * step, y: top + row * rowH + rowH / 2, row };
+  };
   const rank = new Map(view.ranking.map((seat, i) => [seat, i]));
+  const label = t('draw.track.label', { list: view.ranking.map((p) => t('draw.track.entry', { name: names[p], score: scores[p] })).join(', ') });
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'track-svg art', role: 'img', 'aria-label': label });
+  // The board.
+  root.append(svg('rect', { x: 1, y: 1, width: width - 2, height: height - 2, rx: 12, class: 'track-board', fill: '#efe6d2', stroke: '#b9a884', 'stroke-width': 2 }));
+  // The path joining the spaces.
+  const pts = [];
+  for (let v = lo; v <= hi; v++) {
+    const p = at(v);
+    pts.push(`${p.x.toFixed(1)} ${p.y.toFixed(1)}`);
+  }
+  root.append(svg('polyline', { points: pts.join(' '), fill: 'none', stroke: '#cbb994', 'stroke-width': step * 0.9, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', class: 'track-path' }));
+  const sr = step * 0.42;
+  for (let v = lo; v <= hi; v++) {
+    const p = at(v);
+    const goal = v === target;
+    const five = v % 5 === 0;
+    const fill = goal ? '#f2b705' : v < 0 ? '#e9c9c9' : five ? '#fffaf0' : '#f7efdc';
+    const space = svg('g', { class: goal ? 'space goal' : 'space', 'data-score': v });
+    space.append(svg('circle', { cx: p.x, cy: p.y, r: sr, fill, stroke: goal ? '#8a5a00' : five ? '#8a7a55' : '#b9a884', 'stroke-width': goal ? 2 : five ? 1.4 : 0.8 }));
+    if (five || goal || v === lo || v === hi) {
+      space.append(text(p.x, p.y + 0.5, String(v), { 'font-size': Math.min(8.5, step * 0.5), 'font-weight': five || goal ? 700 : 400, fill: goal ? '#3b2800' : '#5b4d33', class: 'space-number' }));
+    }
+    root.append(space);
+    if (goal) {
+      // A flag above the goal space.
+      const fx = p.x, fy = p.y - sr;
+      const flag = svg('g', { class: 'goal-flag' });
+      flag.append(svg('line', { x1: fx, y1: fy, x2: fx, y2: fy - 15, stroke: '#5b4d33', 'stroke-width': 1.5 }));
+      flag.append(svg('path', { d: `M${fx} ${fy - 15} L${fx + 11} ${fy - 11.5} L${fx} ${fy - 8} Z`, fill: '#c8102e' }));
+      titled(flag, t('draw.track.goal', { target }));
+      root.append(flag);
+    }
+  }
+  // Markers: by score, and on one space by arrival (the engine's ranking), first lowest.
   const order = view.seats.map((_, i) => i).sort((a, b) => scores[a] - scores[b] || rank.get(a) - rank.get(b));
-  const levels = []; // per level, the x of the markers on it
-  const placed = order.map((seat) => {
-    const x = px(scores[seat]);
-    let k = 0;
-    while ((levels[k] || []).some((other) => Math.abs(other - x) < 2 * r + 1)) k++;
-    (levels[k] = levels[k] || []).push(x);
-    return { seat, x, k };
-  });
-  const height = 40 + levels.length * 16;
-  const base = height - 22;
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'track-svg', role: 'img', 'aria-label': `Score track: ${view.ranking.map((p) => `${names[p]} ${scores[p]}`).join(', ')}` });
-  root.append(svg('line', { x1: px(lo), y1: base, x2: px(hi), y2: base, stroke: '#888', 'stroke-width': 2 }));
-  // Ticks and labels far enough apart to read, however wide the scores range.
-  const tick = [5, 10, 25, 50, 100, 250].find((t) => t * scale >= 9) || 500;
-  const label = [10, 20, 50, 100, 200, 500, 1000].find((l) => l % tick === 0 && l * scale >= 30) || 1000;
-  for (let v = Math.ceil(lo / tick) * tick; v <= hi; v += tick) {
-    root.append(svg('line', { x1: px(v), y1: base - 4, x2: px(v), y2: base + 4, stroke: '#888' }));
-    if (v % label === 0) root.append(text(px(v), base + 13, String(v), { 'font-size': 10, fill: '#555' }));
-  }
-  if (target !== null && target !== undefined) {
-    root.append(svg('line', { x1: px(target), y1: 6, x2: px(target), y2: base + 4, stroke: '#b00', 'stroke-dasharray': '4 3' }));
-    root.append(text(px(target), 8, `goal ${target}`, { 'font-size': 11, fill: '#b00', 'text-anchor': 'end', dx: -4 }));
-  }
-  for (const { seat, x, k } of placed) {
-    const cy = base - 10 - k * 16;
+  const heights = new Map();
+  const mr = Math.max(7, step * 0.46);
+  const ry = mr * 0.72, edge = 3, lift = edge + 1.6;
+  for (const seat of order) {
+    const v = scores[seat];
+    const k = heights.get(v) || 0;
+    heights.set(v, k + 1);
+    const p = at(v);
+    const cy = p.y - k * lift;
     const g = svg('g', { class: 'marker', 'data-seat': seat, 'data-stack': k });
-    const t = svg('title');
-    t.textContent = `${names[seat]}: ${scores[seat]} points, rank ${rank.get(seat) + 1}`;
-    g.append(t);
-    g.append(svg('circle', { cx: x, cy, r, fill: SEAT_COLORS[seat], stroke: '#fff', 'stroke-width': 1.5 }));
-    g.append(text(x, cy, String(seat + 1), { 'font-size': 10, fill: '#fff', 'font-weight': 700 }));
+    titled(g, t('draw.marker', { name: names[seat], count: v, rank: rank.get(seat) + 1 }));
+    // A wooden disc seen from a little above: its edge shows, so a stack shows its layers.
+    const c = SEAT_COLORS[seat];
+    g.append(svg('path', {
+      d: `M${p.x - mr} ${cy} v${edge} a${mr} ${ry} 0 0 0 ${2 * mr} 0 v${-edge} Z`,
+      fill: c, stroke: 'rgba(0,0,0,0.55)', 'stroke-width': 0.8,
+    }));
+    g.append(svg('path', { d: `M${p.x - mr} ${cy} v${edge} a${mr} ${ry} 0 0 0 ${2 * mr} 0 v${-edge} Z`, fill: 'rgba(0,0,0,0.35)' }));
+    g.append(svg('ellipse', { cx: p.x, cy, rx: mr, ry, fill: c, stroke: '#fff', 'stroke-width': 1.1 }));
+    g.append(text(p.x, cy + 0.4, String(seat + 1), { 'font-size': mr * 1.1, fill: '#fff', 'font-weight': 800 }));
     root.append(g);
   }
   return root;
+}
+
+// ---- small pieces ----
+
+/// The start player's token: a wooden disc with a leaf.
+export function startMarker(size = 20) {
+  const s = svg('svg', { viewBox: '0 0 40 40', width: size, height: size, class: 'start-marker art', role: 'img', 'aria-label': t('draw.start') });
+  titled(s, t('draw.start'));
+  s.append(svg('circle', { cx: 20, cy: 21, r: 18, fill: '#6b4a1f' }));
+  s.append(svg('circle', { cx: 20, cy: 20, r: 18, fill: '#d9a441', stroke: '#6b4a1f', 'stroke-width': 2 }));
+  s.append(svg('path', {
+    d: 'M10 30 C10 18 18 9 31 9 C31 22 23 30 10 30 Z', fill: '#2a5a1e',
+  }));
+  s.append(svg('path', { d: 'M10 30 C15 24 20 19 27 13', fill: 'none', stroke: '#d9f0c4', 'stroke-width': 2, 'stroke-linecap': 'round' }));
+  return s;
 }
 
 /// A magnifier icon (no emoji font needed).
