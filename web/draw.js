@@ -42,12 +42,13 @@ const SVG = 'http://www.w3.org/2000/svg';
 /// The element colours: vermilion, blue, forest green and sunny yellow, far apart in lightness
 /// as well as in hue, so that they stay apart for colour-blind players (checked for deuteranopia,
 /// protanopia and tritanopia); each element also has its letter and its emblem everywhere.
-/// `dark`: outlines and plaques; `tint`: the face of a tile; `ink`: text on the element colour.
+/// `dark`: outlines and plaques; `tint`: the face of a tile; `ink`: text on the element colour;
+/// `wash`: the colour and opacity of the big emblem on a face.
 const PALETTE = {
-  fire: { color: '#e0561a', dark: '#8f2e08', tint: '#fde6d8', ink: '#ffffff' },
-  water: { color: '#1565c0', dark: '#0a3c78', tint: '#dce9f8', ink: '#ffffff' },
-  earth: { color: '#2a5a1e', dark: '#15330e', tint: '#dfecd5', ink: '#ffffff' },
-  air: { color: '#f7d23e', dark: '#7d6100', tint: '#fdf5d2', ink: '#3b2e00' },
+  fire: { color: '#e0561a', dark: '#8f2e08', tint: '#fde6d8', ink: '#ffffff', wash: ['#e0561a', 0.2] },
+  water: { color: '#1565c0', dark: '#0a3c78', tint: '#dce9f8', ink: '#ffffff', wash: ['#1565c0', 0.16] },
+  earth: { color: '#2a5a1e', dark: '#15330e', tint: '#dfecd5', ink: '#ffffff', wash: ['#2a5a1e', 0.14] },
+  air: { color: '#f7d23e', dark: '#7d6100', tint: '#fdf5d2', ink: '#3b2e00', wash: ['#b08a00', 0.16] },
 };
 export const ELEMENT_ORDER = ['fire', 'water', 'earth', 'air'];
 export const ELEMENTS = Object.fromEntries(ELEMENT_ORDER.map((el) => [el, {
@@ -258,7 +259,7 @@ function face(info, arrows, { marks, seatColor, discs, cacophony }) {
   f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.color, 'stroke-width': 6, opacity: 0.14 }));
   f.append(svg('circle', { cx: 50, cy: 48, r: 34, fill: '#fff', opacity: 0.4 }));
   f.append(svg('rect', { x: PAD + 5, y: PAD + 5, width: 100 - 2 * PAD - 10, height: 100 - 2 * PAD - 10, rx: 6, fill: 'none', stroke: e.color, 'stroke-width': 1, opacity: 0.5 }));
-  f.append(emblem(info.element, { x: 50, y: 50, size: 88, fill: e.color, opacity: 0.2, class: 'emblem watermark' }));
+  f.append(emblem(info.element, { x: 50, y: 50, size: 88, fill: e.wash[0], opacity: e.wash[1], class: 'emblem watermark' }));
   // Cacophony discs beyond those on the vessel lie on covered arrows.
   let redOnArrows = Math.max(0, cacophony - discs);
   const covers = (marks && marks.covers) || new Set();
@@ -461,8 +462,8 @@ export function scoreTrack(view, names) {
   const lo = Math.min(0, ...scores);
   const hi = Math.max(target ?? 20, ...scores);
   const n = hi - lo + 1;
-  // At most 19 spaces a row (a space stays big enough to read in a side panel), rows filled evenly.
-  const perRow = Math.max(10, Math.ceil(n / Math.ceil(n / 19)));
+  // At most 16 spaces a row (a space stays big enough to read in a side panel), rows filled evenly.
+  const perRow = Math.max(10, Math.ceil(n / Math.ceil(n / 16)));
   const rowCount = Math.ceil(n / perRow);
   const width = 340, margin = 8;
   const step = (width - 2 * margin) / perRow;
