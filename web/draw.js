@@ -32,6 +32,9 @@
 //   scoreTrack(view, names)   the harmony track: a serpentine of numbered spaces, the goal
 //                         marked, a stacked disc per seat (the first to arrive lowest).
 //   startMarker(size)     the start player's token, an <svg> of `size` px with its label.
+// Classes for motion (art.css): a disc on an arrow is `.disc`, one on the vessel `.vessel-disc`
+// (both with data-kind="sound|cacophony"); add `new` to a disc to drop it in, `flipping` to a
+// `g.tile` to turn it over, `landed` to a `g.tile` just put down. Drawn SVGs carry class `art`.
 //   magnifier()           a magnifier icon.
 //   describeTile(info, arrows, flipped, {discs, cacophony})   words for screen readers.
 
