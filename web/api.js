@@ -1,5 +1,7 @@
 // Talking to the server, and the games this browser holds a seat in.
 
+import { has, t } from './i18n.js';
+
 export class ApiError extends Error {
   constructor(status, body) {
     super((body && body.message) || `the server answered ${status}`);
@@ -106,13 +108,15 @@ export async function createGame(choices, { variant, public: isPublic = false } 
   return created.game;
 }
 
-/// A seat's name as every player sees it.
+/// A seat's name as every player sees it: "Seat 2 · greedy bot", "Seat 1 · you", "Seat 3 (free)".
 export function seatName(state, seat) {
   const info = state.seats[seat];
-  const you = state.you === seat ? ' (you)' : '';
+  const n = seat + 1;
   if (info.kind === 'bot') {
-    const level = info.level ? ` L${info.level}` : '';
-    return `Seat ${seat + 1}: ${info.bot}${level} bot${you}`;
+    const name = has(`bot.${info.bot}`) ? t(`bot.${info.bot}`) : info.bot;
+    const bot = info.level ? t('seat.bot.level', { bot: name, level: info.level }) : name;
+    return t(state.you === seat ? 'seat.you.bot' : 'seat.bot', { n, bot });
   }
-  return `Seat ${seat + 1}${you || (info.claimed ? '' : ' (free)')}`;
+  if (state.you === seat) return t('seat.you', { n });
+  return t(info.claimed ? 'seat.number' : 'seat.free', { n });
 }

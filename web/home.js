@@ -1,26 +1,40 @@
-// The home screen: a solo game, a game for 2 to 4 with any mix of people and bots, the games
-// this browser plays in, and the public games with a free seat.
+// The home page: the name and what the game is, the tutorial for newcomers, a solo game, a game
+// for 2 to 4 with any mix of people and bots, the games this browser plays in, and the public
+// games with a free seat. Every word comes from the message catalogues.
 
-import { api, createGame, findGame, forgetGame, myGames, seatName } from './api.js';
+import { api, createGame, findGame, forgetGame, myGames, seatName, tiles as loadTiles } from './api.js';
 import { copy, h } from './dom.js';
+import * as draw from './draw.js';
+import { currentLang, num, t } from './i18n.js';
+import { siteBar } from './rules.js';
 import { claimSeat } from './table.js';
 
+/// The choices for a seat after mine: the select's values (as `seatRequest` in api.js reads
+/// them) and their words.
 const SEAT_CHOICES = [
-  ['human', 'A person (invite link)'],
-  ['bot:random', 'Bot: random'],
-  ['bot:greedy', 'Bot: greedy'],
-  ['bot:mcts:1', 'Bot: mcts, level 1 (quick)'],
-  ['bot:mcts:2', 'Bot: mcts, level 2'],
-  ['bot:mcts:3', 'Bot: mcts, level 3'],
-  ['bot:mcts:4', 'Bot: mcts, level 4'],
-  ['bot:mcts:5', 'Bot: mcts, level 5 (strongest)'],
+  ['human', 'home.seat.human'],
+  ['bot:mcts:1', 'home.seat.level.1'],
+  ['bot:mcts:2', 'home.seat.level.2'],
+  ['bot:mcts:3', 'home.seat.level.3'],
+  ['bot:mcts:4', 'home.seat.level.4'],
+  ['bot:mcts:5', 'home.seat.level.5'],
+  ['bot:greedy', 'home.seat.greedy'],
+  ['bot:random', 'home.seat.random'],
 ];
 
+/// The tiles fanned out beside the name: a 10 of each element.
+const HERO_TILES = [9, 54, 28, 64];
+/// The draw pile on the solo card: backs, the top one a Water 6.
+const PILE_TILES = [20, 3, 44];
+
 export async function home(app) {
-  document.title = 'Sagani';
+  document.title = t('app.name');
+  const games = myGames();
+  const newcomer = games.length === 0;
+
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'error', hidden: true });
   const fail = (e) => {
-    error.textContent = e.message;
+    error.textContent = t('home.error', { reason: e.message });
     error.hidden = false;
   };
   const busy = async (button, work) => {
@@ -28,7 +42,7 @@ export async function home(app) {
     error.hidden = true;
     try {
       const id = await work();
-      // The player may have gone elsewhere meanwhile; the game is in "My games" all the same.
+      // The player may have gone elsewhere meanwhile; the game is in "Your games" all the same.
       if (location.pathname !== '/') return;
       history.pushState(null, '', `/games/${id}`);
       dispatchEvent(new PopStateEvent('popstate'));
@@ -38,15 +52,42 @@ export async function home(app) {
     }
   };
 
+  // The name, a line about the game, and a fan of tiles (drawn once the tile table is here).
+  const fan = h('div', { class: 'hero-tiles', 'aria-hidden': 'true' });
+  const hero = h('header', { class: 'hero' },
+    h('div', { class: 'hero-text' },
+      h('h1', {}, t('app.name')),
+      h('p', { class: 'tagline' }, t('home.tagline'))),
+    fan);
+
+  // The tutorial: a big invitation for newcomers, a line for everyone else.
+  const tutorialLink = h('a', { href: '/tutorial', class: newcomer ? 'button primary big' : 'tutorial-small', 'data-testid': 'tutorial-link' }, t('home.tutorial.link'));
+  const tutorial = newcomer
+    ? h('section', { class: 'tutorial-card', 'aria-labelledby': 'tutorial-title', 'data-testid': 'tutorial-card' },
+      h('div', {},
+        h('h2', { id: 'tutorial-title' }, t('home.tutorial.title')),
+        h('p', {}, t('home.tutorial.text'))),
+      h('div', { class: 'tutorial-actions' }, tutorialLink,
+        h('a', { href: '/rules', class: 'rules-link' }, t('home.tutorial.rules'))))
+    : h('p', { class: 'tutorial-line', 'data-testid': 'tutorial-card' },
+      t('home.tutorial.again'), ' ',
+      tutorialLink, ' · ',
+      h('a', { href: '/rules' }, t('home.nav.rules')));
+
   // Solo.
-  const soloVariant = h('select', { id: 'solo-variant', 'data-testid': 'solo-variant' },
-    h('option', { value: 'solo' }, 'Reach 75 points with as few tiles as you can'),
-    h('option', { value: 'solo-all' }, 'Place all 72 tiles for the highest score'));
-  const soloStart = h('button', { 'data-testid': 'solo-start', class: 'primary' }, 'Start a solo game');
+  const soloVariant = h('select', { id: 'solo-variant', 'data-testid': 'solo-variant', 'aria-describedby': 'solo-hint' },
+    h('option', { value: 'solo' }, t('home.solo.variant.solo')),
+    h('option', { value: 'solo-all' }, t('home.solo.variant.solo-all')));
+  const soloHint = h('p', { class: 'hint', id: 'solo-hint' });
+  const explain = () => { soloHint.textContent = t(`home.solo.hint.${soloVariant.value}`); };
+  soloVariant.addEventListener('change', explain);
+  explain();
+  const soloStart = h('button', { type: 'button', 'data-testid': 'solo-start', class: 'primary' }, t('home.solo.start'));
   soloStart.addEventListener('click', () => busy(soloStart, () => createGame(['me'], { variant: soloVariant.value })));
 
   // A game for 2 to 4.
-  const players = h('select', { id: 'players', 'data-testid': 'players' }, [2, 3, 4].map((n) => h('option', { value: n }, `${n} players`)));
+  const players = h('select', { id: 'players', 'data-testid': 'players' },
+    [2, 3, 4].map((n) => h('option', { value: n }, t('home.multi.count', { count: n, n: num(n) }))));
   const seatRows = h('div', { class: 'seat-rows' });
   const seatSelects = [];
   const drawSeats = () => {
@@ -54,17 +95,18 @@ export async function home(app) {
     while (seatSelects.length < 4) {
       const i = seatSelects.length;
       seatSelects.push(h('select', { id: `seat-${i}`, 'data-testid': `seat-${i}` },
-        SEAT_CHOICES.map(([v, label]) => h('option', { value: v }, label))));
+        SEAT_CHOICES.map(([v, key]) => h('option', { value: v }, t(key)))));
       seatSelects[i].value = 'bot:mcts:2';
     }
     seatRows.replaceChildren(
-      h('div', { class: 'seat-row' }, h('span', {}, 'Seat 1'), h('strong', {}, 'You')),
-      ...seatSelects.slice(1, n).map((s, i) => h('div', { class: 'seat-row' }, h('label', { for: s.id }, `Seat ${i + 2}`), s)));
+      h('div', { class: 'seat-row' }, h('span', { class: 'seat-label' }, t('seat.number', { n: num(1) })), h('strong', { class: 'seat-you' }, t('home.multi.you'))),
+      ...seatSelects.slice(1, n).map((s, i) => h('div', { class: 'seat-row' },
+        h('label', { for: s.id, class: 'seat-label' }, t('seat.number', { n: num(i + 2) })), s)));
   };
   players.addEventListener('change', drawSeats);
   drawSeats();
   const isPublic = h('input', { type: 'checkbox', id: 'public', 'data-testid': 'public' });
-  const create = h('button', { 'data-testid': 'create', class: 'primary' }, 'Create the game');
+  const create = h('button', { type: 'button', 'data-testid': 'create', class: 'primary' }, t('home.multi.create'));
   create.addEventListener('click', () => busy(create, () => {
     const choices = ['me', ...seatSelects.slice(1, Number(players.value)).map((s) => s.value)];
     return createGame(choices, { public: isPublic.checked });
@@ -73,65 +115,121 @@ export async function home(app) {
   const mine = h('ul', { class: 'game-list', 'data-testid': 'my-games' });
   const open = h('ul', { class: 'game-list', 'data-testid': 'lobby' });
 
+  const pile = h('div', { class: 'pile-art', 'aria-hidden': 'true' });
+  const soloCard = h('section', { class: 'card play-card solo-card', 'aria-labelledby': 'solo-title' },
+    h('div', { class: 'card-head' },
+      h('div', {}, h('h2', { id: 'solo-title' }, t('home.solo.title')), h('p', { class: 'card-lead' }, t('home.solo.text'))),
+      pile),
+    h('div', { class: 'field' }, h('label', { for: 'solo-variant' }, t('home.solo.goal')), soloVariant, soloHint),
+    h('div', { class: 'card-actions' }, soloStart));
+  const multiCard = h('section', { class: 'card play-card multi-card', 'aria-labelledby': 'multi-title' },
+    h('h2', { id: 'multi-title' }, t('home.multi.title')),
+    h('p', { class: 'card-lead' }, t('home.multi.text')),
+    h('div', { class: 'field' }, h('label', { for: 'players' }, t('home.multi.players')), players),
+    seatRows,
+    h('label', { class: 'check' }, isPublic, h('span', {}, t('home.multi.public'))),
+    h('div', { class: 'card-actions' }, create),
+    h('p', { class: 'hint' }, t('home.multi.hint')));
+  const mineCard = h('section', { class: 'card list-card', 'aria-labelledby': 'mine-title' },
+    h('h2', { id: 'mine-title' }, t('home.mine.title')), mine);
+  const openCard = h('section', { class: 'card list-card', 'aria-labelledby': 'open-title' },
+    h('h2', { id: 'open-title' }, t('home.open.title')), open);
+
   app.replaceChildren(
-    h('header', { class: 'home-head' }, h('h1', {}, 'Sagani'),
-      h('p', {}, 'The tile-laying game of the Spirits of Nature, for 1 to 4 players.')),
-    error,
-    h('div', { class: 'home' },
-      h('section', { class: 'card' }, h('h2', {}, 'Solo'),
-        h('label', { for: 'solo-variant' }, 'Goal'), soloVariant, soloStart),
-      h('section', { class: 'card' }, h('h2', {}, 'A game for 2 to 4'),
-        h('label', { for: 'players' }, 'Players'), players, seatRows,
-        h('label', { class: 'check' }, isPublic, ' List it in the open games, so anyone may take a free seat'),
-        create,
-        h('p', { class: 'hint' }, 'You get an invite link for each person to send them; bots play at once.')),
-      h('section', { class: 'card' }, h('h2', {}, 'My games'), mine),
-      h('section', { class: 'card' }, h('h2', {}, 'Open games'), open)),
+    siteBar('home'),
+    h('div', { class: 'home-page' },
+      hero,
+      error,
+      newcomer ? tutorial : null,
+      newcomer ? null : mineCard,
+      h('div', { class: 'play-grid' }, soloCard, multiCard),
+      newcomer ? null : tutorial,
+      h('div', { class: 'list-grid' }, openCard, newcomer ? mineCard : null),
+      h('footer', { class: 'home-foot' },
+        h('a', { href: '/rules' }, t('home.nav.rules')), ' · ',
+        h('a', { href: '/about' }, t('home.nav.about')), ' · ',
+        h('a', { href: '/api/openapi.json' }, t('home.foot.api')))),
   );
 
-  drawMine(mine);
+  drawMine(mine, games);
   drawLobby(open, fail);
+  drawArt(fan, pile);
+}
+
+/// A 10 of each element fanned like a hand of cards beside the name, and a draw pile (tile
+/// backs) on the solo card. Decoration only.
+async function drawArt(fan, pile) {
+  let table;
+  try {
+    table = await loadTiles();
+  } catch {
+    return; // No tiles, no pictures: the page stands without them.
+  }
+  fan.replaceChildren(...HERO_TILES.map((id, i) => {
+    const s = draw.tileSvg(table[id], { size: 92, rot: 0 });
+    s.style.setProperty('--i', i);
+    return s;
+  }));
+  pile.replaceChildren(...PILE_TILES.map((id, i) => {
+    const s = draw.tileSvg(table[id], { size: 58, back: true });
+    s.style.setProperty('--i', i);
+    return s;
+  }));
+}
+
+/// The day a game was started, as the language writes dates.
+function startedOn(g) {
+  if (!g.created) return null;
+  const lang = currentLang() === 'qps' ? 'en' : currentLang();
+  return t('home.mine.started', { date: new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short' }).format(new Date(g.created)) });
 }
 
 /// The games of this browser, each with its state as fetched now.
-function drawMine(list) {
-  const games = myGames();
+function drawMine(list, games) {
   if (games.length === 0) {
-    list.replaceChildren(h('li', { class: 'hint' }, 'No games yet on this device.'));
+    list.replaceChildren(h('li', { class: 'hint empty' }, t('home.mine.none')));
     return;
   }
   list.replaceChildren(...games.map((g) => {
-    const status = h('span', { class: 'status' }, '…');
-    const forget = h('button', { class: 'small', title: 'Remove from this list (the game goes on)' }, 'Forget');
-    const item = h('li', {},
-      h('a', { href: `/games/${g.game}` }, gameLabel(g)),
-      ' ', h('code', {}, g.game.slice(0, 8)), ' ', status, ' ', forget);
+    const status = h('span', { class: 'status' }, t('home.status.loading'));
+    const forget = h('button', { type: 'button', class: 'small quiet', title: t('home.mine.forget.title') }, t('home.mine.forget'));
+    const started = startedOn(g);
+    const actions = h('span', { class: 'game-actions' }, forget);
+    const item = h('li', { class: 'game-item' },
+      h('span', { class: 'game-main' },
+        h('a', { href: `/games/${g.game}`, class: 'game-link' }, gameLabel(g)),
+        started ? h('span', { class: 'game-date' }, started) : null),
+      status, actions);
     forget.addEventListener('click', () => {
       forgetGame(g.game);
       item.remove();
+      if (!list.children.length) list.replaceChildren(h('li', { class: 'hint empty' }, t('home.mine.none')));
     });
     api('GET', `/api/games/${g.game}`, { token: g.token }).then((s) => {
       const v = s.view;
-      if (s.status === 'over') status.textContent = 'over';
-      else if (s.status === 'waiting') {
-        status.textContent = 'waiting for players';
+      if (s.status === 'over') {
+        status.textContent = t('home.status.over');
+        status.classList.add('over');
+      } else if (s.status === 'waiting') {
+        status.textContent = t('home.status.waiting');
         // The invites of seats still free, to send again.
         for (const i of g.invites || []) {
           if (!s.seats[i.seat] || s.seats[i.seat].claimed) continue;
           const url = `${location.origin}/games/${g.game}/join/${i.code}`;
-          const b = h('button', { class: 'small', 'data-testid': `copy-invite-${g.game}-${i.seat}`, 'data-url': url }, `Copy the invite for seat ${i.seat + 1}`);
+          const b = h('button', { type: 'button', class: 'small', 'data-testid': `copy-invite-${g.game}-${i.seat}`, 'data-url': url },
+            t('home.invite.copy', { n: num(i.seat + 1) }));
           b.addEventListener('click', async () => {
-            b.textContent = (await copy(url)) ? 'Copied' : url;
+            b.textContent = (await copy(url)) ? t('home.invite.copied') : url;
           });
-          item.append(' ', b);
+          actions.prepend(b);
         }
-      }
-      else if (v.next && v.next.player === s.you) {
-        status.textContent = 'your turn';
+      } else if (v.next && v.next.player === s.you) {
+        status.textContent = t('home.status.yours');
         status.classList.add('yours');
-      } else status.textContent = 'playing';
+      } else status.textContent = t('home.status.playing');
     }, (e) => {
-      status.textContent = e.status === 404 ? 'no longer on this server' : e.status === 403 ? 'your seat was claimed elsewhere' : 'unreachable';
+      status.textContent = t(e.status === 404 ? 'home.status.gone' : e.status === 403 ? 'home.status.claimed' : 'home.status.unreachable');
+      status.classList.add('gone');
     });
     return item;
   }));
@@ -139,8 +237,9 @@ function drawMine(list) {
 
 function gameLabel(g) {
   const players = g.players || (g.choices && g.choices.length);
-  if (g.variant === 'solo' || g.variant === 'solo-all') return g.variant === 'solo' ? 'Solo game' : 'Solo game, all 72 tiles';
-  return players ? `${players}-player game` : 'Game';
+  if (g.variant === 'solo') return t('home.mine.solo');
+  if (g.variant === 'solo-all') return t('home.mine.solo-all');
+  return players ? t('home.mine.players', { count: players, n: num(players) }) : t('home.mine.game');
 }
 
 /// Public games with a free seat.
@@ -149,35 +248,39 @@ async function drawLobby(list, fail) {
   try {
     lobby = await api('GET', '/api/games');
   } catch (e) {
-    list.replaceChildren(h('li', { class: 'hint' }, `The open games cannot be listed: ${e.message}`));
+    list.replaceChildren(h('li', { class: 'hint empty' }, t('home.open.failed', { reason: e.message })));
     return;
   }
   const open = lobby.games.filter((g) => g.seats.some((s) => !s.claimed));
   if (open.length === 0) {
-    list.replaceChildren(h('li', { class: 'hint' }, 'No open games right now.'));
+    list.replaceChildren(h('li', { class: 'hint empty' }, t('home.open.none')));
     return;
   }
   list.replaceChildren(...open.map((g) => {
     const state = { seats: g.seats };
+    const mineToo = Boolean(findGame(g.game));
     // A game this browser plays in already: open it rather than take a second seat.
-    const free = findGame(g.game) ? [] : g.seats.filter((s) => !s.claimed);
-    return h('li', {},
-      `${g.players} players: `, g.seats.map((s) => seatName(state, s.seat)).join(', '), ' ',
-      free.map((s) => {
-        const b = h('button', { class: 'small' }, `Take seat ${s.seat + 1}`);
-        b.addEventListener('click', async () => {
-          b.disabled = true;
-          try {
-            await claimSeat(g.game, { seat: s.seat });
-            history.pushState(null, '', `/games/${g.game}`);
-            dispatchEvent(new PopStateEvent('popstate'));
-          } catch (e) {
-            fail(e);
-            b.disabled = false;
-          }
-        });
-        return b;
-      }),
-      ' ', h('a', { href: `/games/${g.game}` }, findGame(g.game) ? 'open (you play here)' : 'watch'));
+    const free = mineToo ? [] : g.seats.filter((s) => !s.claimed);
+    return h('li', { class: 'game-item' },
+      h('span', { class: 'game-main' },
+        h('strong', {}, t('home.mine.players', { count: g.players, n: num(g.players) })),
+        h('span', { class: 'seats' }, g.seats.map((s) => seatName(state, s.seat)).join(', '))),
+      h('span', { class: 'game-actions' },
+        free.map((s) => {
+          const b = h('button', { type: 'button', class: 'small' }, t('home.open.take', { n: num(s.seat + 1) }));
+          b.addEventListener('click', async () => {
+            b.disabled = true;
+            try {
+              await claimSeat(g.game, { seat: s.seat });
+              history.pushState(null, '', `/games/${g.game}`);
+              dispatchEvent(new PopStateEvent('popstate'));
+            } catch (e) {
+              fail(e);
+              b.disabled = false;
+            }
+          });
+          return b;
+        }),
+        h('a', { href: `/games/${g.game}`, class: 'small-link' }, t(mineToo ? 'home.open.yours' : 'home.open.watch'))));
   }));
 }
