@@ -56,6 +56,10 @@ pub struct CreateGame {
     /// an invite.
     #[serde(default)]
     pub public: bool,
+    /// The interactive tutorial: a solo game (one human seat, variant `solo` or none) dealt the
+    /// tutorial's fixed deck (`web/tutorial.json`).
+    #[serde(default)]
+    pub tutorial: bool,
 }
 
 /// The server's bots, for the OpenAPI document (`SeatRequest::Bot`).

@@ -19,6 +19,7 @@ pub mod store;
 mod table;
 #[doc(hidden)]
 pub mod testing;
+pub mod tutorial;
 mod web;
 mod ws;
 

@@ -57,6 +57,13 @@ impl App {
                 }
             )));
         }
+        if req.tutorial
+            && (n != 1 || !matches!(req.seats[0], SeatRequest::Human) || variant != Variant::Solo)
+        {
+            return Err(ApiError::bad_request(
+                "the tutorial is a solo game: exactly one human seat, variant solo (or none)",
+            ));
+        }
         let mut seats = Vec::new();
         let mut codes = Vec::new();
         for (i, s) in req.seats.iter().enumerate() {
@@ -79,7 +86,11 @@ impl App {
                 }
             }
         }
-        let (deck, start_player) = self.deal(n);
+        let (mut deck, mut start_player) = self.deal(n);
+        if req.tutorial {
+            // Dealt all the same, so that `--deck-seed` numbers every game.
+            (deck, start_player) = (crate::tutorial::deck_ids(), 0);
+        }
         let mut saved = SavedGame {
             id: secret::random_hex(8),
             created_at: self.now_ms() / 1000,
