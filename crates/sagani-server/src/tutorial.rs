@@ -204,7 +204,9 @@ mod tests {
 /// then tiles of 3 or 4 arrows that complete nothing, until the placement `CACOPHONY` takes 1 or
 /// 2 Cacophony discs; the last placement completes as much as it can. The beam prefers
 /// nearly complete tiles, discs on the display and a compact display. It prints the best
-/// scripts; their decks are the placed tiles, then the rest in any order.
+/// scripts; their decks are the placed tiles, then the rest in any order. (The script in use
+/// came from this search with small random tie-breaks added; without them it finds others of
+/// the same shape. Its step texts then had to be written for it: they name directions.)
 #[cfg(test)]
 mod search {
     use sagani_core::{tile, Cell, DeckOrder, Game, Move, Setup, Variant};
