@@ -24,6 +24,9 @@ pub struct Display {
     ys: [i8; MAX_TILES],
     /// `x * SIDE + y` per tile: the tile's part of its index into `RAYS`.
     keys: [i16; MAX_TILES],
+    /// Per tile: its rotation in bits 0-1, and in bits 2-4 how many of the discs on it (vessel
+    /// and arrows) are Cacophony discs (0 once it is flipped). One byte for both keeps the clone
+    /// as small as it was.
     rots: [u8; MAX_TILES],
     /// Base element of each tile times 8: the shift to its lane of an arrow mask.
     elem8s: [u8; MAX_TILES],
@@ -43,6 +46,8 @@ pub struct PlacedTile {
     /// Arrows still uncovered, as bits `element * 8 + direction` (directions after rotation).
     pub uncovered: u32,
     pub flipped: bool,
+    /// Cacophony discs among the discs on the tile (vessel and arrows); 0 once flipped.
+    pub cacophony: u8,
 }
 
 impl PlacedTile {
@@ -55,7 +60,15 @@ impl PlacedTile {
     pub fn covered(&self) -> u32 {
         self.arrows() & !self.uncovered
     }
+
+    /// Discs on the tile's vessel: one per uncovered arrow; none once flipped.
+    pub fn vessel_discs(&self) -> u8 {
+        self.uncovered.count_ones() as u8
+    }
 }
+
+/// Bits of a `rots` entry that hold the rotation; the rest hold the tile's Cacophony discs.
+const ROT_BITS: u8 = 0b11;
 
 /// A cell checked to be open, with what one read-only pass over the tiles found out about it.
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +95,8 @@ pub(crate) struct Placed {
     pub earlier_points: u16,
     /// Discs that went back to the supply from those tiles.
     pub earlier_discs: u16,
+    /// Of those, the Cacophony discs.
+    pub earlier_cacophony: u16,
     /// The new tile's arrows, all covered at once: it completes.
     pub new_completes: bool,
     /// Any earlier tile completed.
@@ -219,9 +234,10 @@ impl Display {
         PlacedTile {
             tile: self.ids[i],
             cell: Cell::new(self.xs[i] as i32, self.ys[i] as i32),
-            rot: self.rots[i],
+            rot: self.rots[i] & ROT_BITS,
             uncovered: self.pending[i],
             flipped: self.pending[i] == 0,
+            cacophony: self.rots[i] >> 2,
         }
     }
 
@@ -232,6 +248,19 @@ impl Display {
 
     pub fn tile_at(&self, cell: Cell) -> Option<PlacedTile> {
         self.tiles().find(|t| t.cell == cell)
+    }
+
+    /// Puts `cacophony` Cacophony discs on the tile placed last (they came with its discs from
+    /// the supply).
+    #[inline]
+    pub(crate) fn set_last_cacophony(&mut self, cacophony: u8) {
+        let i = self.len() - 1;
+        self.rots[i] = (self.rots[i] & ROT_BITS) | cacophony << 2;
+    }
+
+    /// Puts `cacophony` Cacophony discs on tile `i` (a display rebuilt from a view).
+    pub(crate) fn set_cacophony(&mut self, i: usize, cacophony: u8) {
+        self.rots[i] = (self.rots[i] & ROT_BITS) | cacophony << 2;
     }
 
     /// Discs on unflipped tiles: each holds as many as it has arrows.
@@ -327,6 +356,9 @@ impl Display {
             if self.pending[i] == 0 {
                 out.earlier_points += VALUE_OF[id as usize] as u16;
                 out.earlier_discs += ARROWS_OF[id as usize] as u16;
+                // All its discs go back, Cacophony ones too.
+                out.earlier_cacophony += (self.rots[i] >> 2) as u16;
+                self.rots[i] &= ROT_BITS;
                 out.earlier_completed = true;
                 obs.completed(id);
             }

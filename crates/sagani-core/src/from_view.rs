@@ -55,6 +55,10 @@ pub enum ViewError {
     },
     TwoPlaces,
     Not72,
+    /// A seat's Cacophony discs on tiles and in the supply do not add up.
+    Cacophony {
+        seat: usize,
+    },
 }
 
 impl std::fmt::Display for ViewError {
@@ -99,6 +103,10 @@ impl std::fmt::Display for ViewError {
             }
             TwoPlaces => write!(f, "a tile is in two places at once"),
             Not72 => write!(f, "the view does not account for all 72 tiles"),
+            Cacophony { seat } => write!(
+                f,
+                "seat {seat}: the Cacophony discs on its tiles and in its supply do not add up"
+            ),
         }
     }
 }
@@ -191,10 +199,18 @@ impl Game {
         let mut displays: [Display; MAX_PLAYERS] = std::array::from_fn(|_| Display::new());
         let mut on_table = 0u128;
         for (s, sv) in view.seats.iter().enumerate() {
+            // The supply's Cacophony discs are those taken that are not on a tile.
+            let on_tiles: u16 = sv.display.iter().map(|t| t.cacophony as u16).sum();
+            let supply_cacophony = sv
+                .cacophony
+                .checked_sub(on_tiles)
+                .filter(|&c| c <= sv.supply)
+                .ok_or(SetupError::View(ViewError::Cacophony { seat: s }))?;
             seats[s] = Seat {
                 score: sv.score,
                 supply: sv.supply,
                 cacophony: sv.cacophony,
+                supply_cacophony,
                 arrival: sv.arrival,
             };
             // Replaying the display in its order rebuilds its arrows and open cells exactly:
@@ -218,6 +234,16 @@ impl Game {
                     })
                 })?;
                 displays[s].place(t.tile, t.rot, spot, &mut ());
+            }
+            // Cacophony discs lie on unflipped tiles only, at most one per arrow.
+            for (i, t) in sv.display.iter().enumerate() {
+                if t.cacophony > 0 {
+                    let placed = displays[s].tile_at_index(i);
+                    if placed.flipped || t.cacophony > crate::tiles::ARROWS_OF[t.tile as usize] {
+                        return err(ViewError::Cacophony { seat: s });
+                    }
+                    displays[s].set_cacophony(i, t.cacophony);
+                }
             }
         }
 

@@ -39,9 +39,12 @@ impl Game {
         let own_covered = spot.covers_own(arrows).count_ones() as u8;
         let need = ARROWS_OF[tile as usize];
         let new_completes = own_covered == need;
-        // The same rules as a real placement, on a copy of the seat.
+        // The same rules as a real placement, on a copy of the seat. Which returning discs are
+        // Cacophony changes no number here: 0 will do.
         let mut after = self.seats[seat as usize];
-        let cacophony = after.settle_discs(tile, sg.points, sg.discs, new_completes);
+        let cacophony = after
+            .settle_discs(tile, sg.points, sg.discs, 0, new_completes)
+            .shortfall;
         let score_change = after.score - self.seats[seat as usize].score;
         Gain {
             points: score_change + 2 * cacophony as i16,

@@ -185,39 +185,63 @@ pub(crate) struct Seat {
     pub score: i16,
     /// Sound discs plus Cacophony discs taken.
     pub supply: u16,
+    /// Cacophony discs taken in the whole game.
     pub cacophony: u16,
+    /// Of the supply, the Cacophony discs (the rest are Sound discs).
+    pub supply_cacophony: u16,
     /// When the marker last moved on the score track (earlier ranks first on equal scores).
     pub arrival: u16,
 }
 
+/// What `Seat::settle_discs` did.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Settled {
+    /// New Cacophony discs taken (2 points each).
+    pub shortfall: u16,
+    /// Cacophony discs left on the new tile (0 if it completed at once).
+    pub on_tile: u8,
+}
+
 impl Seat {
     /// RULES.md "Placing a tile", steps 2 to 4, for the discs and the score of the player who
-    /// placed `tile`: earlier tiles that flipped give back `earlier_discs` and score
-    /// `earlier_points`; the new tile takes its discs (Cacophony for any shortfall); its own
-    /// completion gives them back. Returns the Cacophony discs taken.
+    /// placed `tile`: earlier tiles that flipped give back `earlier_discs` (`earlier_cacophony`
+    /// of them Cacophony) and score `earlier_points`; the new tile takes its discs, Sound ones
+    /// first, then Cacophony ones of the supply, then new Cacophony for any shortfall; its own
+    /// completion gives them back (docs/RULES.md "Which discs").
     #[inline]
     pub(crate) fn settle_discs(
         &mut self,
         tile: TileId,
         earlier_points: u16,
         earlier_discs: u16,
+        earlier_cacophony: u16,
         new_completes: bool,
-    ) -> u16 {
+    ) -> Settled {
         // Step 2: earlier tiles' discs come back before the new tile's discs are taken.
         self.supply += earlier_discs;
+        self.supply_cacophony += earlier_cacophony;
         self.score += earlier_points as i16;
-        // Step 3.
+        // Step 3: Sound discs first; whatever they do not cover is Cacophony, from the supply
+        // and then new.
         let need = ARROWS_OF[tile as usize] as u16;
         let shortfall = need.saturating_sub(self.supply);
+        let sound = self.supply - self.supply_cacophony;
+        let mut on_tile = need.saturating_sub(sound);
+        self.supply_cacophony -= on_tile - shortfall;
         self.cacophony += shortfall;
         self.score -= 2 * shortfall as i16;
         self.supply = self.supply + shortfall - need;
         // Step 4: its own completion returns its discs but never spares the Cacophony.
         if new_completes {
             self.supply += need;
+            self.supply_cacophony += on_tile;
+            on_tile = 0;
             self.score += VALUE_OF[tile as usize] as i16;
         }
-        shortfall
+        Settled {
+            shortfall,
+            on_tile: on_tile as u8,
+        }
     }
 }
 
@@ -392,6 +416,28 @@ impl Game {
         self.final_round
     }
 
+    /// The seat that plays the last turn of every round: the one before the start player.
+    pub fn last_player(&self) -> u8 {
+        (self.start + self.players - 1) % self.players
+    }
+
+    /// `None` unless the final round is on; then the turns still to be played, counting the
+    /// turn being played now: 0 during an intermezzo after the last turn, and once it is over.
+    /// (The offer never runs dry within the final round: the refill that starts it leaves 4
+    /// tiles or more in it, and the round has at most 3 turns left.)
+    pub fn turns_left(&self) -> Option<u8> {
+        if !self.final_round {
+            return None;
+        }
+        // Turns after the current player's, up to the last player's.
+        let after = (self.last_player() + self.players - self.current) % self.players;
+        Some(match self.phase {
+            Phase::Turn | Phase::PlaceDrawn(_) => after + 1,
+            Phase::Intermezzo { .. } => after,
+            Phase::PlaceRevealed(_) | Phase::Over => 0,
+        })
+    }
+
     /// Who must act now, or `None` when the game is over.
     pub fn to_act(&self) -> Option<u8> {
         match self.phase {
@@ -486,8 +532,14 @@ impl Game {
         self.seats[seat as usize].supply
     }
 
+    /// Cacophony discs the seat took in the whole game.
     pub fn cacophony(&self, seat: u8) -> u16 {
         self.seats[seat as usize].cacophony
+    }
+
+    /// Of the seat's supply, the Cacophony discs (the rest are Sound discs).
+    pub fn supply_cacophony(&self, seat: u8) -> u16 {
+        self.seats[seat as usize].supply_cacophony
     }
 
     /// When the seat's marker last moved on the score track (lower arrived earlier).
@@ -739,16 +791,22 @@ impl Game {
         spot: crate::display::Spot,
         obs: &mut O,
     ) -> (Placed, u16) {
-        let placed = self.displays[seat as usize].place(tile, rot, spot, obs);
+        let display = &mut self.displays[seat as usize];
+        let placed = display.place(tile, rot, spot, obs);
         let now = self.players as u16 + self.placements;
         self.placements += 1;
         let s = &mut self.seats[seat as usize];
-        let shortfall = s.settle_discs(
+        let settled = s.settle_discs(
             tile,
             placed.earlier_points,
             placed.earlier_discs,
+            placed.earlier_cacophony,
             placed.new_completes,
         );
+        if settled.on_tile > 0 {
+            display.set_last_cacophony(settled.on_tile);
+        }
+        let shortfall = settled.shortfall;
         if placed.earlier_completed || placed.new_completes || shortfall > 0 {
             s.arrival = now;
         }

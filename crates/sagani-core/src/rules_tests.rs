@@ -465,6 +465,84 @@ fn rule_faq_own_completion_never_spares_the_cacophony() {
     assert_eq!(g.supply(0), 1);
 }
 
+/// Cacophony discs on the display's tiles, by tile id.
+fn red(g: &Game, tile: u8) -> u8 {
+    placed(g, 0, tile).cacophony
+}
+
+#[test]
+fn which_discs_a_shortfall_goes_on_its_tile_and_a_completion_brings_it_back() {
+    // The fire column leaves 1 Sound disc. Tile 5 needs 3: the Sound disc and 2 new
+    // Cacophony discs, which lie on tile 5.
+    let mut g = solo_all(&[13, 8, 9, 14, 16, 4, 5, 19, 20]);
+    for (y, (t, r)) in [(13, 0), (8, 1), (9, 1), (14, 0), (16, 0), (4, 0)]
+        .iter()
+        .enumerate()
+    {
+        put(&mut g, *t, 0, y as i32, *r);
+    }
+    assert_eq!((g.supply(0), g.supply_cacophony(0)), (1, 0));
+    put(&mut g, 5, 0, 6, 0);
+    assert_eq!((red(&g, 5), g.cacophony(0), g.supply(0)), (2, 2, 0));
+    let view = &g.view(None).seats[0].display[6];
+    assert_eq!((view.tile, view.discs, view.cacophony), (5, 3, 2));
+    // Earth tile 19 (N earth, nothing above it yet) takes 1 new Cacophony disc.
+    put(&mut g, 19, 1, 0, 0);
+    assert_eq!((red(&g, 19), g.cacophony(0)), (1, 3));
+    // Earth tile 20 above it completes it: its disc comes back to the supply, Cacophony
+    // still, and is the only disc there for tile 20: no new Cacophony, no penalty.
+    let score = g.score(0);
+    put(&mut g, 20, 1, -1, 0);
+    assert!(placed(&g, 0, 19).flipped);
+    assert_eq!(red(&g, 19), 0, "a flipped tile holds no disc");
+    assert_eq!((red(&g, 20), g.cacophony(0), g.supply(0)), (1, 3, 0));
+    assert_eq!(g.score(0), score + 1);
+    assert_eq!(g.supply_cacophony(0), 0);
+    let view = g.view(None);
+    let flipped = view.seats[0].display.iter().find(|t| t.tile == 19).unwrap();
+    assert_eq!((flipped.discs, flipped.cacophony), (0, 0));
+    // A game rebuilt from the view holds the same discs.
+    let pile = view.draw_pile.tiles.clone();
+    let copy = Game::from_view(&view, &pile).unwrap();
+    assert_eq!(copy.view(None), view);
+    assert_eq!(copy.supply_cacophony(0), 0);
+}
+
+#[test]
+fn which_discs_sound_discs_go_first() {
+    let mut g = solo_all(&[13, 8, 9, 14, 16, 4, 19, 2, 20]);
+    for (y, (t, r)) in [(13, 0), (8, 1), (9, 1), (14, 0), (16, 0), (4, 0)]
+        .iter()
+        .enumerate()
+    {
+        put(&mut g, *t, 0, y as i32, *r);
+    }
+    // Tile 19 takes the last Sound disc.
+    put(&mut g, 19, 1, 0, 0);
+    assert_eq!((g.supply(0), red(&g, 19)), (0, 0));
+    // Tile 2 under fire tile 4 completes at once: it takes a new Cacophony disc, which comes
+    // back with it and stays in the supply.
+    put(&mut g, 2, 0, 6, 0);
+    assert_eq!(
+        (g.supply(0), g.supply_cacophony(0), g.cacophony(0)),
+        (1, 1, 1)
+    );
+    assert_eq!(g.view(None).seats[0].supply_cacophony, 1);
+    // Tile 20 completes 19, whose Sound disc comes back: the supply holds one disc of each
+    // kind, and tile 20 takes the Sound one.
+    put(&mut g, 20, 1, -1, 0);
+    assert!(placed(&g, 0, 19).flipped);
+    assert_eq!(red(&g, 20), 0, "Sound first");
+    assert_eq!(
+        (g.supply(0), g.supply_cacophony(0), g.cacophony(0)),
+        (1, 1, 1)
+    );
+    let view = g.view(None);
+    let copy = Game::from_view(&view, &view.draw_pile.tiles.clone()).unwrap();
+    assert_eq!(copy.view(None), view);
+    assert_eq!(copy.supply_cacophony(0), 1);
+}
+
 #[test]
 fn rule_placing_several_tiles_complete_in_one_placement() {
     // Tile 2 (fire, N fire) on (0,0) and tile 1 (fire, NE fire) on (-1,0) both point at
@@ -946,12 +1024,15 @@ fn rule_end_final_round_by_target_score_and_same_number_of_turns() {
 #[test]
 fn rule_end_final_round_by_target_reached_by_the_start_player() {
     let mut g = game(4, Variant::Standard, &[], 0);
+    assert_eq!((g.last_player(), g.turns_left()), (3, None));
     reach_target_on_turn(&mut g, 0);
     for p in [1, 2, 3] {
         assert_eq!(g.to_act(), Some(p));
+        assert_eq!(g.turns_left(), Some(4 - p), "players {p} to 3 still play");
         play_quiet(&mut g);
     }
     assert!(g.is_over());
+    assert_eq!(g.view(None).turns_left, Some(0));
 }
 
 #[test]
@@ -997,6 +1078,11 @@ fn rule_end_target_reached_during_an_intermezzo() {
         "the final round starts during the intermezzo"
     );
     assert!(!g.is_over());
+    assert_eq!(
+        g.turns_left(),
+        Some(0),
+        "the intermezzo followed the last turn"
+    );
     g.play(Move::Pass).unwrap();
     // The intermezzo followed player 1's turn; the next turn would be the start player's.
     assert_eq!(g.current_player(), 1);
@@ -1065,6 +1151,8 @@ fn rule_end_draw_pile_final_round_ends_before_the_start_player() {
     assert_eq!(g.draw_pile_len(), 2);
     assert!(g.final_round());
     assert_eq!(g.to_act(), Some(2));
+    let view = g.view(Some(0));
+    assert_eq!((view.last_player, view.turns_left), (2, Some(1)));
     play_quiet(&mut g);
     assert!(g.is_over());
     assert_eq!(

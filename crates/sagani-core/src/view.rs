@@ -14,12 +14,22 @@ pub struct View {
     pub variant: Variant,
     pub players: u8,
     pub start_player: u8,
+    /// The seat that plays the last turn of every round: the one before the start player in
+    /// turn order. Worked out from `start_player` when a view is read back.
+    #[serde(default)]
+    pub last_player: u8,
     /// Score that starts the final round (75/60/45), or the solo goal.
     pub target: Option<i16>,
     /// Who must act and what is expected; `None` once the game is over.
     pub next: Option<Next>,
     pub over: bool,
     pub final_round: bool,
+    /// `None` unless the final round is on; then the turns still to be played in the game,
+    /// counting the turn being played now (0 during an intermezzo after the last turn, and
+    /// once the game is over). Intermezzo placements are not turns. Worked out from the rest
+    /// when a view is read back.
+    #[serde(default)]
+    pub turns_left: Option<u8>,
     /// The player whose turn it is (or was, during an intermezzo).
     pub current_player: u8,
     pub offer: Vec<TileId>,
@@ -77,7 +87,12 @@ pub struct SeatView {
     pub score: i16,
     /// Discs in the supply, Sound and Cacophony alike.
     pub supply: u16,
+    /// Cacophony discs taken in the whole game (2 points each).
     pub cacophony: u16,
+    /// Of the supply, the Cacophony discs. Worked out from `cacophony` and the tiles when a
+    /// view is read back.
+    #[serde(default)]
+    pub supply_cacophony: u16,
     /// When the marker last moved on the score track; lower arrived earlier.
     pub arrival: u16,
     /// Solo-all: score minus discs on unflipped tiles.
@@ -94,6 +109,15 @@ pub struct TileView {
     pub y: i32,
     pub rot: u8,
     pub flipped: bool,
+    /// Discs on the tile's vessel: one per uncovered arrow; 0 once flipped. Worked out from
+    /// the arrows when a view is read back.
+    #[serde(default)]
+    pub discs: u8,
+    /// How many of the discs on the tile (vessel and arrows) are Cacophony discs; 0 once
+    /// flipped. Covering an arrow moves a Sound disc from the vessel before a Cacophony one,
+    /// so the covered arrows hold `max(0, cacophony - discs)` of them and the vessel the rest.
+    #[serde(default)]
+    pub cacophony: u8,
     /// Arrows as placed (directions after rotation), with whether a disc covers them.
     pub arrows: Vec<ArrowView>,
 }
@@ -114,6 +138,7 @@ impl Game {
                 score: self.score(s),
                 supply: self.supply(s),
                 cacophony: self.cacophony(s),
+                supply_cacophony: self.supply_cacophony(s),
                 arrival: self.arrival(s),
                 final_score: (self.variant == Variant::SoloAll).then(|| self.final_score(s)),
                 display: self
@@ -125,6 +150,8 @@ impl Game {
                         y: t.cell.y,
                         rot: t.rot,
                         flipped: t.flipped,
+                        discs: t.vessel_discs(),
+                        cacophony: t.cacophony,
                         arrows: crate::tile(t.tile)
                             .expect("placed tiles exist")
                             .placed_arrows(t.rot)
@@ -146,6 +173,7 @@ impl Game {
             variant: self.variant(),
             players: self.players(),
             start_player: self.start_player(),
+            last_player: self.last_player(),
             target: self.target(),
             next: self
                 .to_act()
@@ -153,6 +181,7 @@ impl Game {
                 .map(|(player, expects)| Next { player, expects }),
             over: self.is_over(),
             final_round: self.final_round(),
+            turns_left: self.turns_left(),
             current_player: self.current_player(),
             offer: self.offer().to_vec(),
             intermezzo: self.intermezzo_storage().to_vec(),

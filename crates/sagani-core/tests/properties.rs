@@ -81,6 +81,23 @@ fn check_invariants(g: &Game) {
             flipped_values - 2 * g.cacophony(s) as i32,
             "score = flipped values - 2 x Cacophony (seat {s})"
         );
+        // Every Cacophony disc taken is in the supply or on an unflipped tile, at most one per
+        // arrow there.
+        let mut on_tiles = 0;
+        for t in d.tiles() {
+            let arrows = tile(t.tile).unwrap().arrow_count();
+            assert!(
+                t.cacophony <= arrows,
+                "tile {} holds {}",
+                t.tile,
+                t.cacophony
+            );
+            assert!(!t.flipped || t.cacophony == 0, "a flipped tile holds none");
+            assert_eq!(t.vessel_discs() as u32, t.uncovered.count_ones());
+            on_tiles += t.cacophony as u16;
+        }
+        assert_eq!(g.supply_cacophony(s) + on_tiles, g.cacophony(s), "seat {s}");
+        assert!(g.supply_cacophony(s) <= g.supply(s), "seat {s}");
     }
     for &t in g.offer() {
         count(t, "the offer");
@@ -121,6 +138,59 @@ fn check_invariants(g: &Game) {
     }
 }
 
+/// Which discs are Cacophony (docs/RULES.md "Which discs"), followed from outside the engine
+/// with each placement's preview: per seat the supply's, per tile id the tile's.
+struct Discs {
+    supply: [u16; 4],
+    tile: [u8; 73],
+}
+
+impl Discs {
+    fn new() -> Discs {
+        Discs {
+            supply: [0; 4],
+            tile: [0; 73],
+        }
+    }
+
+    /// Placement `p` by `seat`, whose supply held `supply` discs before it.
+    fn place(&mut self, seat: usize, supply: u16, p: &sagani_core::Preview) {
+        let arrows = |t: u8| tile(t).unwrap().arrow_count() as u16;
+        let mut supply = supply;
+        // Earlier tiles that complete give back all their discs, Cacophony ones too.
+        for &t in p.completed.iter().filter(|&&t| t != p.tile) {
+            supply += arrows(t);
+            self.supply[seat] += self.tile[t as usize] as u16;
+            self.tile[t as usize] = 0;
+        }
+        // The new tile takes Sound discs first, then the supply's Cacophony, then new ones.
+        let need = arrows(p.tile);
+        let sound = supply - self.supply[seat];
+        let from_sound = need.min(sound);
+        let from_old = (need - from_sound).min(self.supply[seat]);
+        assert_eq!(need - from_sound - from_old, p.cacophony, "the shortfall");
+        self.supply[seat] -= from_old;
+        let mut on = from_old + p.cacophony;
+        if p.completed.contains(&p.tile) {
+            self.supply[seat] += on;
+            on = 0;
+        }
+        self.tile[p.tile as usize] = on as u8;
+    }
+
+    fn check(&self, g: &Game) {
+        for s in 0..g.players() {
+            assert_eq!(g.supply_cacophony(s), self.supply[s as usize], "seat {s}");
+            for t in g.display(s).tiles() {
+                assert_eq!(t.cacophony, self.tile[t.tile as usize], "tile {}", t.tile);
+            }
+            for t in g.view(None).seats[s as usize].display.iter() {
+                assert_eq!(t.cacophony, self.tile[t.tile as usize], "tile {}", t.tile);
+            }
+        }
+    }
+}
+
 /// A move that is probably not legal: any tile, nearby or far cells, bad rotations.
 fn random_move(rng: &mut SmallRng) -> Move {
     match rng.random_range(0..10) {
@@ -147,6 +217,10 @@ fn play_checked(players: u8, solo_all: bool, seed: u64, policy: u64, probes: boo
     let mut rng = SmallRng::seed_from_u64(policy);
     let mut turns = [0u32; 4];
     let greed = rng.random_range(0.0..1.0);
+    let mut discs = Discs::new();
+    // Per move: the view's turns left before it, and whether it begins a turn (the placement
+    // of a revealed tile ends the turn its intermezzo choice began).
+    let mut turns_left: Vec<(Option<u8>, bool, bool)> = Vec::new();
     check_invariants(rg.game());
     while !rg.game().is_over() {
         let g = rg.game().clone();
@@ -194,10 +268,36 @@ fn play_checked(players: u8, solo_all: bool, seed: u64, policy: u64, probes: boo
         if g.expects() == Some(Expect::Turn) {
             turns[g.to_act().unwrap() as usize] += 1;
         }
+        let view = g.view(None);
+        assert_eq!(view.turns_left.is_some(), g.final_round());
+        assert_eq!(
+            (view.last_player + 1) % g.players(),
+            g.start_player(),
+            "the last player comes before the start player"
+        );
+        turns_left.push((
+            view.turns_left,
+            g.expects() == Some(Expect::Turn),
+            g.expects() == Some(Expect::PlaceDrawn),
+        ));
+        if let Move::Place { .. } = m {
+            let p = g.preview(m).unwrap();
+            discs.place(p.player as usize, g.supply(p.player), &p);
+        }
         rg.play(m).unwrap();
         check_invariants(rg.game());
+        discs.check(rg.game());
+    }
+    // Wherever the final round was on, exactly `turns_left` more turns were played, counting
+    // the one under way.
+    for (i, &(left, _, drawn)) in turns_left.iter().enumerate() {
+        if let Some(left) = left {
+            let begun = turns_left[i..].iter().filter(|(_, turn, _)| *turn).count();
+            assert_eq!(begun + drawn as usize, left as usize, "move {i}");
+        }
     }
     let g = rg.game();
+    assert_eq!(g.view(None).turns_left, g.final_round().then_some(0));
     assert!(g.legal_moves().is_empty());
     assert!(g.outcome().is_some());
     match g.variant() {
