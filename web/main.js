@@ -41,9 +41,16 @@ document.addEventListener('click', (ev) => {
   if (a.getAttribute('href').startsWith('/api/')) return;
   ev.preventDefault();
   if (a.getAttribute('href') !== location.pathname) history.pushState(null, '', a.getAttribute('href'));
+  shownPath = location.pathname;
   Promise.resolve().then(route).catch(broken);
 });
 
-window.addEventListener('popstate', () => Promise.resolve().then(route).catch(broken));
+// A change of the #hash alone (a link to a section of the rules) is no new page.
+let shownPath = location.pathname;
+window.addEventListener('popstate', (ev) => {
+  if (location.pathname === shownPath && ev.isTrusted && location.hash) return;
+  shownPath = location.pathname;
+  Promise.resolve().then(route).catch(broken);
+});
 window.addEventListener('unhandledrejection', (ev) => broken(ev.reason));
 loadLang().then(route).catch(broken);

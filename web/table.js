@@ -909,7 +909,7 @@ class Table {
     const b = h('button', {
       class: `tile-btn${chosen ? ' chosen' : ''}${this.coachTarget && this.coachTarget.tile === tile ? ' coach-target' : ''}`, 'data-testid': testid, 'data-tile': tile, 'data-source-tile': tile,
       disabled: !enabled, 'aria-pressed': String(!!chosen), 'aria-label': t(label, { tile: name, arrows: arrowList(info, chosen ? this.sel.rot : 0) }),
-    }, tileSvg(info, { size: 64, rot: chosen ? this.sel.rot : 0, label: name }));
+    }, tileSvg(info, { size: 60, rot: chosen ? this.sel.rot : 0, label: name }));
     // A click from the keyboard (Enter, Space) has no pointer detail.
     b.addEventListener('click', (ev) => this.choose(tile, ev.detail === 0));
     return b;

@@ -94,8 +94,14 @@ export async function checkPreview(page, url) {
   if (p.covered.length === 0) assert.equal(covered, 'Covers no arrow.');
   else assert.ok(covered.startsWith(`Covers ${p.covered.length} arrow`), `${covered} vs ${JSON.stringify(p.covered)}`);
   const completed = await text('completed');
-  for (const t of p.completed) assert.match(completed, new RegExp(`[FWEA]${t}\\b`), completed);
-  if (p.completed.length) assert.ok(completed.includes(`+${p.points} points`), completed);
+  // Tiles are named as players name them: "Air 3", never by id.
+  const tiles = (await (await fetch(`${url}/api/tiles`)).json()).tiles;
+  const name = (id) => {
+    const info = tiles.find((t) => t.id === id);
+    return `${info.element[0].toUpperCase()}${info.element.slice(1)} ${info.value}`;
+  };
+  for (const t of p.completed) assert.ok(completed.includes(name(t)), `${completed} names ${name(t)}`);
+  if (p.completed.length) assert.match(completed, new RegExp(`\\+${p.points} points?\\.`), completed);
   else assert.equal(completed, 'Completes no tile.');
   const cacophony = await text('cacophony');
   assert.equal(cacophony === 'No Cacophony.', p.cacophony === 0, cacophony);

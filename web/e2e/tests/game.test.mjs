@@ -253,7 +253,7 @@ describe('playing in the browser', () => {
       for (const [p, seat] of seatOf) {
         await p.waitForSelector('[data-testid=table][data-status=playing]');
         assert.equal(await p.locator('[data-testid=watching]').count(), 0);
-        assert.equal(await p.locator(`[data-testid=players-table] tr[data-seat="${seat}"] th`).textContent(), `${seat + 1} You`);
+        assert.equal(await p.locator(`[data-testid=players-table] tr[data-seat="${seat}"] th .name`).textContent(), `${seat + 1} · You`);
       }
       for (const e of errors) assert.deepEqual(e, []);
     } finally {
@@ -327,7 +327,9 @@ describe('playing in the browser', () => {
     await illegal.first().click();
     const error = await page.waitForSelector('[data-testid=error]');
     const text = await error.textContent();
-    assert.match(text, /not allowed: .*cell \(-?\d+,-?\d+\)/, text);
+    // The engine's reason, in the player's words: no grid coordinates, no "player 0".
+    assert.match(text, /not allowed: a tile must go next to one of your tiles/, text);
+    assert.doesNotMatch(text, /\(-?\d+, ?-?\d+\)|player 0/, text);
     await screenshot(page, 'illegal');
     assert.equal(await version(page), before);
     assert.equal(await tilesOn(page, 0), tilesBefore);
@@ -417,17 +419,17 @@ describe('playing in the browser', () => {
     assert.equal(await dialog.locator('svg.tile-svg').count(), count);
     await page.click('[data-testid=pile-close]');
     await dialog.waitFor({ state: 'detached' });
-    // The tile size slider and its reset.
+    // Zoom: + makes the display larger than its frame, Fit brings it back.
     const width = async () => Number(await page.getAttribute('[data-testid=display-0] svg', 'width'));
     const usual = await width();
-    await page.locator('[data-testid=tile-size]').fill('128');
+    await page.click('[data-testid=zoom-in]');
     assert.ok((await width()) > usual);
-    await page.click('[data-testid=tile-size-reset]');
+    await page.click('[data-testid=zoom-fit]');
     assert.equal(await width(), usual);
     // A display larger than its frame pans with the mouse, even from a cell while placing,
     // and the drag chooses no cell.
     await page.setViewportSize({ width: 800, height: 420 });
-    await page.locator('[data-testid=tile-size]').fill('140');
+    for (let i = 0; i < 6; i++) await page.click('[data-testid=zoom-in]');
     await page.locator('[data-testid=offer-tile]:not([disabled])').first().click();
     assert.equal(await page.locator('[data-testid=offer-tile][aria-pressed=true]').count(), 1);
     assert.ok((await page.locator('[data-testid=display-0] .cell.legal').count()) > 0);
@@ -452,7 +454,7 @@ describe('playing in the browser', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('[data-testid=placing]').count(), 0);
-    await page.click('[data-testid=tile-size-reset]');
+    await page.click('[data-testid=zoom-fit]');
     // All displays side by side; the magnifier goes back to one.
     await page.click('[data-testid=view-toggle]');
     for (const seat of [0, 1, 2]) await page.waitForSelector(`[data-testid=display-${seat}]`);
