@@ -177,14 +177,60 @@ pub struct GameState {
     pub rematch: Option<String>,
 }
 
-/// A move that was played: `version` is the version it was made against.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+/// A move that was played: `version` is the version it was made against, `effect` what it
+/// did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PlayedMove {
     pub version: u64,
     pub seat: u8,
     #[serde(rename = "move")]
     #[schema(value_type = MoveSchema)]
     pub mv: Move,
+    /// For a placement, what it did, as the engine worked it out when it was played (the same
+    /// shape as a preview); absent for the intermezzo choice and a pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Effect>)]
+    pub effect: Option<Preview>,
+}
+
+/// What a placement does (`sagani_core::Preview`'s JSON), for the OpenAPI document: a
+/// preview's answer, and a played placement's `effect`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct Effect {
+    /// The seat that places.
+    pub player: u8,
+    #[schema(minimum = 1, maximum = 72)]
+    pub tile: u8,
+    pub x: i32,
+    pub y: i32,
+    #[schema(minimum = 0, maximum = 3)]
+    pub rot: u8,
+    /// Arrows that get a disc: those of earlier tiles first, then the new tile's own.
+    pub covered: Vec<CoveredSchema>,
+    /// Tiles that flip, earlier ones first, then the new tile if it completes at once.
+    pub completed: Vec<u8>,
+    /// Values of the completed tiles.
+    pub points: i16,
+    /// Cacophony discs taken, 2 points each.
+    pub cacophony: u16,
+    /// `points - 2 * cacophony`.
+    pub score_change: i16,
+    pub score_after: i16,
+    pub supply_after: u16,
+    /// The placement brings the score up to the target (75/60/45, or 75 in solo).
+    pub reaches_target: bool,
+}
+
+/// An arrow a placement covers: on which tile, where it points as placed (`N` … `NW`), its
+/// element (`fire`, `water`, `earth`, `air`).
+#[derive(ToSchema)]
+#[schema(as = CoveredArrow)]
+#[allow(dead_code)]
+pub struct CoveredSchema {
+    pub tile: u8,
+    pub direction: String,
+    pub element: String,
 }
 
 /// `POST /api/games/{id}/moves`.
@@ -220,7 +266,7 @@ pub struct PreviewRequest {
 /// What a placement would do (the engine's `preview`).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct PreviewResult {
-    #[schema(value_type = Object)]
+    #[schema(value_type = Effect)]
     pub preview: Preview,
 }
 

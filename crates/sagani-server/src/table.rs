@@ -4,9 +4,9 @@
 use crate::api::{GameState, PlayedMove, SeatInfo};
 use crate::error::{ApiError, ErrorCode};
 use crate::secret;
-use crate::store::replay;
+use crate::store::replay::{self, GameLog};
 use crate::store::{Progress, SavedGame, SavedSeat};
-use sagani_core::record::{RecordMove, RecordedGame};
+use sagani_core::record::RecordMove;
 use sagani_core::Variant;
 use std::sync::Arc;
 use tokio::sync::{Mutex, OwnedMutexGuard};
@@ -24,8 +24,9 @@ pub struct Table {
 }
 
 pub struct TableState {
-    /// The game with its record; the record (it holds the deck) leaves only once it is over.
-    pub game: RecordedGame,
+    /// The game with its record and each move's effect; the record (it holds the deck) leaves
+    /// only once it is over.
+    pub game: GameLog,
     pub seats: Vec<SavedSeat>,
     /// The game's rematch, once someone asked for it (`App::rematch`).
     pub rematch: Option<String>,
@@ -89,28 +90,27 @@ impl TableState {
             seats: self.seat_infos(),
             view: game.view(you),
             legal,
-            last_move: moves.last().map(|m| PlayedMove {
-                version: moves.len() as u64 - 1,
-                seat: m.player,
-                mv: m.mv,
-            }),
+            last_move: moves.len().checked_sub(1).map(|n| self.played(n)),
             outcome: game.outcome(),
             rematch: self.rematch.clone(),
         }
     }
 
+    /// Move number `n` (played at version `n`), with what it did.
+    fn played(&self, n: usize) -> PlayedMove {
+        let m = self.game.record().moves[n];
+        PlayedMove {
+            version: n as u64,
+            seat: m.player,
+            mv: m.mv,
+            effect: self.game.effect(n).cloned(),
+        }
+    }
+
     /// The moves played from version `since` on.
     pub fn moves_since(&self, since: u64) -> Vec<PlayedMove> {
-        let moves = &self.game.record().moves;
-        moves
-            .iter()
-            .enumerate()
-            .skip(since as usize)
-            .map(|(i, m)| PlayedMove {
-                version: i as u64,
-                seat: m.player,
-                mv: m.mv,
-            })
+        (since as usize..self.game.record().moves.len())
+            .map(|n| self.played(n))
             .collect()
     }
 
@@ -170,4 +170,83 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
             },
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TableState;
+    use crate::store::replay::GameLog;
+    use crate::store::{SavedGame, SavedMove, SavedSeat};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use sagani_core::{Move, Setup, Variant};
+
+    /// A game read back from the store shows each move with the effect it had when it was
+    /// played, worked out afresh by replaying; the intermezzo choice and passes have none.
+    #[test]
+    fn a_restored_game_lists_each_move_with_its_effect() {
+        let setup = Setup::seeded(3, 11);
+        let mut played = GameLog::new(&setup).unwrap();
+        let mut rng = SmallRng::seed_from_u64(4);
+        let mut moves = Vec::new();
+        let mut expected = Vec::new();
+        let (mut placements, mut others) = (0, 0);
+        while !played.game().is_over() {
+            let legal = played.game().legal_moves();
+            // The intermezzo choice and passes whenever they may be made, so both occur.
+            let mv = legal
+                .iter()
+                .copied()
+                .find(|m| !matches!(m, Move::Place { .. }) && rng.random_bool(0.5))
+                .unwrap_or_else(|| legal[rng.random_range(0..legal.len())]);
+            let seat = played.game().to_act().unwrap();
+            let effect = match mv {
+                Move::Place { .. } => {
+                    placements += 1;
+                    Some(played.game().preview(mv).unwrap())
+                }
+                _ => {
+                    others += 1;
+                    None
+                }
+            };
+            expected.push(effect);
+            moves.push(SavedMove { seat, mv });
+            played.play(mv).unwrap();
+        }
+        assert!(placements > 50 && others > 2, "{placements} {others}");
+        let saved = SavedGame {
+            id: "g".into(),
+            created_at: 0,
+            variant: Variant::Standard,
+            deck: played.record().deck.clone(),
+            start_player: played.record().start_player,
+            public: false,
+            creator: "test".into(),
+            seats: vec![
+                SavedSeat::Bot {
+                    bot: "random".into(),
+                    level: 1,
+                };
+                3
+            ],
+            moves,
+            rev: 1,
+            rematch: None,
+        };
+        let restored = TableState::restore(&saved).unwrap();
+        let listed = restored.moves_since(0);
+        assert_eq!(listed.len(), expected.len());
+        for (n, (m, e)) in listed.iter().zip(&expected).enumerate() {
+            assert_eq!((m.version, &m.effect), (n as u64, e), "move {n}");
+            assert_eq!(m.mv, saved.moves[n].mv);
+        }
+        // The effect of the last move is in every state too.
+        let state = restored.state_for("g", None);
+        assert_eq!(state.last_move.as_ref(), listed.last());
+        assert_eq!(
+            restored.moves_since(listed.len() as u64 - 2),
+            listed[listed.len() - 2..]
+        );
+    }
 }
