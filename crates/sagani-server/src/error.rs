@@ -112,6 +112,8 @@ pub struct ApiError {
     pub version: Option<u64>,
     /// Seconds to wait before trying again (rate limits).
     pub retry_after: Option<u64>,
+    /// Why the engine refused a move (`illegal_move` only).
+    pub reason: Option<IllegalReason>,
 }
 
 /// The JSON body of every error.
@@ -122,6 +124,118 @@ pub struct ErrorBody {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<u64>,
+    /// With `illegal_move`: why, for a client to put in its own words (the `message` is the
+    /// engine's English).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<IllegalReason>,
+}
+
+/// A cell of a display: `x` grows to the right, `y` downwards; the first tile is at (0, 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct CellXY {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl From<sagani_core::Cell> for CellXY {
+    fn from(c: sagani_core::Cell) -> CellXY {
+        CellXY { x: c.x, y: c.y }
+    }
+}
+
+/// Why the engine refused a move, one kind per refusal, with what a client needs to word it.
+/// `player` is the seat whose display it is (the seat to act).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum IllegalReason {
+    GameOver,
+    /// Tiles are 1 to 72.
+    UnknownTile {
+        tile: u8,
+    },
+    /// Rotations are 0 to 3.
+    BadRotation {
+        rot: u8,
+    },
+    NotInOffer {
+        tile: u8,
+    },
+    NotInStorage {
+        tile: u8,
+    },
+    /// The revealed tile (after an intermezzo choice, or in solo) must be placed, and only it.
+    MustPlaceRevealed {
+        revealed: u8,
+    },
+    /// The first tile of a display goes on (0, 0).
+    FirstTileNotAtOrigin {
+        cell: CellXY,
+        player: u8,
+    },
+    /// The cell holds `tile` already.
+    CellTaken {
+        cell: CellXY,
+        player: u8,
+        tile: u8,
+    },
+    /// The cell is not orthogonally next to a tile of the display.
+    CellNotAdjacent {
+        cell: CellXY,
+        player: u8,
+    },
+    /// The intermezzo choice needs exactly one tile in the offer; it holds `offer_len`.
+    IntermezzoNeedsLastOfferTile {
+        offer_len: u8,
+    },
+    /// The intermezzo choice names `tile`, but the offer's last tile is `offer`.
+    IntermezzoWrongTile {
+        tile: u8,
+        offer: u8,
+    },
+    /// The intermezzo choice needs a tile in the draw pile.
+    IntermezzoEmptyPile,
+    /// The intermezzo choice is only possible on a turn.
+    IntermezzoNotNow,
+    /// Passing is only possible during an intermezzo.
+    PassNotNow,
+    /// Only a placement can be previewed.
+    NotAPlacement,
+}
+
+impl From<&sagani_core::IllegalMove> for IllegalReason {
+    fn from(e: &sagani_core::IllegalMove) -> IllegalReason {
+        use sagani_core::IllegalMove as I;
+        use IllegalReason as R;
+        match *e {
+            I::GameOver => R::GameOver,
+            I::UnknownTile { tile } => R::UnknownTile { tile },
+            I::BadRotation { rot } => R::BadRotation { rot },
+            I::NotInOffer { tile } => R::NotInOffer { tile },
+            I::NotInStorage { tile } => R::NotInStorage { tile },
+            I::MustPlaceRevealed { revealed } => R::MustPlaceRevealed { revealed },
+            I::FirstTileNotAtOrigin { cell, player } => R::FirstTileNotAtOrigin {
+                cell: cell.into(),
+                player,
+            },
+            I::CellTaken { cell, player, tile } => R::CellTaken {
+                cell: cell.into(),
+                player,
+                tile,
+            },
+            I::CellNotAdjacent { cell, player } => R::CellNotAdjacent {
+                cell: cell.into(),
+                player,
+            },
+            I::IntermezzoNeedsLastOfferTile { offer_len } => R::IntermezzoNeedsLastOfferTile {
+                offer_len: offer_len.min(u8::MAX as usize) as u8,
+            },
+            I::IntermezzoWrongTile { tile, offer } => R::IntermezzoWrongTile { tile, offer },
+            I::IntermezzoEmptyPile => R::IntermezzoEmptyPile,
+            I::IntermezzoNotNow => R::IntermezzoNotNow,
+            I::PassNotNow => R::PassNotNow,
+            I::NotAPlacement => R::NotAPlacement,
+        }
+    }
 }
 
 impl ApiError {
@@ -132,6 +246,16 @@ impl ApiError {
             message: message.into(),
             version: None,
             retry_after: None,
+            reason: None,
+        }
+    }
+
+    /// The engine refused a move: its English reason as the message, and the reason's kind and
+    /// fields for clients that word it themselves.
+    pub fn illegal(e: &sagani_core::IllegalMove) -> ApiError {
+        ApiError {
+            reason: Some(e.into()),
+            ..ApiError::new(ErrorCode::IllegalMove, e.to_string())
         }
     }
 
@@ -166,6 +290,7 @@ impl IntoResponse for ApiError {
             error: self.code,
             message: self.message,
             version: self.version,
+            reason: self.reason,
         };
         let mut response = (self.status, axum::Json(body)).into_response();
         if let Some(secs) = self.retry_after {

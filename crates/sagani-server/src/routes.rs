@@ -224,7 +224,7 @@ pub async fn preview(
         .game
         .game()
         .preview(req.mv)
-        .map_err(|e| ApiError::new(ErrorCode::IllegalMove, e.to_string()))?;
+        .map_err(|e| ApiError::illegal(&e))?;
     Ok(Json(PreviewResult { preview }))
 }
 

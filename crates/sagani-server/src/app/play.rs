@@ -80,7 +80,7 @@ impl App {
         let mut next = st.game.clone();
         next.play(mv).map_err(|e| ApiError {
             version: Some(current),
-            ..ApiError::new(ErrorCode::IllegalMove, e.to_string())
+            ..ApiError::illegal(&e)
         })?;
         let write = MoveWrite {
             game: id.to_string(),
