@@ -315,6 +315,28 @@ pub struct Update {
     pub moves: Vec<PlayedMove>,
 }
 
+/// A WebSocket message from a client: `{"type":"auth","token":…}` makes the socket the
+/// token's seat (instead of `?token=` in the URL, which browsers may print in their console).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ClientMessage {
+    /// The seat's token. The server answers with a state for that seat, or with an `error`
+    /// (`wrong_token`) and closes the socket.
+    Auth { token: String },
+}
+
+/// A WebSocket message from the server when a client's message is refused; the socket closes
+/// after it (code 1008).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct WsError {
+    /// Always `error`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `wrong_token`: the token of an `auth` message holds no seat at this game.
+    pub error: crate::error::ErrorCode,
+    pub message: String,
+}
+
 /// A tile as printed: `GET /api/tiles` lists all 72, so a client draws them from the engine's
 /// own table.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]

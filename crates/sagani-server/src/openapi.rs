@@ -97,7 +97,13 @@ impl Modify for CommonErrors {
         crate::routes::record,
         crate::ws::connect,
     ),
-    components(schemas(crate::error::ErrorBody, crate::error::ErrorCode)),
+    components(schemas(
+        crate::error::ErrorBody,
+        crate::error::ErrorCode,
+        crate::error::IllegalReason,
+        crate::api::ClientMessage,
+        crate::api::WsError,
+    )),
     modifiers(&SeatToken, &CommonErrors)
 )]
 pub struct ApiDoc;

@@ -1,8 +1,9 @@
 //! Live updates: a WebSocket per game and watcher. It sends the full state for the watcher's
 //! seat (or as a spectator) on connect and after every change, so a reconnect needs nothing
-//! else.
+//! else. A socket becomes a seat's by `?token=` or by an `auth` message (the token then never
+//! appears in a URL).
 
-use crate::api::Update;
+use crate::api::{ClientMessage, Update, WsError};
 use crate::app::App;
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, ErrorCode};
@@ -30,10 +31,13 @@ pub struct WsQuery {
     token: Option<String>,
 }
 
-/// Live updates for a seat (`?token=`) or a spectator. Every message is `Update` JSON.
+/// Live updates for a seat or a spectator. Every message is `Update` JSON.
 /// A WebSocket (RFC 6455), not a plain GET: the request must ask for the upgrade. The server
-/// sends an `Update` (JSON text) on connecting and after every change; clients send nothing but
-/// pongs and a close.
+/// sends an `Update` (JSON text) on connecting and after every change. A client may send
+/// `{"type":"auth","token":…}` (a `ClientMessage`) to watch as that seat: a state for the seat
+/// follows at once, or, for a token that holds no seat here, a `WsError` (`wrong_token`) and
+/// the socket closes (1008). `?token=` does the same before the upgrade (403 if wrong). Other
+/// client messages are ignored.
 #[utoipa::path(get, path = "/api/games/{id}/ws",
     params(("id" = String, Path, description = "game id"),
            ("token" = Option<String>, Query, description = "the seat token; absent for a spectator"),
@@ -41,7 +45,7 @@ pub struct WsQuery {
            ("Connection" = String, Header, description = "`Upgrade`"),
            ("Sec-WebSocket-Key" = String, Header, description = "the client's key (RFC 6455)"),
            ("Sec-WebSocket-Version" = String, Header, description = "`13`")),
-    responses((status = 101, description = "Switching Protocols: the WebSocket; each message is an Update", body = crate::api::Update),
+    responses((status = 101, description = "Switching Protocols: the WebSocket; each message is an Update (or a WsError before the server closes it)", body = crate::api::Update),
               (status = 400, body = crate::error::ErrorBody, description = "a malformed query (`bad_request`)"),
               (status = 403, body = crate::error::ErrorBody, description = "a token that holds no seat here (`wrong_token`)"),
               (status = 426, body = crate::error::ErrorBody, description = "a plain request, without the WebSocket upgrade (`not_a_websocket`)"),
@@ -174,12 +178,14 @@ enum Next {
     Revoked,
     /// The game could not be read.
     Failed,
+    /// A client's message was refused: this, then close.
+    Refused(Message),
 }
 
 impl Watcher {
     /// The state now (at least at `rev`, if a notification named it), with the moves since
-    /// the last message (none in the first).
-    async fn message(&mut self, rev: Option<u64>) -> Next {
+    /// the last message (none in the first); with `again`, even when nothing changed.
+    async fn message(&mut self, rev: Option<u64>, again: bool) -> Next {
         let st = match self.app.fresh(&self.id, rev).await {
             Ok((_, st)) => st,
             // The game cannot be read just now: close, and the client's reconnect reads it
@@ -191,7 +197,7 @@ impl Watcher {
                 return Next::Revoked;
             }
         }
-        if self.sent.is_some_and(|(_, r)| r == st.rev) {
+        if !again && self.sent.is_some_and(|(_, r)| r == st.rev) {
             return Next::Nothing;
         }
         let update = Update {
@@ -206,13 +212,38 @@ impl Watcher {
                 .into(),
         ))
     }
+
+    /// A client's `auth` message: the socket is the token's seat from now on, and a state for
+    /// it follows at once; a token that holds no seat here ends the socket.
+    async fn auth(&mut self, token: &str) -> Next {
+        let hash = crate::secret::hash(token);
+        let seat = match self.app.fresh(&self.id, None).await {
+            Ok((_, st)) => st.seat_of_hash(&hash),
+            Err(_) => return Next::Failed,
+        };
+        match seat {
+            Some(seat) => {
+                self.seat = Some((seat, hash));
+                self.message(None, true).await
+            }
+            None => Next::Refused(Message::Text(
+                serde_json::to_string(&WsError {
+                    kind: "error".into(),
+                    error: ErrorCode::WrongToken,
+                    message: "this token holds no seat at this game".into(),
+                })
+                .expect("errors serialise")
+                .into(),
+            )),
+        }
+    }
 }
 
 async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
     let (mut tx, mut rx) = socket.split();
     // Subscribe before the first state, so no change can fall between the two.
     let mut updates = watcher.app.hub.subscribe(&watcher.id);
-    let Next::Send(first) = watcher.message(None).await else {
+    let Next::Send(first) = watcher.message(None, false).await else {
         return;
     };
     if !send(&mut tx, first, &stopping).await {
@@ -228,10 +259,21 @@ async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
                 let _ = tokio::time::timeout(SEND_TIMEOUT, tx.send(Message::Close(Some(close)))).await;
                 break;
             }
-            incoming = rx.next() => match incoming {
-                // Clients have nothing to say here; moves go over HTTP.
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                Some(Ok(_)) => {}
+            incoming = rx.next() => {
+                let next = match incoming {
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    // The one thing a client may say: whose seat this is. Moves go over HTTP.
+                    Some(Ok(Message::Text(text))) => {
+                        match serde_json::from_str::<ClientMessage>(&text) {
+                            Ok(ClientMessage::Auth { token }) => watcher.auth(&token).await,
+                            Err(_) => Next::Nothing,
+                        }
+                    }
+                    Some(Ok(_)) => Next::Nothing,
+                };
+                if !act(next, &mut tx, &stopping).await {
+                    break;
+                }
             },
             update = updates.recv() => {
                 let rev = match update {
@@ -240,25 +282,9 @@ async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
                     Err(RecvError::Lagged(_)) => None,
                     Err(RecvError::Closed) => break,
                 };
-                match watcher.message(rev).await {
-                    Next::Send(m) => {
-                        if !send(&mut tx, m, &stopping).await {
-                            break;
-                        }
-                    }
-                    Next::Nothing => {}
-                    Next::Revoked => {
-                        send(&mut tx, Message::Close(None), &stopping).await;
-                        break;
-                    }
-                    Next::Failed => {
-                        let close = CloseFrame {
-                            code: close_code::ERROR,
-                            reason: "the game could not be read; reconnect".into(),
-                        };
-                        send(&mut tx, Message::Close(Some(close)), &stopping).await;
-                        break;
-                    }
+                let next = watcher.message(rev, false).await;
+                if !act(next, &mut tx, &stopping).await {
+                    break;
                 }
             },
             _ = keepalive.tick() => {
@@ -266,6 +292,36 @@ async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
                     break;
                 }
             }
+        }
+    }
+}
+
+/// Does what the watcher found; false once the socket is done.
+async fn act(next: Next, tx: &mut SplitSink<WebSocket, Message>, stopping: &Stopping) -> bool {
+    match next {
+        Next::Send(m) => send(tx, m, stopping).await,
+        Next::Nothing => true,
+        Next::Revoked => {
+            send(tx, Message::Close(None), stopping).await;
+            false
+        }
+        Next::Failed => {
+            let close = CloseFrame {
+                code: close_code::ERROR,
+                reason: "the game could not be read; reconnect".into(),
+            };
+            send(tx, Message::Close(Some(close)), stopping).await;
+            false
+        }
+        Next::Refused(m) => {
+            if send(tx, m, stopping).await {
+                let close = CloseFrame {
+                    code: close_code::POLICY,
+                    reason: "wrong_token".into(),
+                };
+                send(tx, Message::Close(Some(close)), stopping).await;
+            }
+            false
         }
     }
 }
