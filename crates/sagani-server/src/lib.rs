@@ -63,7 +63,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/ws", get(ws::connect))
         .route("/games/{id}", get(web::page))
         .route("/games/{id}/join/{code}", get(web::page))
-        .fallback(routes::not_found)
+        .route("/rules", get(web::page))
+        .route("/tutorial", get(web::page))
+        .route("/about", get(web::page))
+        .fallback(web::fallback)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(if body_limit == 0 {
             DefaultBodyLimit::disable()

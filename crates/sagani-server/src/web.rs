@@ -1,8 +1,9 @@
 //! The browser page (`web/`), embedded in the binary so `sagani serve` is all a player needs.
 //! Every page route answers `index.html`; the page reads the game id and invite from the path.
+//! A browser asking for any other page gets `index.html` too, with 404: the page says so.
 
 use axum::extract::Path;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
 /// `web/` without its end-to-end tests. In debug builds rust-embed reads the files from disk,
@@ -66,7 +67,7 @@ fn file(path: &str, headers: &HeaderMap) -> Option<Response> {
     ))
 }
 
-/// `/`, `/games/{id}` and `/games/{id}/join/{code}`: the page.
+/// `/`, `/games/{id}`, `/games/{id}/join/{code}`, `/rules`, `/tutorial` and `/about`: the page.
 pub async fn page(headers: HeaderMap) -> Response {
     file("index.html", &headers).unwrap_or_else(|| {
         (
@@ -77,7 +78,42 @@ pub async fn page(headers: HeaderMap) -> Response {
     })
 }
 
-/// `/assets/{file}`: the page's scripts and styles.
+/// Paths that are never the page's: the API, the assets and the operators' routes.
+fn not_the_pages(path: &str) -> bool {
+    ["/api", "/assets", "/healthz", "/readyz", "/metrics"]
+        .iter()
+        .any(|p| path == *p || path.strip_prefix(p).is_some_and(|r| r.starts_with('/')))
+}
+
+/// Every path no route knows. A browser navigating to a page that does not exist (a GET that
+/// asks for `text/html`) gets the page with 404, and the page shows "no such page"; everything
+/// else, and anything under `/api/`, gets the API's JSON 404.
+pub async fn fallback(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    let wants_html = headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| {
+            t.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .eq_ignore_ascii_case("text/html")
+        });
+    if (method == Method::GET || method == Method::HEAD) && wants_html && !not_the_pages(uri.path())
+    {
+        // Never a 304: the status is the news here.
+        let mut response = page(HeaderMap::new()).await;
+        if response.status() == StatusCode::OK {
+            *response.status_mut() = StatusCode::NOT_FOUND;
+        }
+        return response;
+    }
+    crate::routes::not_found().await.into_response()
+}
+
+/// `/assets/{file}`: the page's scripts, styles, icon and message catalogues (`i18n/…`).
 pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     // Plain names only: a debug build reads `web/` from disk, where `./e2e/…` would slip past
     // the exclusion.
@@ -95,21 +131,60 @@ pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
 mod tests {
     use super::Assets;
 
-    /// Every file of `web/` (but the tests) is in the build, and nothing else is.
+    /// The files under `dir`, subfolders too (but `e2e/`), as paths relative to `web/`.
+    fn files(dir: &std::path::Path, prefix: &str, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).expect("a folder of web/").flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = format!("{prefix}{name}");
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                if path != "e2e" {
+                    files(&e.path(), &format!("{path}/"), out);
+                }
+            } else if kind.is_file() {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Every file of `web/` (but the tests), in subfolders too, is in the build, and nothing
+    /// else is.
     #[test]
     fn every_page_file_is_embedded() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
-        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-            .expect("web/ exists")
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
+        let mut on_disk = Vec::new();
+        files(&dir, "", &mut on_disk);
         on_disk.sort();
         let mut embedded: Vec<String> = Assets::iter().map(|p| p.into_owned()).collect();
         embedded.sort();
         assert_eq!(embedded, on_disk);
         assert!(embedded.iter().any(|f| f == "index.html"));
         assert!(embedded.iter().any(|f| f == "main.js"));
+        assert!(embedded.iter().any(|f| f == "i18n/en.json"));
+        assert!(!embedded.iter().any(|f| f.starts_with("e2e")));
+    }
+
+    #[test]
+    fn the_api_assets_and_operators_routes_are_never_the_pages() {
+        for path in [
+            "/api",
+            "/api/x",
+            "/assets/x.js",
+            "/healthz",
+            "/readyz/",
+            "/metrics",
+        ] {
+            assert!(super::not_the_pages(path), "{path}");
+        }
+        for path in [
+            "/",
+            "/rule",
+            "/apix",
+            "/games/1/x",
+            "/healthzz",
+            "/metrics2",
+        ] {
+            assert!(!super::not_the_pages(path), "{path}");
+        }
     }
 }
