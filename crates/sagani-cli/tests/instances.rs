@@ -6,7 +6,7 @@
 mod common;
 
 use common::Server;
-use futures_util::StreamExt;
+use futures_util::{SinkExt, StreamExt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sagani_server::testing::TestDatabase;
@@ -110,10 +110,22 @@ struct Heard {
 
 impl Heard {
     async fn watch(url: &str, game: &str) -> Heard {
+        Heard::watch_as(url, game, None).await
+    }
+
+    /// With a token, the socket says whose it is by an `auth` message, never in its URL.
+    async fn watch_as(url: &str, game: &str, token: Option<&str>) -> Heard {
         let ws = format!("{}/api/games/{game}/ws", url.replace("http://", "ws://"));
-        let (socket, _) = tokio_tungstenite::connect_async(&ws)
+        let (mut socket, _) = tokio_tungstenite::connect_async(&ws)
             .await
             .expect("the socket opens");
+        if let Some(token) = token {
+            let auth = json!({"type": "auth", "token": token}).to_string();
+            socket
+                .send(tokio_tungstenite::tungstenite::Message::Text(auth.into()))
+                .await
+                .expect("the auth message goes");
+        }
         let log = Arc::new(Mutex::new(Vec::new()));
         let (heard, version) = tokio::sync::watch::channel(0);
         let keep = log.clone();
@@ -189,6 +201,8 @@ async fn three_servers_on_one_database_play_as_one() {
             sockets.push((game.clone(), i, Heard::watch(&s.url, game).await));
         }
     }
+    // And seat 0 of the first game on server 2, by an `auth` message.
+    let seat0 = Heard::watch_as(&cluster.servers[2].url, &games[0].0, Some(&games[0].2[&0])).await;
 
     let mut rng = SmallRng::seed_from_u64(7);
     // Every move a server acknowledged: game -> version -> (move, when).
@@ -317,6 +331,22 @@ async fn three_servers_on_one_database_play_as_one() {
         for (version, (mv, _)) in &acked[game] {
             assert_eq!(&moves[*version as usize], mv, "game {game} move {version}");
         }
+        // What each placement did, as the engine works it out from the record.
+        let mut replay = sagani_core::Game::new(&rec.setup()).unwrap();
+        let effects: Vec<Value> = rec
+            .moves
+            .iter()
+            .map(|m| {
+                let effect = match m.mv {
+                    sagani_core::Move::Place { .. } => {
+                        serde_json::to_value(replay.preview(m.mv).unwrap()).unwrap()
+                    }
+                    _ => Value::Null,
+                };
+                replay.play(m.mv).unwrap();
+                effect
+            })
+            .collect();
         let stored = sagani_server::store::move_counts(&db.url, std::slice::from_ref(game))
             .await
             .unwrap();
@@ -335,6 +365,11 @@ async fn three_servers_on_one_database_play_as_one() {
             for (i, m) in heard_moves.iter().enumerate() {
                 assert_eq!(m["version"].as_u64(), Some(first + i as u64), "game {g}");
                 assert_eq!(m["move"], moves[(first as usize) + i], "game {g}");
+                assert_eq!(
+                    m.get("effect").unwrap_or(&Value::Null),
+                    &effects[(first as usize) + i],
+                    "game {g}: every server tells what each move did"
+                );
             }
             if *server != 1 {
                 assert_eq!(first as usize + heard_moves.len(), moves.len());
@@ -355,6 +390,27 @@ async fn three_servers_on_one_database_play_as_one() {
             delays[delays.len() / 2],
             delays.len()
         );
+    }
+
+    // The socket that said whose it is by message heard the game as seat 0, from its first
+    // seat's state on (those before may have gone out as a spectator's), to the end.
+    {
+        let end = cluster
+            .get(&format!("/api/games/{}", games[0].0), None)
+            .await;
+        seat0
+            .reach(
+                "seat 0's socket hears the end",
+                end.body["version"].as_u64().unwrap(),
+            )
+            .await;
+        let log = seat0.log.lock().unwrap();
+        let seats: Vec<&Value> = log.iter().map(|(_, u)| &u["state"]["you"]).collect();
+        let first = seats
+            .iter()
+            .position(|y| **y == 0)
+            .expect("a state for seat 0");
+        assert!(seats[first..].iter().all(|y| **y == 0), "{seats:?}");
     }
 
     // A re-claim revokes the old token on every server at once, in the rematch too.
