@@ -251,11 +251,11 @@ impl Display {
     }
 
     /// Puts `cacophony` Cacophony discs on the tile placed last (they came with its discs from
-    /// the supply).
-    #[inline]
+    /// the supply), which holds none yet.
+    #[inline(always)]
     pub(crate) fn set_last_cacophony(&mut self, cacophony: u8) {
-        let i = self.len() - 1;
-        self.rots[i] = (self.rots[i] & ROT_BITS) | cacophony << 2;
+        let i = self.len as usize - 1;
+        self.rots[i] |= cacophony << 2;
     }
 
     /// Puts `cacophony` Cacophony discs on tile `i` (a display rebuilt from a view).

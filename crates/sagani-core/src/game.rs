@@ -803,9 +803,7 @@ impl Game {
             placed.earlier_cacophony,
             placed.new_completes,
         );
-        if settled.on_tile > 0 {
-            display.set_last_cacophony(settled.on_tile);
-        }
+        display.set_last_cacophony(settled.on_tile);
         let shortfall = settled.shortfall;
         if placed.earlier_completed || placed.new_completes || shortfall > 0 {
             s.arrival = now;
