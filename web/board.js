@@ -28,6 +28,12 @@ export class Frame {
     this.resize.disconnect();
   }
 
+  /// Forgets a first tap: after a move, the next tap starts afresh (two quick taps on cells in
+  /// two moves are no double tap).
+  cancelTap() {
+    this.lastTap = null;
+  }
+
   /// Puts a drawn display in the frame (`cols`×`rows` cells, `centre` the cell to keep in view).
   show(svgEl, cols, rows) {
     const first = !this.svg;

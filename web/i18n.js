@@ -32,7 +32,7 @@ export function pickLang() {
   return 'en';
 }
 
-/// Loads the catalogue of `wanted` (falling back to English for keys it lacks).
+/// Loads the catalogue of `wanted` (every catalogue has every message: a test checks it).
 export async function loadLang(wanted = pickLang()) {
   const file = wanted === 'qps' ? 'en' : wanted;
   const fetchJson = async (l) => {
@@ -40,9 +40,7 @@ export async function loadLang(wanted = pickLang()) {
     if (!r.ok) throw new Error(`the ${l} messages cannot be loaded (${r.status})`);
     return r.json();
   };
-  const base = file === 'en' ? {} : await fetchJson('en').catch(() => ({}));
-  const own = await fetchJson(file);
-  messages = { ...base, ...own };
+  messages = await fetchJson(file);
   if (wanted === 'qps') {
     for (const [k, v] of Object.entries(messages)) {
       messages[k] = typeof v === 'string' ? `⟦${v}⟧` : Object.fromEntries(Object.entries(v).map(([f, s]) => [f, `⟦${s}⟧`]));

@@ -438,6 +438,7 @@ class Table {
   async send(mv) {
     if (this.sending) return;
     this.sending = true;
+    if (this.frame) this.frame.cancelTap();
     const started = performance.now();
     if (this.error && this.error.kind === 'move') this.error = null;
     const body = { version: this.state.version, move: mv };
@@ -691,7 +692,7 @@ class Table {
       this.render();
     });
     let notify = null;
-    if (this.you !== undefined && 'Notification' in window && Notification.permission === 'default' && s.status !== 'over') {
+    if (this.you !== undefined && s.view.players > 1 && 'Notification' in window && Notification.permission === 'default' && s.status !== 'over') {
       notify = h('button', { class: 'small', 'data-testid': 'notify' }, t('notify.ask'));
       notify.addEventListener('click', () => Notification.requestPermission().then(() => {
         this.notifyAsked = true;
@@ -854,8 +855,8 @@ class Table {
     svgEl.removeAttribute('width');
     svgEl.removeAttribute('height');
     svgEl.classList.add('fit');
-    const b = h('button', { class: 'inset', 'data-testid': `inset-${seat}`, 'aria-label': t('inset.label', { who: names[seat] }) },
-      h('span', { class: 'inset-title' }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[seat]}` }), t('inset.title', { who: shortName(s, seat) })), svgEl);
+    const b = h('button', { class: 'inset', 'data-testid': `inset-${seat}`, title: t('inset.label', { who: names[seat] }) },
+      h('span', { class: 'inset-title' }, h('span', { class: 'dot', style: `background:${SEAT_COLORS[seat]}` }), t('inset.title', { who: shortName(s, seat) })), hidden(svgEl));
     b.addEventListener('click', () => {
       this.focus = seat;
       this.pinned = true;
@@ -908,8 +909,10 @@ class Table {
     const name = tileName(this.tiles, tile);
     const b = h('button', {
       class: `tile-btn${chosen ? ' chosen' : ''}${this.coachTarget && this.coachTarget.tile === tile ? ' coach-target' : ''}`, 'data-testid': testid, 'data-tile': tile, 'data-source-tile': tile,
-      disabled: !enabled, 'aria-pressed': String(!!chosen), 'aria-label': t(label, { tile: name, arrows: arrowList(info, chosen ? this.sel.rot : 0) }),
-    }, tileSvg(info, { size: 60, rot: chosen ? this.sel.rot : 0, label: name }));
+      disabled: !enabled, 'aria-pressed': String(!!chosen),
+    }, hidden(tileSvg(info, { size: 60, rot: chosen ? this.sel.rot : 0, label: name })),
+    // Named by its content (the picture's letters are no words), so the name is all there is.
+    h('span', { class: 'sr-only' }, t(label, { tile: name, arrows: arrowList(info, chosen ? this.sel.rot : 0) })));
     // A click from the keyboard (Enter, Space) has no pointer detail.
     b.addEventListener('click', (ev) => this.choose(tile, ev.detail === 0));
     return b;
@@ -1053,7 +1056,7 @@ class Table {
       return h('li', { 'data-version': version, 'data-seat': move.seat },
         h('span', { class: 'dot', style: `background:${SEAT_COLORS[move.seat]}` }), text, note ? h('span', { class: 'note', 'data-testid': 'log-note' }, ` (${note})`) : null);
     });
-    const list = h('ol', { class: 'log-list', 'data-testid': 'log' }, items.length ? items.reverse() : h('li', { class: 'hint' }, t('log.empty')));
+    const list = h('ol', { class: 'log-list', 'data-testid': 'log', tabindex: 0, 'aria-label': t('log.title') }, items.length ? items.reverse() : h('li', { class: 'hint' }, t('log.empty')));
     return [h('h2', {}, t('log.title')), list];
   }
 
@@ -1148,6 +1151,14 @@ class Table {
     if (won && this.shown && this.shown.status !== 'over') motion.confetti(layer);
     return layer;
   }
+}
+
+/// A picture inside a control that has its own name: screen readers read the name only.
+function hidden(el) {
+  el.setAttribute('aria-hidden', 'true');
+  el.removeAttribute('role');
+  el.removeAttribute('aria-label');
+  return el;
 }
 
 /// A "?" that explains a word of the game, in a small popover.
