@@ -33,7 +33,7 @@ export function leave() {
 
 /// What tests and the closing note measure: the first render and each move's and preview's
 /// round trip as the page sees it (from the click to the table showing the answer), in ms.
-const timings = (window.saganiTimings = window.saganiTimings || { firstRender: null, moves: [], previews: [] });
+const timings = (window.saganiTimings = window.saganiTimings || { firstRender: null, moves: [], previews: [], renders: [] });
 
 /// `/games/{id}/join/{code}`: claims the seat unless this browser already holds it, then opens
 /// the table under the plain game link (so the invite does not stay in the address bar).
@@ -528,8 +528,10 @@ class Table {
     if (!p) return;
     if (p.key === key) return false;
     p.key = key;
+    const t0 = performance.now();
     const content = build();
     p.el.replaceChildren(...[content].flat().filter(Boolean));
+    if (window.__parts) window.__parts.push([name, performance.now() - t0]);
     return true;
   }
 
@@ -565,6 +567,7 @@ class Table {
 
   render({ animate = false } = {}) {
     if (this.closed || !this.state) return;
+    const began = performance.now();
     const before = this.root && animate && this.shown && this.shown.version !== this.state.version ? motion.snapshot(this.root) : null;
     const prev = this.shown;
     if (!this.root) this.skeleton();
@@ -588,23 +591,27 @@ class Table {
     }) : null;
     this.coachTarget = coached ? coached.target : null;
 
-    this.part('bar', JSON.stringify([s.version, s.status, myTurn, this.offline, this.you, this.mode, this.notifyAsked, this.endHidden]), () => this.bar(myTurn, names));
+    this.part('bar', JSON.stringify([s.status, this.offline, this.you, this.mode, this.notifyAsked, this.endHidden]), () => this.bar(myTurn, names));
     this.part('banners', JSON.stringify([s.version, this.notice, this.error, v.final_round]), () => this.banners(names));
     this.part('invites', JSON.stringify([s.version, s.seats]), () => this.invites());
     this.part('turn', JSON.stringify([s.version, s.status, this.offline, myTurn, this.sel]), () => this.turnLine(names, myTurn));
     this.part('tabs', JSON.stringify([s.version, this.mode, this.focus, v.seats.length > 1]), () => this.tabs(names));
+    const td = performance.now();
     const drawn = this.displays(names, prev);
-    this.part('inset', JSON.stringify([s.version, this.mode, this.focus]), () => this.inset(names));
+    if (window.__parts) window.__parts.push(['displays', performance.now() - td]);
+    const lastSeat = s.last_move ? s.last_move.seat : null;
+    this.part('inset', JSON.stringify([s.last_move, this.mode, this.focus, lastSeat === null ? null : v.seats[lastSeat].display, this.entry && this.entry.mark]), () => this.inset(names));
     // The dock is rebuilt for a new coach text too (a card's Next button changes it).
     this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget]), () => [coached ? coached.panel : null, this.placing(), this.offer(), this.revealed(), this.storage()]);
     this.part('common', JSON.stringify([s.version]), () => this.pile());
-    this.part('players', JSON.stringify([s.version, this.focus, this.mode]), () => this.players(names));
+    this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, v.ranking, s.seats]), () => this.players(names));
     this.part('log', JSON.stringify([s.version, this.log.size, [...this.log.values()].filter((m) => m.effect).length]), () => this.logList(names));
     this.part('end', JSON.stringify([s.version, s.status, s.rematch, this.endHidden, this.error]), () => this.end(names));
 
     if (this.dialog) this.dialog.querySelector('.pile-body').replaceChildren(...this.pileContent());
     announce(this.error ? this.error.text : this.statusText(names));
     if (before && prev) this.animate(before, prev, drawn);
+    if (!prev || prev.version !== s.version) timings.renders.push(performance.now() - began);
     this.shown = s;
     const again = refocus && this.app.querySelector(refocus);
     if (again && again !== document.activeElement) again.focus({ preventScroll: true });
@@ -1031,7 +1038,7 @@ class Table {
             h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), h('span', { class: 'name' }, shortName(s, i)),
             i === v.start_player && v.players > 1 ? this.startBadge() : null, magnify)),
         h('td', { 'data-testid': `score-${i}`, title: t('players.rank', { n: rank.get(i) }) }, p.score),
-        h('td', {}, p.supply), h('td', { class: p.cacophony ? 'warn' : '' }, p.cacophony), h('td', {}, p.display.length));
+        h('td', {}, p.supply), h('td', { class: p.cacophony ? 'warn' : '' }, p.cacophony));
     });
     const ties = v.players > 1 ? tieNotes(v, names) : '';
     return [
@@ -1040,8 +1047,7 @@ class Table {
         h('thead', {}, h('tr', {}, h('th', {}, t('players.player')),
           h('th', { title: t('players.score.title') }, t('players.score')),
           h('th', { title: t('players.discs.title') }, t('players.discs'), ' ', help('help.discs')),
-          h('th', { title: t('players.cacophony.title') }, t('players.cacophony'), ' ', help('help.cacophony')),
-          h('th', { title: t('players.tiles.title') }, t('players.tiles')))),
+          h('th', { title: t('players.cacophony.title') }, t('players.cacophony'), ' ', help('help.cacophony')))),
         h('tbody', {}, rows)),
       h('h3', {}, t('track.title'), ' ', help('help.track')),
       scoreTrack(v, names),

@@ -25,6 +25,7 @@ if (n === 1) {
   await page.click('[data-testid=create]');
 }
 await page.waitForSelector('[data-testid=table]');
+await page.evaluate(() => { window.__parts = []; });
 for (let k = 0; k < Number(moves); k++) {
   await page.waitForSelector('[data-testid=table][data-my-turn=true], [data-testid=table][data-status=over]', { timeout: 30000 });
   if (await page.$('[data-testid=table][data-status=over]')) break;
@@ -47,4 +48,5 @@ if ((await page.getAttribute('[data-testid=table]', 'data-expects')) === 'turn')
 await page.waitForTimeout(1200);
 await page.screenshot({ path: out });
 console.log(JSON.stringify(await page.evaluate(() => window.saganiTimings)));
+console.log(JSON.stringify(await page.evaluate(() => { const m = {}; for (const [k, v] of window.__parts || []) { m[k] = m[k] || [0, 0, 0]; m[k][0]++; m[k][1] += v; m[k][2] = Math.max(m[k][2], v); } return m; })));
 await ctx.close();

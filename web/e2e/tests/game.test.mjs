@@ -60,6 +60,16 @@ describe('playing in the browser', () => {
     }
     await page.waitForSelector('[data-testid=end]');
     await screenshot(page, 'end');
+    // What the page measured over the whole game (for the closing note; no time is asserted).
+    const timings = await page.evaluate(() => window.saganiTimings);
+    const stats = (xs) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return { count: s.length, median: s.length ? Math.round(s[Math.floor(s.length / 2)] * 10) / 10 : null, max: s.length ? Math.round(s[s.length - 1] * 10) / 10 : null };
+    };
+    await writeFile(join(artifactsDir(), 'timings.json'), `${JSON.stringify({
+      firstRender: Math.round(timings.firstRender), moves: stats(timings.moves), previews: stats(timings.previews), renders: stats(timings.renders),
+    }, null, 1)}\n`);
+    assert.ok(timings.moves.length > 10, 'every move was timed');
 
     // The page shows what the server says.
     const state = await (await fetch(`${server.url}/api/games/${game}`)).json();

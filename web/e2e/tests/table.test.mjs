@@ -58,9 +58,10 @@ describe('the table', () => {
       const page = browser.pages()[0];
       const errors = watchErrors(page);
       const seen = watchTokens(page);
-      await openAs(page, server.url, game, 0, tokens[0]);
-      assert.equal(await page.getAttribute('html', 'lang'), lang);
       const state = await (await fetch(`${server.url}/api/games/${game}`)).json();
+      const acting = state.view.next.player;
+      await openAs(page, server.url, game, acting, tokens[acting]);
+      assert.equal(await page.getAttribute('html', 'lang'), lang);
       // The start player carries the marker, on its tab and in the players' list.
       const start = state.view.start_player;
       await page.waitForSelector(`[data-testid=tab-${start}] [data-testid=start-marker]`);
@@ -69,8 +70,13 @@ describe('the table', () => {
       const { bad, all } = await axe(page);
       axeCounts[`table-${lang}`] = all;
       assert.deepEqual(bad, [], `axe-core on a table in play (${lang})`);
-      if (lang === 'en') await screenshot(page, `table-${lang}`);
-      assert.ok(!seen.some((s) => s.includes(tokens[0])), 'the token is never in an address or on the console');
+      await screenshot(page, `table-${lang}`);
+      // A placement's preview, in this language (nothing is played).
+      await page.locator('[data-testid=offer-tile]:not([disabled])').first().click();
+      await page.locator(`[data-testid=display-${acting}] rect.cell.legal`).first().click();
+      await page.waitForSelector('[data-testid=preview-score]');
+      await screenshot(page, `preview-${lang}`);
+      assert.ok(!seen.some((s) => s.includes(tokens[acting])), 'the token is never in an address or on the console');
       assert.deepEqual(errors, []);
       await browser.close();
     }
@@ -91,7 +97,16 @@ describe('the table', () => {
         assert.match(await banner.textContent(), new RegExp(`${left} turns? left`));
         assert.match(await banner.textContent(), new RegExp(`Seat ${state.view.last_player + 1}`));
       }
-      if (turns === 0) await screenshot(page, 'final-round-en');
+      if (turns === 0) {
+        await screenshot(page, 'final-round-en');
+        const german = await launchBrowser({ locale: 'de-DE', viewport: { width: 1400, height: 900 } });
+        const seite = german.pages()[0];
+        await openAs(seite, server.url, game, 0, tokens[0]);
+        await seite.waitForSelector('[data-testid=final-round]');
+        assert.match(await seite.textContent('[data-testid=final-round]'), /Letzte Runde/);
+        await screenshot(seite, 'final-round-de');
+        await german.close();
+      }
       const before = state.view.placements;
       const wasTurn = state.view.next.expects === 'turn';
       state = await playUntil(server.url, game, tokens, (s) => s.version > state.version);
