@@ -40,7 +40,8 @@ export async function loadLang(wanted = pickLang()) {
     if (!r.ok) throw new Error(`the ${l} messages cannot be loaded (${r.status})`);
     return r.json();
   };
-  messages = await fetchJson(file);
+  // A catalogue that cannot be loaded falls back to English rather than to keys.
+  messages = await fetchJson(file).catch((e) => (file === 'en' ? Promise.reject(e) : fetchJson('en')));
   if (wanted === 'qps') {
     for (const [k, v] of Object.entries(messages)) {
       messages[k] = typeof v === 'string' ? `⟦${v}⟧` : Object.fromEntries(Object.entries(v).map(([f, s]) => [f, `⟦${s}⟧`]));

@@ -29,6 +29,7 @@ function route() {
 
 /// A failure nothing else caught: say so, rather than leave the page half drawn.
 function broken(e) {
+  leave();
   app.replaceChildren(h('h1', {}, t('app.name')),
     h('p', { class: 'error', role: 'alert', 'data-testid': 'broken' }, t('page.broken', { reason: e && e.message ? e.message : String(e) })),
     h('a', { href: '/' }, t('page.missing.home')));

@@ -204,9 +204,15 @@ class Table {
     }
   }
 
-  /// The server answered again: a connection error is over.
+  /// The server answered again: a connection error is over. (A move that may not have
+  /// arrived keeps its message until the player acts again or the game moves on.)
   back() {
     if (this.error && this.error.kind === 'network') this.error = null;
+  }
+
+  /// The player acts again: a message about an earlier action is done.
+  actAgain() {
+    if (this.error && (this.error.kind === 'move' || this.error.kind === 'move-network')) this.error = null;
   }
 
   logMove(m) {
@@ -223,7 +229,10 @@ class Table {
     const old = this.state;
     if (old && state.version < old.version) return false;
     this.state = state;
-    if (!old || old.version !== state.version) this.clearSelection();
+    if (!old || old.version !== state.version) {
+      this.clearSelection();
+      if (old && this.error && this.error.kind === 'move-network') this.error = null;
+    }
     if (this.focus === null) this.focus = state.you !== undefined ? state.you : state.view.current_player;
     if (old && old.version !== state.version) this.follow(old);
     this.autoSelect();
@@ -234,6 +243,11 @@ class Table {
   /// of whoever just placed a tile, unless the player chose a display themselves.
   follow(old) {
     if (this.mode !== 'one') return;
+    // At the end, a player looks at their own display again.
+    if (this.state.status === 'over' && this.you !== undefined && !this.pinned) {
+      this.focus = this.you;
+      return;
+    }
     if (this.myTurn()) {
       if (!this.pinned || !old || old.view.next?.player !== this.you) {
         this.focus = this.you;
@@ -301,6 +315,7 @@ class Table {
           this.notice = t('notice.claimed');
         } else if (e.status === 404) {
           this.notice = t('notice.gone');
+          this.offline = false;
           this.render();
           return;
         }
@@ -344,6 +359,7 @@ class Table {
     const e = this.expects();
     if ((e === 'place-drawn' || e === 'place-revealed') && this.state.view.revealed && !this.sel) {
       this.sel = { tile: this.state.view.revealed, rot: 0 };
+      this.mode = 'one';
       this.focus = this.you;
     }
   }
@@ -358,10 +374,13 @@ class Table {
   /// Chooses a tile to place; from the keyboard, the focus goes on to the first legal cell.
   choose(tile, byKey = false) {
     if (!this.placeable().has(tile)) return;
-    if (this.error && this.error.kind === 'move') this.error = null;
+    this.actAgain();
     this.sel = { tile, rot: this.sel && this.sel.tile === tile ? this.sel.rot : 0 };
     this.chosen = null;
     this.preview = null;
+    this.previewFor = null;
+    // The tile goes onto my display: show it (from "All displays" too).
+    this.mode = 'one';
     this.focus = this.you;
     this.pinned = false;
     this.render();
@@ -381,7 +400,7 @@ class Table {
     if (!this.sel) return;
     // Enter on the chosen cell, once its preview is shown, places the tile.
     if (byKey && this.preview && this.chosen && this.chosen.x === x && this.chosen.y === y) return this.confirm();
-    if (this.error && this.error.kind === 'move') this.error = null;
+    this.actAgain();
     const from = this.chosen ? null : this.app.querySelector(`[data-source-tile="${this.sel.tile}"]`);
     const fromRect = from ? from.getBoundingClientRect() : null;
     this.chosen = { x, y };
@@ -426,7 +445,8 @@ class Table {
     } else if (this.sel && !['place-drawn', 'place-revealed'].includes(this.expects())) {
       this.sel = null;
     }
-    if (this.error && this.error.kind === 'move') this.error = null;
+    this.previewFor = null;
+    this.actAgain();
     this.render();
   }
 
@@ -440,7 +460,7 @@ class Table {
     this.sending = true;
     if (this.frame) this.frame.cancelTap();
     const started = performance.now();
-    if (this.error && this.error.kind === 'move') this.error = null;
+    this.actAgain();
     const body = { version: this.state.version, move: mv };
     let shown = false;
     try {
@@ -462,10 +482,18 @@ class Table {
       if (result.applied) this.remember(result.state);
       shown = true;
     } catch (e) {
-      if (e.code === 'stale_version') this.error = { kind: 'move', text: t('error.stale') };
-      else if (e.code === 'network' || e.code === 'storage' || e.code === 'timeout') this.error = { kind: 'network', text: t('error.network.move') };
-      else this.error = { kind: 'move', text: t('error.refused', { reason: reasonText(e) }) };
+      let error;
+      if (e.code === 'stale_version' || e.code === 'not_your_turn' || e.code === 'game_over') error = { kind: 'move', text: t('error.stale') };
+      else if (['network', 'storage', 'timeout', 'rate_limited'].includes(e.code)) error = { kind: 'move-network', text: t('error.network.move') };
+      else if (e.code === 'wrong_token' && this.token) {
+        // The seat was claimed on another device: watch from here.
+        this.token = null;
+        this.notice = t('notice.claimed');
+        if (this.ws) this.ws.close();
+      } else error = { kind: 'move', text: t('error.refused', { reason: reasonText(e) }) };
       await this.fetchState().catch(() => {});
+      // Set after the fetch, which would take a connection error as over.
+      this.error = error || null;
     } finally {
       this.sending = false;
     }
@@ -595,7 +623,7 @@ class Table {
     this.part('banners', JSON.stringify([s.version, this.notice, this.error, v.final_round]), () => this.banners(names));
     this.part('invites', JSON.stringify([s.version, s.seats]), () => this.invites());
     this.part('turn', JSON.stringify([s.version, s.status, this.offline, myTurn, this.sel]), () => this.turnLine(names, myTurn));
-    this.part('tabs', JSON.stringify([s.version, this.mode, this.focus, v.seats.length > 1]), () => this.tabs(names));
+    this.part('tabs', JSON.stringify([s.version, this.mode, this.focus, names]), () => this.tabs(names));
     const td = performance.now();
     const drawn = this.displays(names, prev);
     if (window.__parts) window.__parts.push(['displays', performance.now() - td]);
@@ -604,19 +632,29 @@ class Table {
     // The dock is rebuilt for a new coach text too (a card's Next button changes it).
     this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget]), () => [coached ? coached.panel : null, this.placing(), this.offer(), this.revealed(), this.storage()]);
     this.part('common', JSON.stringify([s.version]), () => this.pile());
-    this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, v.ranking, s.seats]), () => this.players(names));
-    this.part('log', JSON.stringify([s.version, this.log.size, [...this.log.values()].filter((m) => m.effect).length]), () => this.logList(names));
+    this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, v.ranking, names]), () => this.players(names));
+    this.part('log', JSON.stringify([s.version, this.log.size, [...this.log.values()].filter((m) => m.effect).length, names]), () => this.logList(names));
     this.part('end', JSON.stringify([s.version, s.status, s.rematch, this.endHidden, this.error]), () => this.end(names));
 
     if (this.dialog) this.dialog.querySelector('.pile-body').replaceChildren(...this.pileContent());
+    // The end card is a dialog: the table behind it waits, and the keyboard starts on it.
+    const card = this.root.querySelector('.end-card');
+    for (const behind of this.root.querySelectorAll(':scope > .bar, :scope > .banners, :scope > .layout')) behind.inert = !!card;
+    if (card && !card.contains(document.activeElement)) card.querySelector('h2').focus({ preventScroll: true });
     announce(this.error ? this.error.text : this.statusText(names));
     if (before && prev) this.animate(before, prev, drawn);
     if (!prev || prev.version !== s.version) timings.renders.push(performance.now() - began);
     this.shown = s;
     const again = refocus && this.app.querySelector(refocus);
     if (again && again !== document.activeElement) again.focus({ preventScroll: true });
-    else if (!again && this.sel && myTurn && (!document.activeElement || document.activeElement === document.body)) {
-      // A tile to place and nothing focused: the keyboard starts on a legal cell.
+    else if (!again && (!document.activeElement || document.activeElement === document.body) && refocus !== null) {
+      // The focused control went with the move: the keyboard goes on from the board (or, with
+      // a tile to place, a legal cell).
+      const first = this.sel && myTurn ? this.app.querySelector(`[data-testid="display-${this.you}"] .cell.legal`) : null;
+      const board = this.app.querySelector('.display-wrap[tabindex]');
+      if (first) first.focus({ preventScroll: true });
+      else if (board) board.focus({ preventScroll: true });
+    } else if (!again && this.sel && myTurn && (!document.activeElement || document.activeElement === document.body)) {
       const first = this.app.querySelector(`[data-testid="display-${this.you}"] .cell.legal`);
       if (first) first.focus({ preventScroll: true });
     }
@@ -693,7 +731,7 @@ class Table {
       });
       return b;
     };
-    const toggle = h('button', { class: 'small', 'data-testid': 'view-toggle', 'aria-pressed': String(this.mode === 'all') }, this.mode === 'all' ? t('view.one') : t('view.all'));
+    const toggle = h('button', { class: 'small', 'data-testid': 'view-toggle' }, this.mode === 'all' ? t('view.one') : t('view.all'));
     toggle.addEventListener('click', () => {
       this.mode = this.mode === 'all' ? 'one' : 'all';
       this.render();
@@ -788,7 +826,7 @@ class Table {
         this.frame.close();
         this.frame = null;
       }
-      const key = JSON.stringify(['all', this.state.version, v.seats.length]);
+      const key = JSON.stringify(['all', this.state.version, names]);
       if (this.boardKey !== key) {
         this.boardKey = key;
         const grid = h('div', { class: `displays all n${v.seats.length}`, 'data-testid': 'displays' }, v.seats.map((_, i) => {
@@ -889,7 +927,7 @@ class Table {
     else if (!this.preview) what = h('p', { class: 'hint' }, t('place.asking'));
     else what = this.previewText(this.preview);
     return h('section', { class: 'panel placing', 'data-testid': 'placing' },
-      h('div', { class: 'placing-row' }, h('span', { class: 'placing-tile', 'aria-label': tileName(this.tiles, info.id) }, tileSvg(info, { size: 64, rot: this.sel.rot, label: tileName(this.tiles, info.id) })), left, right, no, ok),
+      h('div', { class: 'placing-row' }, h('span', { class: 'placing-tile' }, tileSvg(info, { size: 64, rot: this.sel.rot, label: tileName(this.tiles, info.id) })), left, right, no, ok),
       h('div', { 'data-testid': 'preview', class: 'preview', 'data-move': this.preview ? JSON.stringify({ action: 'place', tile: this.preview.tile, x: this.preview.x, y: this.preview.y, rot: this.preview.rot }) : null }, what));
   }
 
@@ -1034,7 +1072,7 @@ class Table {
       return h('tr', { class: acting ? 'acting' : '', 'data-seat': i },
         h('th', { scope: 'row', title: names[i] },
           h('span', { class: 'who' },
-            acting ? h('span', { class: 'acting-mark', 'aria-label': t('players.acting') }, '▶') : null,
+            acting ? h('span', { class: 'acting-mark', role: 'img', 'aria-label': t('players.acting') }, '▶') : null,
             h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), h('span', { class: 'name' }, shortName(s, i)),
             i === v.start_player && v.players > 1 ? this.startBadge() : null, magnify)),
         h('td', { 'data-testid': `score-${i}`, title: t('players.rank', { n: rank.get(i) }) }, p.score),
@@ -1144,7 +1182,7 @@ class Table {
       this.render();
     });
     const card = h('section', { class: `end-card${won ? ' won' : ''}`, 'data-testid': 'end', role: 'dialog', 'aria-labelledby': 'end-head' },
-      h('h2', { id: 'end-head' }, head),
+      h('h2', { id: 'end-head', tabindex: -1 }, head),
       result,
       ties ? h('p', { class: 'hint', 'data-testid': 'end-tie-break' }, ties) : null,
       s.rematch ? h('p', { 'data-testid': 'rematch-ready' }, t('end.rematch.ready')) : null,
@@ -1154,6 +1192,12 @@ class Table {
         h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record')),
         h('a', { href: '/', class: 'button' }, t('end.home')), hide));
     const layer = h('div', { class: 'end-layer' }, card);
+    layer.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Escape') {
+        this.endHidden = true;
+        this.render();
+      }
+    });
     if (won && this.shown && this.shown.status !== 'over') motion.confetti(layer);
     return layer;
   }

