@@ -88,9 +88,11 @@ export function seatRequest(choice) {
 }
 
 /// Creates a game from seat choices (exactly one `me`), claims my seat, and remembers it.
-export async function createGame(choices, { variant, public: isPublic = false } = {}) {
+export async function createGame(choices, { variant, public: isPublic = false, tutorial = false } = {}) {
   const body = { seats: choices.map(seatRequest), public: isPublic };
   if (variant) body.variant = variant;
+  // The tutorial's fixed deck (a solo game for one person).
+  if (tutorial) body.tutorial = true;
   const created = await api('POST', '/api/games', { body });
   const mine = choices.indexOf('me');
   const invite = created.invites.find((i) => i.seat === mine);

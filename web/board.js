@@ -20,7 +20,14 @@ export class Frame {
     this.moved = false;
     this.lastTap = null;
     this.listen();
-    this.resize = new ResizeObserver(() => this.layout());
+    // The frame's size, kept from the observer so that drawing a display never has to ask the
+    // browser for a fresh layout.
+    this.size = null;
+    this.resize = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1].contentRect;
+      this.size = [box.width, box.height];
+      this.layout();
+    });
     this.resize.observe(wrap);
   }
 
@@ -37,20 +44,21 @@ export class Frame {
   /// Puts a drawn display in the frame (`cols`×`rows` cells, `centre` the cell to keep in view).
   show(svgEl, cols, rows) {
     const first = !this.svg;
-    const middle = first ? null : this.middle();
+    // At zoom 1 the display fits and is centred by its frame: nothing to keep in view.
+    const middle = first || this.zoom === 1 ? null : this.middle();
     this.svg = svgEl;
     this.cols = cols;
     this.rows = rows;
     this.wrap.replaceChildren(svgEl);
     this.layout();
     if (middle) this.scrollToMiddle(middle);
-    else this.centre();
+    else if (this.zoom !== 1) this.centre();
   }
 
   /// The size of a cell in pixels at zoom 1: the whole display fits the frame.
   fitCell() {
-    const w = this.wrap.clientWidth - 16;
-    const h = this.wrap.clientHeight - 16;
+    if (!this.size) this.size = [this.wrap.clientWidth - 16, this.wrap.clientHeight - 16];
+    const [w, h] = this.size;
     if (w <= 0 || h <= 0) return 60;
     return Math.max(16, Math.min(w / this.cols, h / this.rows, MAX_FIT_CELL));
   }

@@ -9,12 +9,16 @@ import { startTutorial } from './tutorial.js';
 import { h } from './dom.js';
 import { loadLang, t } from './i18n.js';
 
-const app = document.getElementById('app');
+const main = document.getElementById('app');
 
 function route() {
   // The table that was on screen stops listening before anything else is drawn.
   leave();
   window.scrollTo(0, 0);
+  // Each page draws into a box of its own: a page still loading when the player goes on draws
+  // into a box no longer on screen, never over the next page.
+  const app = h('div', { class: 'view' });
+  main.replaceChildren(app);
   const parts = location.pathname.split('/').filter(Boolean);
   if (parts.length === 0) return home(app);
   if (parts.length === 1 && parts[0] === 'rules') return rules(app);
@@ -30,7 +34,7 @@ function route() {
 /// A failure nothing else caught: say so, rather than leave the page half drawn.
 function broken(e) {
   leave();
-  app.replaceChildren(h('h1', {}, t('app.name')),
+  main.replaceChildren(h('h1', {}, t('app.name')),
     h('p', { class: 'error', role: 'alert', 'data-testid': 'broken' }, t('page.broken', { reason: e && e.message ? e.message : String(e) })),
     h('a', { href: '/' }, t('page.missing.home')));
 }

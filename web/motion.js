@@ -33,9 +33,11 @@ function layer() {
 }
 
 /// Flies a copy of `picture` from rect `from` to the element `to` (hidden until it lands).
-export function fly(picture, from, to, { delay = 0 } = {}) {
+/// `end`: `to`'s rect, when the caller measured it already (measuring everything first and then
+/// starting every animation lays the page out once, not once per animation).
+export function fly(picture, from, to, { delay = 0, end: measured = null } = {}) {
   if (reduced() || !from || !to) return null;
-  const end = to.getBoundingClientRect();
+  const end = measured || to.getBoundingClientRect();
   if (end.width === 0 || (Math.abs(end.left - from.left) < 2 && Math.abs(end.top - from.top) < 2)) return null;
   const ghost = picture.cloneNode(true);
   ghost.removeAttribute('id');
@@ -63,11 +65,9 @@ export function fly(picture, from, to, { delay = 0 } = {}) {
   return anim;
 }
 
-/// "+6" rising from a tile to a score marker.
-export function points(text, fromEl, toEl, delay = DURATION) {
-  if (reduced() || !fromEl || !toEl) return;
-  const a = fromEl.getBoundingClientRect();
-  const b = toEl.getBoundingClientRect();
+/// "+6" rising from a tile to a score marker (`a`, `b`: their rects).
+export function points(text, a, b, delay = DURATION) {
+  if (reduced() || !a || !b) return;
   if (a.width === 0 || b.width === 0) return;
   const tag = document.createElement('div');
   tag.className = 'flight points';
@@ -85,9 +85,11 @@ export function points(text, fromEl, toEl, delay = DURATION) {
   anim.oncancel = () => tag.remove();
 }
 
-/// Moves score markers from where they were (FLIP: they are drawn at their new place).
-export function markers(root, before) {
-  if (reduced()) return;
+/// Where score markers must move from (FLIP: they are drawn at their new place): measured
+/// before any animation starts; `moveMarkers` then starts them.
+export function measureMarkers(root, before) {
+  if (reduced()) return [];
+  const moves = [];
   for (const m of root.querySelectorAll('g.marker')) {
     const old = before.get(m.dataset.seat);
     if (!old) continue;
@@ -99,7 +101,13 @@ export function markers(root, before) {
     const scale = vb && vb.width ? vb.width / svgEl.getBoundingClientRect().width : 1;
     const dx = (old.left - now.left) * scale;
     const dy = (old.top - now.top) * scale;
-    if (Math.abs(dx) < 0.5 && Math.abs(dy) < 0.5) continue;
+    if (Math.abs(dx) >= 0.5 || Math.abs(dy) >= 0.5) moves.push([m, dx, dy]);
+  }
+  return moves;
+}
+
+export function moveMarkers(moves) {
+  for (const [m, dx, dy] of moves) {
     m.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'translate(0, 0)' }],
       { duration: 700, delay: DURATION, easing: 'ease-in-out', fill: 'backwards' });
   }

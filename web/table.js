@@ -435,7 +435,7 @@ class Table {
       this.preview = null;
     }
     this.render();
-    if (this.preview) timings.previews.push(performance.now() - started);
+    if (this.preview) painted(started, timings.previews);
   }
 
   cancel() {
@@ -498,7 +498,7 @@ class Table {
       this.sending = false;
     }
     this.render();
-    if (shown) timings.moves.push(performance.now() - started);
+    if (shown) painted(started, timings.moves);
   }
 
   /// Notes how many tiles each display holds after my move (`state` is the answer to it, not
@@ -583,7 +583,7 @@ class Table {
         h('aside', { class: 'side' },
           this.dockEl = slot('dock', 'div', { class: 'dock', 'data-testid': 'dock' }),
           slot('common', 'div', { class: 'common' }),
-          slot('players', 'section', { class: 'panel players-panel' }),
+          h('section', { class: 'panel players-panel' }, slot('players', 'div', {}), slot('track', 'div', {})),
           slot('log', 'section', { class: 'panel log-panel' }))),
       slot('end', 'div', { class: 'end-slot' }));
     this.app.replaceChildren(this.root);
@@ -632,7 +632,8 @@ class Table {
     // The dock is rebuilt for a new coach text too (a card's Next button changes it).
     this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget]), () => [coached ? coached.panel : null, this.placing(), this.offer(), this.revealed(), this.storage()]);
     this.part('common', JSON.stringify([s.version]), () => this.pile());
-    this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, v.ranking, names]), () => this.players(names));
+    this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, names]), () => this.players(names));
+    this.part('track', JSON.stringify([v.seats.map((p) => p.score), v.ranking, names]), () => this.track(names));
     this.part('log', JSON.stringify([s.version, this.log.size, [...this.log.values()].filter((m) => m.effect).length, names]), () => this.logList(names));
     this.part('end', JSON.stringify([s.version, s.status, s.rematch, this.endHidden, this.error]), () => this.end(names));
 
@@ -660,9 +661,14 @@ class Table {
     }
   }
 
-  /// The story of the moves between the state shown before (`prev`) and now.
+  /// The story of the moves between the state shown before (`prev`) and now. Everything is
+  /// measured first and animated after, so the page is laid out once.
   animate(before, prev, drawn) {
+    if (motion.reduced()) return;
     const v = this.state.view;
+    const flights = [];
+    const rises = [];
+    const changes = [];
     for (const [seat, svgRoot] of drawn) {
       const old = prev.view.seats[seat];
       const now = v.seats[seat];
@@ -675,7 +681,7 @@ class Table {
           // A new tile: from the offer, the storage, or the pile, to its cell.
           const target = svgRoot.querySelector(`g.tile[data-tile="${d.tile}"]`);
           const from = before.sources.get(d.tile) || before.pile;
-          if (target && from) motion.fly(tileSvg(this.tiles[d.tile], { size: 80, rot: d.rot }), from, target);
+          if (target && from) flights.push({ d, from, target, end: target.getBoundingClientRect() });
         }
         for (const a of d.arrows) {
           const oa = o && o.arrows.find((x) => x.direction === a.direction);
@@ -683,15 +689,19 @@ class Table {
         }
         if (d.flipped && !(o && o.flipped)) flipped.push(d.tile);
       }
-      motion.marks(svgRoot, { covered, flipped });
+      changes.push([svgRoot, { covered, flipped }]);
       const gained = now.score - old.score;
       if (gained > 0 && flipped.length) {
         const tileEl = svgRoot.querySelector(`g.tile[data-tile="${flipped[0]}"]`);
         const marker = this.root.querySelector(`g.marker[data-seat="${seat}"]`);
-        motion.points(t('effect.points.plus', { count: gained }), tileEl, marker);
+        if (tileEl && marker) rises.push([gained, tileEl.getBoundingClientRect(), marker.getBoundingClientRect()]);
       }
     }
-    motion.markers(this.root, before.markers);
+    const markerMoves = motion.measureMarkers(this.root, before.markers);
+    for (const f of flights) motion.fly(tileSvg(this.tiles[f.d.tile], { size: 80, rot: f.d.rot }), f.from, f.target, { end: f.end });
+    for (const [svgRoot, marks] of changes) motion.marks(svgRoot, marks);
+    for (const [gained, a, b] of rises) motion.points(t('effect.points.plus', { count: gained }), a, b);
+    motion.moveMarkers(markerMoves);
   }
 
   title(myTurn, names) {
@@ -704,7 +714,8 @@ class Table {
       }
     }
     this.wasMyTurn = myTurn;
-    document.title = myTurn ? t('title.your-turn') : s.status === 'over' ? t('title.over') : t('title.other', { status: this.statusText(names) });
+    const title = myTurn ? t('title.your-turn') : s.status === 'over' ? t('title.over') : t('title.other', { status: this.statusText(names) });
+    if (document.title !== title) document.title = title;
   }
 
   statusText(names) {
@@ -1078,7 +1089,6 @@ class Table {
         h('td', { 'data-testid': `score-${i}`, title: t('players.rank', { n: rank.get(i) }) }, p.score),
         h('td', {}, p.supply), h('td', { class: p.cacophony ? 'warn' : '' }, p.cacophony));
     });
-    const ties = v.players > 1 ? tieNotes(v, names) : '';
     return [
       h('h2', {}, t('players.title')),
       h('table', { class: 'players', 'data-testid': 'players-table' },
@@ -1087,6 +1097,13 @@ class Table {
           h('th', { title: t('players.discs.title') }, t('players.discs'), ' ', help('help.discs')),
           h('th', { title: t('players.cacophony.title') }, t('players.cacophony'), ' ', help('help.cacophony')))),
         h('tbody', {}, rows)),
+    ];
+  }
+
+  track(names) {
+    const v = this.state.view;
+    const ties = v.players > 1 ? tieNotes(v, names) : '';
+    return [
       h('h3', {}, t('track.title'), ' ', help('help.track')),
       scoreTrack(v, names),
       v.players > 1 ? h('p', { class: 'hint', 'data-testid': 'tie-break' }, ties || t('track.ties')) : null,
@@ -1201,6 +1218,11 @@ class Table {
     if (won && this.shown && this.shown.status !== 'over') motion.confetti(layer);
     return layer;
   }
+}
+
+/// Notes the time from `started` until the frame showing the change is painted.
+function painted(started, list) {
+  requestAnimationFrame(() => setTimeout(() => list.push(performance.now() - started), 0));
 }
 
 /// A picture inside a control that has its own name: screen readers read the name only.

@@ -8,7 +8,7 @@
 // highlight. Where the learner is follows from the placements made (`state.version`) and the
 // cards read so far (`entry.tutorialStep`: the index of the first step not yet passed).
 
-import { api, createGame, saveGame } from './api.js';
+import { createGame, saveGame } from './api.js';
 import { h } from './dom.js';
 import { currentLang, t } from './i18n.js';
 
@@ -43,22 +43,8 @@ export async function startTutorial(app) {
   let id;
   try {
     await loadScript();
-    const created = await api('POST', '/api/games', { body: { seats: [{ kind: 'human' }], variant: 'solo', tutorial: true } });
-    const invite = created.invites[0];
-    const joined = await api('POST', `/api/games/${created.game}/join`, { body: { invite: invite.code } });
-    saveGame({
-      game: created.game,
-      seat: joined.seat,
-      token: joined.token,
-      invite: invite.code,
-      choices: ['me'],
-      variant: 'solo',
-      public: false,
-      invites: [],
-      tutorial: true,
-      tutorialStep: 0,
-    });
-    id = created.game;
+    id = await createGame(['me'], { variant: 'solo', tutorial: true });
+    saveGame({ game: id, tutorial: true, tutorialStep: 0 });
   } catch (e) {
     const retry = h('button', { class: 'primary', 'data-testid': 'tutorial-retry' }, t('tutorial.retry'));
     retry.addEventListener('click', () => startTutorial(app));
