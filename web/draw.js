@@ -38,7 +38,7 @@
 //   magnifier()           a magnifier icon.
 //   describeTile(info, arrows, flipped, {discs, cacophony})   words for screen readers.
 
-import { t } from './i18n.js';
+import { currentLang, t } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -300,8 +300,26 @@ function backFace(info) {
   return f;
 }
 
+/// Drawn tiles by everything that shapes them: a tile drawn again (every redraw of a display,
+/// the offer) is a copy of the first drawing, which is much cheaper than drawing it anew.
+const drawnTiles = new Map();
+
 /// A tile as an SVG group of 100×100 units at the origin (see the top of this file).
-export function tileGroup(info, { arrows = [], flipped = false, marks = null, back = false, seatColor = NEUTRAL_DISC, discs, cacophony = 0 } = {}) {
+export function tileGroup(info, options = {}) {
+  const { arrows = [], flipped = false, marks = null, back = false, seatColor = NEUTRAL_DISC, discs, cacophony = 0 } = options;
+  const covers = marks && marks.covers ? [...marks.covers].sort().join() : '';
+  const key = [currentLang(), info.id, info.element, info.value, flipped, back, seatColor, discs, cacophony, covers,
+    arrows.map((a) => `${a.direction}${a.element}${a.covered ? 1 : 0}`).join()].join('|');
+  let drawn = drawnTiles.get(key);
+  if (!drawn) {
+    if (drawnTiles.size > 3000) drawnTiles.clear();
+    drawn = drawTileGroup(info, { arrows, flipped, marks, back, seatColor, discs, cacophony });
+    drawnTiles.set(key, drawn);
+  }
+  return drawn.cloneNode(true);
+}
+
+function drawTileGroup(info, { arrows, flipped, marks, back, seatColor, discs, cacophony }) {
   const g = svg('g', { class: 'tile', 'data-tile': info.id, 'data-element': info.element });
   if (flipped || back) {
     g.classList.add('turned');
