@@ -53,7 +53,12 @@ document.addEventListener('click', (ev) => {
 // A change of the #hash alone (a link to a section of the rules) is no new page.
 let shownPath = location.pathname;
 window.addEventListener('popstate', (ev) => {
-  if (location.pathname === shownPath && ev.isTrusted && location.hash) return;
+  if (location.pathname === shownPath && ev.isTrusted && location.hash) {
+    // Go to the section at once (a smooth scroll still under way would carry the page past it).
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target) target.scrollIntoView();
+    return;
+  }
   shownPath = location.pathname;
   Promise.resolve().then(route).catch(broken);
 });
