@@ -571,6 +571,7 @@ class Table {
       return el;
     };
     this.root = h('div', { class: 'table', 'data-testid': 'table' },
+      h('h1', { class: 'sr-only' }, t('table.heading')),
       slot('bar', 'header', { class: 'bar' }),
       slot('banners', 'div', { class: 'banners' }),
       slot('invites', 'div', {}),
