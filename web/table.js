@@ -300,7 +300,7 @@ class Table {
         first = false;
         await this.fetchLog();
       }
-      if (!this.closed) this.render({ animate: !wasOffline });
+      if (!this.closed) this.soon(!wasOffline);
     };
     ws.onclose = async () => {
       if (this.closed || this.ws !== ws) return;
@@ -323,6 +323,21 @@ class Table {
       const wait = Math.min(10000, 500 * 2 ** this.retry++);
       setTimeout(() => this.connect(), wait);
     };
+  }
+
+  /// Draws what the socket brought, right after the next frame is painted: a burst of updates
+  /// is drawn once, and the frame that shows the player's own move is never held up by the
+  /// answer that follows it (a bot's move) being drawn first.
+  soon(animate) {
+    this.soonAnimate = this.soonAnimate || animate;
+    if (this.soonPending) return;
+    this.soonPending = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.soonPending = false;
+      const a = this.soonAnimate;
+      this.soonAnimate = false;
+      if (!this.closed) this.render({ animate: a });
+    }, 0));
   }
 
   // ---- what I may do now ----
@@ -392,8 +407,8 @@ class Table {
     if (!this.sel) return;
     this.sel.rot = (this.sel.rot + by + 4) % 4;
     this.preview = null;
-    this.render();
     if (this.chosen) this.askPreview();
+    this.render();
   }
 
   async pickCell(x, y, legal, byKey = false) {
@@ -405,12 +420,13 @@ class Table {
     const fromRect = from ? from.getBoundingClientRect() : null;
     this.chosen = { x, y };
     this.preview = null;
-    this.previewStarted = performance.now();
+    // The engine is asked first, and the table drawn while it answers.
+    const asked = this.askPreview();
     this.render();
     // The chosen tile travels from the offer to its cell.
     const landed = this.app.querySelector(`[data-testid="display-${this.you}"] g.chosen`);
     if (fromRect && landed && from) motion.fly(from.querySelector('svg') || from, fromRect, landed);
-    await this.askPreview();
+    await asked;
   }
 
   /// Asks the engine what the chosen placement would do. An illegal cell gets the engine's
