@@ -474,6 +474,8 @@ class Table {
   async send(mv) {
     if (this.sending) return;
     this.sending = true;
+    // My own tile is at its cell already: it does not fly again.
+    this.placedNow = mv.action === 'place' ? mv.tile : null;
     if (this.frame) this.frame.cancelTap();
     const started = performance.now();
     this.actAgain();
@@ -513,7 +515,8 @@ class Table {
     } finally {
       this.sending = false;
     }
-    this.render();
+    // Animated: an answer that came in meanwhile (a bot's move) tells its story too.
+    this.render({ animate: true });
     if (shown) painted(started, timings.moves);
   }
 
@@ -646,6 +649,9 @@ class Table {
     if (window.__parts) window.__parts.push(['displays', performance.now() - td]);
     const lastSeat = s.last_move ? s.last_move.seat : null;
     this.part('inset', JSON.stringify([s.last_move, this.mode, this.focus, lastSeat === null ? null : v.seats[lastSeat].display, this.entry && this.entry.mark]), () => this.inset(names));
+    // An opponent's tile flies into the small display in the corner when theirs is not shown.
+    const insetSvg = this.root.querySelector('.inset svg');
+    if (insetSvg && lastSeat !== null && !drawn.has(lastSeat)) drawn.set(lastSeat, insetSvg);
     // The dock is rebuilt for a new coach text too (a card's Next button changes it).
     this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget]), () => [coached ? coached.panel : null, this.placing(), this.offer(), this.revealed(), this.storage()]);
     this.part('common', JSON.stringify([s.version]), () => this.pile());
@@ -694,7 +700,7 @@ class Table {
       const flipped = [];
       for (const d of now.display) {
         const o = had.get(d.tile);
-        if (!o) {
+        if (!o && d.tile !== this.placedNow) {
           // A new tile: from the offer, the storage, or the pile, to its cell.
           const target = svgRoot.querySelector(`g.tile[data-tile="${d.tile}"]`);
           const from = before.sources.get(d.tile) || before.pile;
