@@ -1,7 +1,5 @@
 // Talking to the server, and the games this browser holds a seat in.
 
-import { has, t } from './i18n.js';
-
 export class ApiError extends Error {
   constructor(status, body) {
     super((body && body.message) || `the server answered ${status}`);
@@ -108,17 +106,4 @@ export async function createGame(choices, { variant, public: isPublic = false, t
     invites: created.invites.filter((i) => i.seat !== mine).map((i) => ({ seat: i.seat, code: i.code })),
   });
   return created.game;
-}
-
-/// A seat's name as every player sees it: "Seat 2 · greedy bot", "Seat 1 · you", "Seat 3 (free)".
-export function seatName(state, seat) {
-  const info = state.seats[seat];
-  const n = seat + 1;
-  if (info.kind === 'bot') {
-    const name = has(`bot.${info.bot}`) ? t(`bot.${info.bot}`) : info.bot;
-    const bot = info.level ? t('seat.bot.level', { bot: name, level: info.level }) : name;
-    return t(state.you === seat ? 'seat.you.bot' : 'seat.bot', { n, bot });
-  }
-  if (state.you === seat) return t('seat.you', { n });
-  return t(info.claimed ? 'seat.number' : 'seat.free', { n });
 }

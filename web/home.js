@@ -2,7 +2,8 @@
 // for 2 to 4 with any mix of people and bots, the games this browser plays in, and the public
 // games with a free seat. Every word comes from the message catalogues.
 
-import { api, createGame, findGame, forgetGame, myGames, seatName, tiles as loadTiles } from './api.js';
+import { api, createGame, findGame, forgetGame, myGames, tiles as loadTiles } from './api.js';
+import { seatName } from './words.js';
 import { copy, h } from './dom.js';
 import * as draw from './draw.js';
 import { currentLang, num, t } from './i18n.js';

@@ -12,7 +12,7 @@ import { Frame, span } from './board.js';
 import { t, num } from './i18n.js';
 import * as motion from './motion.js';
 import { coach } from './tutorial.js';
-import { describeMove, effectNote, expectText, reasonText, seatName, shortName, tileName } from './words.js';
+import { describeMove, expectText, reasonText, seatName, shortName, tileName } from './words.js';
 
 const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
 
@@ -575,10 +575,8 @@ class Table {
     if (!p) return;
     if (p.key === key) return false;
     p.key = key;
-    const t0 = performance.now();
     const content = build();
     p.el.replaceChildren(...[content].flat().filter(Boolean));
-    if (window.__parts) window.__parts.push([name, performance.now() - t0]);
     return true;
   }
 
@@ -644,9 +642,7 @@ class Table {
     this.part('invites', JSON.stringify([s.version, s.seats]), () => this.invites());
     this.part('turn', JSON.stringify([s.version, s.status, this.offline, myTurn, this.sel]), () => this.turnLine(names, myTurn));
     this.part('tabs', JSON.stringify([s.version, this.mode, this.focus, names]), () => this.tabs(names));
-    const td = performance.now();
     const drawn = this.displays(names, prev);
-    if (window.__parts) window.__parts.push(['displays', performance.now() - td]);
     const lastSeat = s.last_move ? s.last_move.seat : null;
     this.part('inset', JSON.stringify([s.last_move, this.mode, this.focus, lastSeat === null ? null : v.seats[lastSeat].display, this.entry && this.entry.mark]), () => this.inset(names));
     // An opponent's tile flies into the small display in the corner when theirs is not shown.
@@ -1302,4 +1298,3 @@ function tieNotes(view, names) {
   return notes.join(' ');
 }
 
-export { effectNote };

@@ -11,6 +11,7 @@
 import { createGame, saveGame } from './api.js';
 import { h } from './dom.js';
 import { currentLang, t } from './i18n.js';
+import { tileName } from './words.js';
 
 let script = null;
 let loading = null;
@@ -58,12 +59,6 @@ export async function startTutorial(app) {
   // The tutorial's address is not one to come back to: it would start another game.
   history.replaceState(null, '', `/games/${id}`);
   dispatchEvent(new PopStateEvent('popstate'));
-}
-
-/// "Fire 10": a tile by its element and value.
-function tileName(tiles, id) {
-  const info = tiles[id];
-  return t('tile.name', { element: t(`element.${String(info.element).toLowerCase()}`), value: info.value });
 }
 
 /// "Air 10, Earth 10 and Air 3", as the language lists things.

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifactsDir, launchBrowser, startServer } from './lib.mjs';
-import { createGame, playByClicking } from './play.mjs';
+import { artifactsDir, launchBrowser, settled, startServer } from './lib.mjs';
+import { createGame, playByClicking, waitForTurn } from './play.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const html = readFileSync(join(here, 'gallery.html'), 'utf8');
@@ -44,12 +44,14 @@ try {
       if ((await playByClicking(game, 0, n)) === 'over') break;
     }
     await playByClicking(game, 0, 3).catch(() => {});
-    await game.waitForTimeout(1500);
+    // The bot has answered and every animation has run out.
+    await waitForTurn(game);
+    await settled(game);
     await game.screenshot({ path: join(artifactsDir(), 'gallery-play-table.png') });
     console.log('artifacts/gallery-play-table.png');
     await game.locator('svg.track-svg').screenshot({ path: join(artifactsDir(), 'gallery-play-track.png') });
     await game.click('[data-testid=view-toggle]');
-    await game.waitForTimeout(800);
+    await settled(game);
     await game.screenshot({ path: join(artifactsDir(), 'gallery-play-all.png') });
     console.log('artifacts/gallery-play-track.png artifacts/gallery-play-all.png');
   }

@@ -316,6 +316,20 @@ export function watchErrors(page, { ignore = [], keepFavicon = false } = {}) {
   return errors;
 }
 
+/**
+ * Waits until the page's animations have run out (those that end: a pulse that repeats for
+ * ever is left alone) and the next frame is painted, so a screenshot shows the table at rest.
+ *
+ * @param {import('playwright-core').Page} page
+ */
+export async function settled(page) {
+  await page.evaluate(async () => {
+    const ending = document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => {})));
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  });
+}
+
 /** web/e2e/artifacts/, created if missing. */
 export function artifactsDir() {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -329,6 +343,7 @@ export function artifactsDir() {
  * @param {string} name
  */
 export async function screenshot(page, name) {
+  await settled(page);
   const path = join(artifactsDir(), `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;

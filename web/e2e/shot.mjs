@@ -3,6 +3,7 @@ import { chromium } from 'playwright-core';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { settled } from './lib.mjs';
 
 const [url, out, players = '2', moves = '3', locale = 'en-GB', w = '1400', hgt = '900', mobile = ''] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'shot-'));
@@ -25,7 +26,6 @@ if (n === 1) {
   await page.click('[data-testid=create]');
 }
 await page.waitForSelector('[data-testid=table]');
-await page.evaluate(() => { window.__parts = []; });
 for (let k = 0; k < Number(moves); k++) {
   await page.waitForSelector('[data-testid=table][data-my-turn=true], [data-testid=table][data-status=over]', { timeout: 30000 });
   if (await page.$('[data-testid=table][data-status=over]')) break;
@@ -45,8 +45,8 @@ if ((await page.getAttribute('[data-testid=table]', 'data-expects')) === 'turn')
   await page.locator('rect.cell.legal').first().click();
   await page.waitForSelector('[data-testid=preview-score]');
 }
-await page.waitForTimeout(1200);
+// Every animation has run out, and the next frame is painted.
+await settled(page);
 await page.screenshot({ path: out });
 console.log(JSON.stringify(await page.evaluate(() => window.saganiTimings)));
-console.log(JSON.stringify(await page.evaluate(() => { const m = {}; for (const [k, v] of window.__parts || []) { m[k] = m[k] || [0, 0, 0]; m[k][0]++; m[k][1] += v; m[k][2] = Math.max(m[k][2], v); } return m; })));
 await ctx.close();
