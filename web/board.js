@@ -46,10 +46,11 @@ export class Frame {
     const first = !this.svg;
     // At zoom 1 the display fits and is centred by its frame: nothing to keep in view.
     const middle = first || this.zoom === 1 ? null : this.middle();
+    // The same picture updated in place stays where it is (moved, it would be restyled).
+    if (this.svg !== svgEl) this.wrap.replaceChildren(svgEl);
     this.svg = svgEl;
     this.cols = cols;
     this.rows = rows;
-    this.wrap.replaceChildren(svgEl);
     this.layout();
     if (middle) this.scrollToMiddle(middle);
     else if (this.zoom !== 1) this.centre();

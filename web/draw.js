@@ -27,7 +27,9 @@
 //   tileSvg(info, {rot, size, back, label, seatColor})   a tile on its own, `size` px
 //   displaySvg(seatView, tiles, opts)  a display. opts: cellPx, fit (width and height 100%,
 //                         scaled to its box), seatColor, placing {tile, rot, legal, chosen},
-//                         fresh (Set of tile ids), preview, onCell(x, y, legal, byKey).
+//                         fresh (Set of tile ids), preview, onCell(x, y, legal, byKey),
+//                         into (a display drawn before: updated in place, its unchanged tiles
+//                         kept, which saves the page restyling and laying them out again).
 //                         Uses `discs` and `cacophony` of each TileView when the server sends them.
 //   scoreTrack(view, names)   the harmony track: a serpentine of numbered spaces, the goal
 //                         marked, a stacked disc per seat (the first to arrive lowest).
@@ -304,12 +306,17 @@ function backFace(info) {
 /// the offer) is a copy of the first drawing, which is much cheaper than drawing it anew.
 const drawnTiles = new Map();
 
+/// Everything that shapes a tile's drawing.
+function tileKey(info, { arrows = [], flipped = false, marks = null, back = false, seatColor = NEUTRAL_DISC, discs, cacophony = 0 }) {
+  const covers = marks && marks.covers ? [...marks.covers].sort().join() : '';
+  return [currentLang(), info.id, info.element, info.value, flipped, back, seatColor, discs, cacophony, covers,
+    arrows.map((a) => `${a.direction}${a.element}${a.covered ? 1 : 0}`).join()].join('|');
+}
+
 /// A tile as an SVG group of 100×100 units at the origin (see the top of this file).
 export function tileGroup(info, options = {}) {
   const { arrows = [], flipped = false, marks = null, back = false, seatColor = NEUTRAL_DISC, discs, cacophony = 0 } = options;
-  const covers = marks && marks.covers ? [...marks.covers].sort().join() : '';
-  const key = [currentLang(), info.id, info.element, info.value, flipped, back, seatColor, discs, cacophony, covers,
-    arrows.map((a) => `${a.direction}${a.element}${a.covered ? 1 : 0}`).join()].join('|');
+  const key = tileKey(info, options);
   let drawn = drawnTiles.get(key);
   if (!drawn) {
     if (drawnTiles.size > 3000) drawnTiles.clear();
@@ -384,12 +391,41 @@ export function displaySvg(seatView, tiles, options = {}) {
   const minX = Math.min(...xs) - ring, maxX = Math.max(...xs) + ring;
   const minY = Math.min(...ys) - ring, maxY = Math.max(...ys) + ring;
   const cols = maxX - minX + 1, rows = maxY - minY + 1;
-  const root = svg('svg', {
+  const attrs = {
     viewBox: `${minX * CELL} ${minY * CELL} ${cols * CELL} ${rows * CELL}`,
     width: fit ? '100%' : cols * cellPx, height: fit ? '100%' : rows * cellPx,
     preserveAspectRatio: fit ? 'xMidYMid meet' : undefined,
     class: 'display-svg art',
-  });
+  };
+  const root = options.into || svg('svg', attrs);
+  if (options.into) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined) root.removeAttribute(k);
+      else if (root.getAttribute(k) !== String(v)) root.setAttribute(k, String(v));
+    }
+  } else {
+    // The tile being placed follows the pointer (or the focused cell) without a redraw.
+    const follow = (ev) => {
+      const ghost = root.querySelector(':scope > .ghost');
+      const cell = ev.target.closest && ev.target.closest('.cell');
+      // Focus moved by the page after a click is not the player's pointing.
+      if (!ghost || !cell || (ev.type === 'focusin' && !cell.matches(':focus-visible'))) return;
+      const [x, y] = cell.getAttribute('data-cell').split(',').map(Number);
+      ghost.setAttribute('transform', `translate(${x * CELL} ${y * CELL})`);
+      ghost.setAttribute('visibility', 'visible');
+    };
+    root.addEventListener('pointerover', follow);
+    root.addEventListener('focusin', follow);
+    root.addEventListener('pointerleave', () => {
+      const ghost = root.querySelector(':scope > .ghost');
+      if (ghost) ghost.setAttribute('visibility', 'hidden');
+    });
+  }
+  // The tiles drawn before, by what shapes them and where: those unchanged stay as they are.
+  const before = new Map();
+  for (const el of root.children) if (el.dataset.key) before.set(el.dataset.key, el);
+  const keep = new Set();
+  const added = [];
   const covers = new Map(); // tile id -> Set of directions the preview covers
   const completes = new Set(preview ? preview.completed : []);
   if (preview) {
@@ -399,11 +435,19 @@ export function displaySvg(seatView, tiles, options = {}) {
     }
   }
   for (const d of placed) {
-    const g = tileGroup(tiles[d.tile], {
+    const shape = {
       arrows: d.arrows, flipped: d.flipped, seatColor,
       discs: d.flipped ? 0 : d.discs, cacophony: d.cacophony || 0,
       marks: { covers: covers.get(d.tile) },
-    });
+    };
+    const key = [tileKey(tiles[d.tile], shape), d.x, d.y, fresh.has(d.tile), completes.has(d.tile)].join('|');
+    const old = before.get(key);
+    if (old) {
+      keep.add(old);
+      continue;
+    }
+    const g = tileGroup(tiles[d.tile], shape);
+    g.dataset.key = key;
     g.setAttribute('transform', `translate(${d.x * CELL} ${d.y * CELL})`);
     g.setAttribute('data-cell', `${d.x},${d.y}`);
     if (fresh.has(d.tile)) g.classList.add('fresh');
@@ -411,8 +455,11 @@ export function displaySvg(seatView, tiles, options = {}) {
     if (fresh.has(d.tile) || completes.has(d.tile)) {
       g.append(svg('rect', { x: 1, y: 1, width: 98, height: 98, rx: 12, class: completes.has(d.tile) ? 'outline-complete' : 'outline-fresh', fill: 'none' }));
     }
-    root.append(g);
+    added.push(g);
   }
+  // Everything else goes: changed tiles, and the cells and tile of a placement.
+  for (const el of [...root.children]) if (!keep.has(el)) el.remove();
+  root.append(...added);
   if (!placing) return root;
   for (let y = minY; y <= maxY; y++) {
     for (let x = minX; x <= maxX; x++) {
@@ -456,17 +503,6 @@ export function displaySvg(seatView, tiles, options = {}) {
     ghost.setAttribute('pointer-events', 'none');
     ghost.setAttribute('visibility', 'hidden');
     root.append(ghost);
-    const follow = (ev) => {
-      const cell = ev.target.closest && ev.target.closest('.cell');
-      // Focus moved by the page after a click is not the player's pointing.
-      if (!cell || (ev.type === 'focusin' && !cell.matches(':focus-visible'))) return;
-      const [x, y] = cell.getAttribute('data-cell').split(',').map(Number);
-      ghost.setAttribute('transform', `translate(${x * CELL} ${y * CELL})`);
-      ghost.setAttribute('visibility', 'visible');
-    };
-    root.addEventListener('pointerover', follow);
-    root.addEventListener('focusin', follow);
-    root.addEventListener('pointerleave', () => ghost.setAttribute('visibility', 'hidden'));
   }
   return root;
 }
@@ -477,7 +513,9 @@ export function displaySvg(seatView, tiles, options = {}) {
 /// score in solo-all), laid as a serpentine; each seat's marker is a disc in its colour with its
 /// number. Markers on one space stack: the one that got there first (first in the engine's
 /// ranking) lowest.
-export function scoreTrack(view, names) {
+/// `into`: the track drawn before; when its spaces are the same, only the markers are drawn
+/// again (the page need not restyle and lay out the spaces).
+export function scoreTrack(view, names, into = null) {
   const scores = view.seats.map((s) => s.score);
   const target = view.target ?? null;
   const lo = Math.min(0, ...scores);
@@ -499,7 +537,14 @@ export function scoreTrack(view, names) {
   };
   const rank = new Map(view.ranking.map((seat, i) => [seat, i]));
   const label = t('draw.track.label', { list: view.ranking.map((p) => t('draw.track.entry', { name: names[p], score: scores[p] })).join(', ') });
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'track-svg art', role: 'img', 'aria-label': label });
+  const spaces = [currentLang(), lo, hi, target].join('|');
+  if (into && into.dataset.spaces === spaces) {
+    into.setAttribute('aria-label', label);
+    for (const m of into.querySelectorAll(':scope > g.marker')) m.remove();
+    into.append(...markers(view, names, { scores, rank, at, step }));
+    return into;
+  }
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'track-svg art', role: 'img', 'aria-label': label, 'data-spaces': spaces });
   // The board.
   root.append(svg('rect', { x: 1, y: 1, width: width - 2, height: height - 2, rx: 12, class: 'track-board', fill: '#efe6d2', stroke: '#b9a884', 'stroke-width': 2 }));
   // The path joining the spaces.
@@ -531,7 +576,14 @@ export function scoreTrack(view, names) {
       root.append(flag);
     }
   }
-  // Markers: by score, and on one space by arrival (the engine's ranking), first lowest.
+  root.append(...markers(view, names, { scores, rank, at, step }));
+  return root;
+}
+
+/// The markers on the track: by score, and on one space by arrival (the engine's ranking), the
+/// first lowest.
+function markers(view, names, { scores, rank, at, step }) {
+  const drawn = [];
   const order = view.seats.map((_, i) => i).sort((a, b) => scores[a] - scores[b] || rank.get(a) - rank.get(b));
   const heights = new Map();
   const mr = Math.max(7, step * 0.46);
@@ -542,7 +594,8 @@ export function scoreTrack(view, names) {
     heights.set(v, k + 1);
     const p = at(v);
     const cy = p.y - k * lift;
-    const g = svg('g', { class: 'marker', 'data-seat': seat, 'data-stack': k });
+    // Where it stands, in the track's units: the page animates a move without measuring.
+    const g = svg('g', { class: 'marker', 'data-seat': seat, 'data-stack': k, 'data-x': p.x.toFixed(1), 'data-y': cy.toFixed(1) });
     titled(g, t('draw.marker', { name: names[seat], count: v, rank: rank.get(seat) + 1 }));
     // A wooden disc seen from a little above: its edge shows, so a stack shows its layers.
     const c = SEAT_COLORS[seat];
@@ -553,9 +606,9 @@ export function scoreTrack(view, names) {
     g.append(svg('path', { d: `M${p.x - mr} ${cy} v${edge} a${mr} ${ry} 0 0 0 ${2 * mr} 0 v${-edge} Z`, fill: 'rgba(0,0,0,0.35)' }));
     g.append(svg('ellipse', { cx: p.x, cy, rx: mr, ry, fill: c, stroke: '#fff', 'stroke-width': 1.1 }));
     g.append(text(p.x, cy + 0.4, String(seat + 1), { 'font-size': mr * 1.1, fill: '#fff', 'font-weight': 800 }));
-    root.append(g);
+    drawn.push(g);
   }
-  return root;
+  return drawn;
 }
 
 // ---- small pieces ----

@@ -16,8 +16,9 @@ export function snapshot(root) {
     if (r.width > 0) sources.set(Number(el.dataset.sourceTile), r);
   }
   const pile = root.querySelector('[data-testid=pile-back]');
+  // Where each marker stands on the track, in the track's own units (no layout needed).
   const markers = new Map();
-  for (const m of root.querySelectorAll('g.marker')) markers.set(m.dataset.seat, m.getBoundingClientRect());
+  for (const m of root.querySelectorAll('g.marker')) markers.set(m.dataset.seat, [Number(m.dataset.x), Number(m.dataset.y), m.parentNode.dataset.spaces]);
   return { sources, pile: pile ? pile.getBoundingClientRect() : null, markers };
 }
 
@@ -92,15 +93,10 @@ export function measureMarkers(root, before) {
   const moves = [];
   for (const m of root.querySelectorAll('g.marker')) {
     const old = before.get(m.dataset.seat);
-    if (!old) continue;
-    const now = m.getBoundingClientRect();
-    const svgEl = m.ownerSVGElement;
-    if (!svgEl || now.width === 0) continue;
-    // Screen pixels to the track's own units.
-    const vb = svgEl.viewBox.baseVal;
-    const scale = vb && vb.width ? vb.width / svgEl.getBoundingClientRect().width : 1;
-    const dx = (old.left - now.left) * scale;
-    const dy = (old.top - now.top) * scale;
+    // A track laid out anew (a score below its first space) has other units: no way to fly.
+    if (!old || old[2] !== m.parentNode.dataset.spaces) continue;
+    const dx = old[0] - Number(m.dataset.x);
+    const dy = old[1] - Number(m.dataset.y);
     if (Math.abs(dx) >= 0.5 || Math.abs(dy) >= 0.5) moves.push([m, dx, dy]);
   }
   return moves;

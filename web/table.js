@@ -135,6 +135,8 @@ class Table {
     this.wasMyTurn = false;
     this.endHidden = false;
     this.parts = new Map();
+    this.jobs = [];
+    this.held = []; // socket messages that came in while my move was on its way
     this.onKey = (ev) => this.key(ev);
     this.touch = touch();
   }
@@ -186,6 +188,8 @@ class Table {
     if (this.dialog) this.dialog.close();
     if (this.frame) this.frame.close();
     if (this.dockSize) this.dockSize.disconnect();
+    const main = document.querySelector('main');
+    if (main) main.style.removeProperty('--dock-h');
     document.body.classList.remove('at-table');
   }
 
@@ -290,6 +294,12 @@ class Table {
       if (msg.type !== 'state') return;
       // A seat's socket may say a spectator's state before it reads the token.
       if (this.token && msg.state.you === undefined) return;
+      // The answer to my own move is drawn first (a bot's answer would hold up its frame):
+      // what the socket says meanwhile follows it.
+      if (this.sending) {
+        this.held.push([ws, ev]);
+        return;
+      }
       this.retry = 0;
       const wasOffline = this.offline;
       this.offline = false;
@@ -477,7 +487,8 @@ class Table {
     // My own tile is at its cell already: it does not fly again.
     this.placedNow = mv.action === 'place' ? mv.tile : null;
     if (this.frame) this.frame.cancelTap();
-    const started = performance.now();
+    // Timed from the click to the first painted frame that shows the move (see `render`).
+    this.moveTimer = { from: this.state.version, started: performance.now() };
     this.actAgain();
     const body = { version: this.state.version, move: mv };
     let shown = false;
@@ -515,9 +526,11 @@ class Table {
     } finally {
       this.sending = false;
     }
-    // Animated: an answer that came in meanwhile (a bot's move) tells its story too.
+    if (!shown) this.moveTimer = null;
     this.render({ animate: true });
-    if (shown) painted(started, timings.moves);
+    // What the socket said meanwhile (a bot's answer) is drawn on the next frame, animated.
+    const held = this.held.splice(0);
+    for (const [ws, ev] of held) ws.onmessage(ev);
   }
 
   /// Notes how many tiles each display holds after my move (`state` is the answer to it, not
@@ -569,15 +582,27 @@ class Table {
 
   // ---- drawing ----
 
-  /// Redraws part `name` with `build()` when `key` differs from the last time.
+  /// Notes that part `name` is to be redrawn with `build()` when `key` differs from the last
+  /// time; `redraw` does it once every part has been asked.
   part(name, key, build) {
     const p = this.parts.get(name);
-    if (!p) return;
-    if (p.key === key) return false;
-    p.key = key;
-    const content = build();
-    p.el.replaceChildren(...[content].flat().filter(Boolean));
-    return true;
+    if (p && p.key !== key) this.jobs.push([p, key, build]);
+  }
+
+  /// Redraws the parts noted by `part`, and the board. Chromium lays out the whole page again to
+  /// take the focus off a control it removes from a page with changes: the focus is taken off
+  /// before anything changes, which costs nothing (`render` puts it back where it belongs).
+  redraw(boardKey) {
+    const jobs = this.jobs;
+    this.jobs = [];
+    const active = document.activeElement;
+    const boardGoes = this.boardKey !== boardKey && this.boardEl.contains(active)
+      && (active.closest('svg') || this.mode !== 'one' || this.boardSeat !== this.focus);
+    if (active && active !== document.body && (boardGoes || jobs.some(([p]) => p.el.contains(active)))) active.blur();
+    for (const [p, key, build] of jobs) {
+      p.key = key;
+      p.el.replaceChildren(...[build()].flat().filter(Boolean));
+    }
   }
 
   /// The frame of the table, built once: every part is filled in by `render`.
@@ -593,7 +618,7 @@ class Table {
       slot('banners', 'div', { class: 'banners' }),
       slot('invites', 'div', {}),
       h('div', { class: 'layout' },
-        h('section', { class: 'board-area', 'aria-label': t('table.board') },
+        this.boardArea = h('section', { class: 'board-area', 'aria-label': t('table.board') },
           slot('turn', 'div', { class: 'turn-line' }),
           slot('tabs', 'div', { class: 'tabs-line' }),
           this.boardEl = h('div', { class: 'board' }),
@@ -601,13 +626,18 @@ class Table {
         h('aside', { class: 'side' },
           this.dockEl = slot('dock', 'div', { class: 'dock', 'data-testid': 'dock' }),
           slot('common', 'div', { class: 'common' }),
-          h('section', { class: 'panel players-panel' }, slot('players', 'div', {}), slot('track', 'div', {})),
-          slot('log', 'section', { class: 'panel log-panel' }))),
+          h('section', { class: 'panel players-panel' }, slot('players', 'div', {}),
+            h('h3', {}, t('track.title'), ' ', help('help.track')), this.trackEl = h('div', { class: 'track' }), slot('ties', 'div', {})),
+          h('section', { class: 'panel log-panel' }, h('h2', {}, t('log.title')),
+            this.logEl = h('ol', { class: 'log-list', 'data-testid': 'log', tabindex: 0, 'aria-label': t('log.title') })))),
       slot('end', 'div', { class: 'end-slot' }));
     this.app.replaceChildren(this.root);
     document.body.classList.add('at-table');
     // On a phone the dock sits at the bottom; the board leaves it room.
-    this.dockSize = new ResizeObserver(() => document.documentElement.style.setProperty('--dock-h', `${this.dockEl.offsetHeight}px`));
+    this.dockSize = new ResizeObserver(() => {
+      const px = `${this.dockEl.offsetHeight}px`;
+      for (const el of [document.querySelector('main'), this.boardArea]) if (el && el.style.getPropertyValue('--dock-h') !== px) el.style.setProperty('--dock-h', px);
+    });
     this.dockSize.observe(this.dockEl);
   }
 
@@ -642,19 +672,33 @@ class Table {
     this.part('invites', JSON.stringify([s.version, s.seats]), () => this.invites());
     this.part('turn', JSON.stringify([s.version, s.status, this.offline, myTurn, this.sel]), () => this.turnLine(names, myTurn));
     this.part('tabs', JSON.stringify([s.version, this.mode, this.focus, names]), () => this.tabs(names));
-    const drawn = this.displays(names, prev);
     const lastSeat = s.last_move ? s.last_move.seat : null;
     this.part('inset', JSON.stringify([s.last_move, this.mode, this.focus, lastSeat === null ? null : v.seats[lastSeat].display, this.entry && this.entry.mark]), () => this.inset(names));
-    // An opponent's tile flies into the small display in the corner when theirs is not shown.
-    const insetSvg = this.root.querySelector('.inset svg');
-    if (insetSvg && lastSeat !== null && !drawn.has(lastSeat)) drawn.set(lastSeat, insetSvg);
     // The dock is rebuilt for a new coach text too (a card's Next button changes it).
     this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget]), () => [coached ? coached.panel : null, this.placing(), this.offer(), this.revealed(), this.storage()]);
     this.part('common', JSON.stringify([s.version]), () => this.pile());
     this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, names]), () => this.players(names));
-    this.part('track', JSON.stringify([v.seats.map((p) => p.score), v.ranking, names]), () => this.track(names));
-    this.part('log', JSON.stringify([s.version, this.log.size, [...this.log.values()].filter((m) => m.effect).length, names]), () => this.logList(names));
+    const trackKey = JSON.stringify([v.seats.map((p) => p.score), v.ranking, names]);
+    this.part('ties', trackKey, () => this.ties(names));
     this.part('end', JSON.stringify([s.version, s.status, s.rematch, this.endHidden, this.error]), () => this.end(names));
+    const boardKey = this.boardKeyNow(names);
+    this.redraw(boardKey);
+    const drawn = this.displays(names, boardKey);
+    const logKey = JSON.stringify([s.version, this.log.size, [...this.log.values()].filter((m) => m.effect).length, names]);
+    if (this.logKey !== logKey) {
+      this.logKey = logKey;
+      this.logList(names);
+    }
+    if (this.trackKey !== trackKey) {
+      // Drawn in place: the markers move, the spaces stay.
+      this.trackKey = trackKey;
+      const had = this.trackEl.firstElementChild;
+      const track = scoreTrack(v, names, had);
+      if (track !== had) this.trackEl.replaceChildren(track);
+    }
+    // An opponent's tile flies into the small display in the corner when theirs is not shown.
+    const insetSvg = this.root.querySelector('.inset svg');
+    if (insetSvg && lastSeat !== null && !drawn.has(lastSeat)) drawn.set(lastSeat, insetSvg);
 
     if (this.dialog) this.dialog.querySelector('.pile-body').replaceChildren(...this.pileContent());
     // The end card is a dialog: the table behind it waits, and the keyboard starts on it.
@@ -664,6 +708,10 @@ class Table {
     announce(this.error ? this.error.text : this.statusText(names));
     if (before && prev) this.animate(before, prev, drawn);
     if (!prev || prev.version !== s.version) timings.renders.push(performance.now() - began);
+    if (this.moveTimer && s.version > this.moveTimer.from) {
+      painted(this.moveTimer.started, timings.moves);
+      this.moveTimer = null;
+    }
     this.shown = s;
     const again = refocus && this.app.querySelector(refocus);
     if (again && again !== document.activeElement) again.focus({ preventScroll: true });
@@ -847,8 +895,18 @@ class Table {
     return h('span', { class: 'start-badge text', title: label, 'aria-label': label, 'data-testid': 'start-marker' }, '★');
   }
 
-  /// Draws the displays that changed; returns the drawn SVGs by seat, for the animations.
-  displays(names) {
+  /// What the board shows: it is drawn again when this changes.
+  boardKeyNow(names) {
+    const v = this.state.view;
+    if (this.mode === 'all') return JSON.stringify(['all', this.state.version, names]);
+    const seat = this.focus;
+    const placingKey = seat === this.you && this.sel && this.myTurn() ? [this.sel, this.chosen, this.preview, this.coachTarget] : null;
+    return JSON.stringify(['one', seat, v.seats[seat].display, placingKey, [...this.fresh(seat)]]);
+  }
+
+  /// Draws the displays when `key` (from `boardKeyNow`) changed; returns the drawn SVGs by
+  /// seat, for the animations.
+  displays(names, key) {
     const v = this.state.view;
     const drawnNow = new Map();
     if (this.mode === 'all') {
@@ -856,7 +914,6 @@ class Table {
         this.frame.close();
         this.frame = null;
       }
-      const key = JSON.stringify(['all', this.state.version, names]);
       if (this.boardKey !== key) {
         this.boardKey = key;
         const grid = h('div', { class: `displays all n${v.seats.length}`, 'data-testid': 'displays' }, v.seats.map((_, i) => {
@@ -878,13 +935,11 @@ class Table {
       return drawnNow;
     }
     const seat = this.focus;
-    const placingKey = seat === this.you && this.sel && this.myTurn() ? [this.sel, this.chosen, this.preview, this.coachTarget] : null;
-    const key = JSON.stringify(['one', seat, v.seats[seat].display, placingKey, [...this.fresh(seat)]]);
     if (this.boardKey === key) return drawnNow;
     const sameSeat = this.boardSeat === seat && this.frame;
     this.boardKey = key;
     this.boardSeat = seat;
-    const svgEl = this.drawDisplay(seat, false);
+    const svgEl = this.drawDisplay(seat, false, sameSeat ? this.frame.svg : null);
     drawnNow.set(seat, svgEl);
     if (!sameSeat) {
       if (this.frame) this.frame.close();
@@ -898,13 +953,14 @@ class Table {
     return drawnNow;
   }
 
-  drawDisplay(seat, fit) {
+  /// Draws the display of `seat` (`into`: the one drawn before, to update in place).
+  drawDisplay(seat, fit, into = null) {
     const v = this.state.view;
     const mine = seat === this.you && this.sel && this.myTurn();
     const placing = mine ? { tile: this.tiles[this.sel.tile], rot: this.sel.rot, legal: this.legalCells(this.sel.tile), chosen: this.chosen, target: this.coachTarget } : null;
     const svgEl = displaySvg(v.seats[seat], this.tiles, {
       cellPx: 80, fit, seatColor: SEAT_COLORS[seat], placing, fresh: this.fresh(seat), preview: mine && this.chosen ? this.preview : null,
-      onCell: (x, y, legal, byKey) => this.pickCell(x, y, legal, byKey),
+      onCell: (x, y, legal, byKey) => this.pickCell(x, y, legal, byKey), into,
     });
     if (fit) {
       svgEl.removeAttribute('width');
@@ -1119,25 +1175,29 @@ class Table {
     ];
   }
 
-  track(names) {
+  /// How ties on the track are broken (not in solo).
+  ties(names) {
     const v = this.state.view;
-    const ties = v.players > 1 ? tieNotes(v, names) : '';
-    return [
-      h('h3', {}, t('track.title'), ' ', help('help.track')),
-      scoreTrack(v, names),
-      v.players > 1 ? h('p', { class: 'hint', 'data-testid': 'tie-break' }, ties || t('track.ties')) : null,
-    ];
+    if (v.players < 2) return null;
+    return h('p', { class: 'hint', 'data-testid': 'tie-break' }, tieNotes(v, names) || t('track.ties'));
   }
 
+  /// The log, newest first, drawn in place: an entry whose words are unchanged stays as it is.
   logList(names) {
-    const items = [...this.log.keys()].sort((a, b) => a - b).map((version) => {
+    const list = this.logEl;
+    const had = new Map([...list.children].map((li) => [li.dataset.words, li]));
+    const items = [...this.log.keys()].sort((a, b) => b - a).map((version) => {
       const move = this.log.get(version);
       const { text, note } = describeMove(move, this.state, names, this.tiles);
-      return h('li', { 'data-version': version, 'data-seat': move.seat },
+      const words = JSON.stringify([version, move.seat, text, note]);
+      return had.get(words) || h('li', { 'data-version': version, 'data-seat': move.seat, 'data-words': words },
         h('span', { class: 'dot', style: `background:${SEAT_COLORS[move.seat]}` }), text, note ? h('span', { class: 'note', 'data-testid': 'log-note' }, ` (${note})`) : null);
     });
-    const list = h('ol', { class: 'log-list', 'data-testid': 'log', tabindex: 0, 'aria-label': t('log.title') }, items.length ? items.reverse() : h('li', { class: 'hint' }, t('log.empty')));
-    return [h('h2', {}, t('log.title')), list];
+    if (!items.length) items.push(h('li', { class: 'hint', 'data-words': '' }, t('log.empty')));
+    items.forEach((li, i) => {
+      if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
+    });
+    while (list.children.length > items.length) list.lastElementChild.remove();
   }
 
   invites() {
