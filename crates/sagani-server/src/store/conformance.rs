@@ -3,8 +3,8 @@
 //! would hold them, so races between them are races between servers.
 
 use super::{
-    BotTurn, Change, ClaimWrite, Conflict, MoveWrite, Progress, SavedGame, SavedMove, SavedSeat,
-    Status, Store, StoreError,
+    BotTurn, Change, ClaimWrite, Conflict, MoveWrite, NewPlayer, Progress, SavedGame, SavedMove,
+    SavedSeat, Status, Store, StoreError,
 };
 use sagani_core::{Move, Variant};
 use std::future::Future;
@@ -53,6 +53,18 @@ pub fn cases() -> Vec<(&'static str, Case)> {
         }),
         ("changes are heard by every handle", |h| {
             Box::pin(changes_are_heard(h))
+        }),
+        ("a name is signed up once, in any case", |h| {
+            Box::pin(names_are_unique(h))
+        }),
+        ("sessions log in until closed, on every handle", |h| {
+            Box::pin(sessions(h))
+        }),
+        ("a deleted account logs nobody in and frees its name", |h| {
+            Box::pin(deleted_accounts(h))
+        }),
+        ("failed log-ins are counted per subject", |h| {
+            Box::pin(login_failures(h))
         }),
     ]
 }
@@ -576,4 +588,85 @@ async fn changes_are_heard((a, b): Handles) {
         }
         assert_eq!(revs, [0, 1, 2]);
     }
+}
+
+fn new_player(id: &str, name: &str) -> NewPlayer {
+    NewPlayer {
+        id: id.into(),
+        name: name.into(),
+        key: name.to_lowercase(),
+        password: format!("hash-of-{name}"),
+        created_at: 1_000,
+    }
+}
+
+async fn names_are_unique((a, b): Handles) {
+    a.sign_up(&new_player("p1", "Ada")).await.unwrap();
+    assert_eq!(
+        b.sign_up(&new_player("p2", "ADA")).await,
+        Err(StoreError::Conflict(Conflict::Exists))
+    );
+    let ada = b.player_named("ada").await.unwrap().expect("Ada signed up");
+    assert_eq!((ada.id.as_str(), ada.name.as_str()), ("p1", "Ada"));
+    assert_eq!(ada.password, "hash-of-Ada");
+    assert_eq!(a.player_named("bea").await, Ok(None));
+    // The password hash can be replaced; a missing account cannot be changed.
+    b.set_password("p1", "new-hash").await.unwrap();
+    assert_eq!(
+        a.player_named("ada").await.unwrap().unwrap().password,
+        "new-hash"
+    );
+    assert_eq!(
+        a.set_password("nobody", "x").await,
+        Err(StoreError::NotFound)
+    );
+}
+
+async fn sessions((a, b): Handles) {
+    a.sign_up(&new_player("p1", "Ada")).await.unwrap();
+    a.sign_up(&new_player("p2", "Bea")).await.unwrap();
+    a.open_session("s1", "p1", 5_000).await.unwrap();
+    a.open_session("s2", "p1", 5_000).await.unwrap();
+    b.open_session("s3", "p2", 5_000).await.unwrap();
+    // Another server sees the session; an old or unknown one logs nobody in.
+    assert_eq!(b.session("s1", 0).await.unwrap().unwrap().name, "Ada");
+    assert_eq!(b.session("s1", 5_000).await, Ok(None));
+    assert_eq!(b.session("nope", 0).await, Ok(None));
+    // Logging out closes one; logging out everywhere closes the rest of that player's only.
+    b.close_session("s1").await.unwrap();
+    assert_eq!(a.session("s1", 0).await, Ok(None));
+    assert!(a.session("s2", 0).await.unwrap().is_some());
+    a.close_sessions("p1").await.unwrap();
+    assert_eq!(b.session("s2", 0).await, Ok(None));
+    assert_eq!(b.session("s3", 0).await.unwrap().unwrap().name, "Bea");
+}
+
+async fn deleted_accounts((a, b): Handles) {
+    a.sign_up(&new_player("p1", "Ada")).await.unwrap();
+    a.open_session("s1", "p1", 5_000).await.unwrap();
+    b.delete_player("p1", 9_000).await.unwrap();
+    assert_eq!(a.session("s1", 0).await, Ok(None));
+    assert_eq!(a.player_named("ada").await, Ok(None));
+    assert_eq!(
+        a.delete_player("p1", 9_500).await,
+        Err(StoreError::NotFound)
+    );
+    assert_eq!(a.set_password("p1", "x").await, Err(StoreError::NotFound));
+    // The name is free again, for a new account.
+    a.sign_up(&new_player("p2", "ada")).await.unwrap();
+    assert_eq!(b.player_named("ada").await.unwrap().unwrap().id, "p2");
+}
+
+async fn login_failures((a, b): Handles) {
+    let subjects = vec!["name:ada".to_string(), "addr:10.0.0.1".to_string()];
+    a.login_failed(&subjects, 1_000, 0).await.unwrap();
+    b.login_failed(&subjects[..1], 2_000, 0).await.unwrap();
+    assert_eq!(a.login_failures("name:ada", 0).await, Ok(2));
+    assert_eq!(b.login_failures("addr:10.0.0.1", 0).await, Ok(1));
+    assert_eq!(b.login_failures("name:ada", 1_500).await, Ok(1));
+    assert_eq!(b.login_failures("name:bea", 0).await, Ok(0));
+    // Old failures are forgotten as new ones come.
+    a.login_failed(&subjects[1..], 3_000, 1_500).await.unwrap();
+    assert_eq!(b.login_failures("name:ada", 0).await, Ok(1));
+    assert_eq!(b.login_failures("addr:10.0.0.1", 0).await, Ok(1));
 }

@@ -5,6 +5,7 @@
 //! Two stores implement the one `Store` contract and pass the one conformance suite
 //! (`conformance`): SQLite (embedded, one server process) and PostgreSQL (several).
 
+mod accounts;
 pub mod conformance;
 mod copy;
 mod error;
@@ -12,6 +13,7 @@ mod postgres;
 pub mod replay;
 mod sqlite;
 
+pub use accounts::{Accounts, NewPlayer, Player};
 pub use copy::{copy, CopyReport};
 pub use error::{Conflict, StoreError};
 pub use postgres::PostgresStore;
@@ -250,7 +252,7 @@ pub struct BotTurn {
 }
 
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: Accounts + Send + Sync + 'static {
     /// Stores a new game (without moves); returns every game whose `rev` changed. `rematch_of`
     /// names the finished game it follows and the `rev` the caller read its seats at; it then
     /// names the new game as its rematch. `Conflict::Exists` if the id is taken;

@@ -4,8 +4,9 @@
 
 use super::replay;
 use super::{
-    decode_moves, BotTurn, Catchup, Change, ClaimWrite, Conflict, Counts, MoveWrite, Progress,
-    SavedGame, SavedMove, SavedSeat, Status, Store, StoreError, Summary,
+    decode_moves, Accounts, BotTurn, Catchup, Change, ClaimWrite, Conflict, Counts, MoveWrite,
+    NewPlayer, Player, Progress, SavedGame, SavedMove, SavedSeat, Status, Store, StoreError,
+    Summary,
 };
 use async_trait::async_trait;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -857,5 +858,159 @@ impl Store for PostgresStore {
 
     fn exclusive(&self) -> bool {
         false
+    }
+}
+
+fn player_row(r: &tokio_postgres::Row) -> Player {
+    Player {
+        id: r.get(0),
+        name: r.get(1),
+        password: r.get(2),
+        created_at: r.get(3),
+    }
+}
+
+#[async_trait]
+impl Accounts for PostgresStore {
+    async fn sign_up(&self, p: &NewPlayer) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let sql = "INSERT INTO players (id, name, name_key, password, created_at) VALUES ($1, $2, $3, $4, $5)";
+        client
+            .execute(
+                &prepared(&client, sql).await?,
+                &[&p.id, &p.name, &p.key, &p.password, &p.created_at],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn player_named(&self, key: &str) -> Result<Option<Player>, StoreError> {
+        let client = self.client().await?;
+        let sql = "SELECT id, name, password, created_at FROM players WHERE name_key = $1";
+        let row = client
+            .query_opt(&prepared(&client, sql).await?, &[&key])
+            .await
+            .map_err(db_error)?;
+        Ok(row.as_ref().map(player_row))
+    }
+
+    async fn open_session(
+        &self,
+        token_hash: &str,
+        player: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let sql = "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)";
+        client
+            .execute(
+                &prepared(&client, sql).await?,
+                &[&token_hash, &player, &now],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn session(&self, token_hash: &str, since: i64) -> Result<Option<Player>, StoreError> {
+        let client = self.client().await?;
+        let sql = "SELECT p.id, p.name, p.password, p.created_at FROM sessions s
+                   JOIN players p ON p.id = s.player_id
+                   WHERE s.token_hash = $1 AND s.created_at > $2 AND p.deleted_at IS NULL";
+        let row = client
+            .query_opt(&prepared(&client, sql).await?, &[&token_hash, &since])
+            .await
+            .map_err(db_error)?;
+        Ok(row.as_ref().map(player_row))
+    }
+
+    async fn close_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let sql = "DELETE FROM sessions WHERE token_hash = $1";
+        client
+            .execute(&prepared(&client, sql).await?, &[&token_hash])
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn close_sessions(&self, player: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let sql = "DELETE FROM sessions WHERE player_id = $1";
+        client
+            .execute(&prepared(&client, sql).await?, &[&player])
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    async fn set_password(&self, player: &str, password: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let sql = "UPDATE players SET password = $2 WHERE id = $1 AND deleted_at IS NULL";
+        let n = client
+            .execute(&prepared(&client, sql).await?, &[&player, &password])
+            .await
+            .map_err(db_error)?;
+        if n == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    async fn delete_player(&self, player: &str, now: i64) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        let sql = "UPDATE players SET name_key = NULL, password = '', deleted_at = $2
+                   WHERE id = $1 AND deleted_at IS NULL";
+        let n = tx
+            .execute(&prepared(&tx, sql).await?, &[&player, &now])
+            .await
+            .map_err(db_error)?;
+        if n == 0 {
+            return Err(StoreError::NotFound);
+        }
+        tx.execute(
+            &prepared(&tx, "DELETE FROM sessions WHERE player_id = $1").await?,
+            &[&player],
+        )
+        .await
+        .map_err(db_error)?;
+        tx.commit().await.map_err(db_error)
+    }
+
+    async fn login_failed(
+        &self,
+        subjects: &[String],
+        now: i64,
+        forget_before: i64,
+    ) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        tx.execute(
+            &prepared(&tx, "DELETE FROM login_failures WHERE at < $1").await?,
+            &[&forget_before],
+        )
+        .await
+        .map_err(db_error)?;
+        let insert = prepared(
+            &tx,
+            "INSERT INTO login_failures (subject, at) VALUES ($1, $2)",
+        )
+        .await?;
+        for s in subjects {
+            tx.execute(&insert, &[s, &now]).await.map_err(db_error)?;
+        }
+        tx.commit().await.map_err(db_error)
+    }
+
+    async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let sql = "SELECT COUNT(*) FROM login_failures WHERE subject = $1 AND at >= $2";
+        let row = client
+            .query_one(&prepared(&client, sql).await?, &[&subject, &since])
+            .await
+            .map_err(db_error)?;
+        Ok(row.get::<_, i64>(0) as u64)
     }
 }

@@ -5,10 +5,12 @@
 
 use super::replay::{self, progress};
 use super::{
-    decode_moves, rematch_id, BotTurn, Catchup, ClaimWrite, Conflict, Counts, MoveWrite, Progress,
-    SavedGame, SavedMove, SavedSeat, Status, Store, StoreError, Summary,
+    decode_moves, rematch_id, Accounts, BotTurn, Catchup, ClaimWrite, Conflict, Counts, MoveWrite,
+    NewPlayer, Player, Progress, SavedGame, SavedMove, SavedSeat, Status, Store, StoreError,
+    Summary,
 };
 use async_trait::async_trait;
+use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension};
 use sagani_core::Variant;
 use std::collections::HashMap;
@@ -25,7 +27,7 @@ const GROUP: usize = 512;
 
 /// SQLite's `user_version` of a file this code wrote: the first release wrote 1 and refuses
 /// anything else, so it never runs on a file it cannot read.
-const USER_VERSION: i64 = 2;
+const USER_VERSION: i64 = 3;
 
 /// Read connections kept open between reads.
 const IDLE_READERS: usize = 4;
@@ -53,6 +55,12 @@ enum Op {
     Release {
         game: String,
         holder: String,
+    },
+    /// Statements run in order (the accounts' writes). With `first_must_change`, a first
+    /// statement that changes no row is `NotFound`; a unique name taken is `Conflict::Exists`.
+    Exec {
+        steps: Vec<(&'static str, Vec<Value>)>,
+        first_must_change: bool,
     },
 }
 
@@ -511,6 +519,26 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
             .map_err(unavailable)?;
             Ok(Out::Done)
         }
+        Op::Exec {
+            steps,
+            first_must_change,
+        } => {
+            for (i, (sql, values)) in steps.iter().enumerate() {
+                let changed = tx
+                    .execute(sql, rusqlite::params_from_iter(values.iter()))
+                    .map_err(|e| {
+                        if is_constraint(&e) {
+                            StoreError::Conflict(Conflict::Exists)
+                        } else {
+                            unavailable(e)
+                        }
+                    })?;
+                if i == 0 && *first_must_change && changed == 0 {
+                    return Err(StoreError::NotFound);
+                }
+            }
+            Ok(Out::Done)
+        }
     }
 }
 
@@ -914,5 +942,149 @@ impl Store for SqliteStore {
 
     fn exclusive(&self) -> bool {
         self._lock.is_some()
+    }
+}
+
+fn player_row(r: &rusqlite::Row) -> rusqlite::Result<Player> {
+    Ok(Player {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        password: r.get(2)?,
+        created_at: r.get(3)?,
+    })
+}
+
+fn text(s: &str) -> Value {
+    Value::Text(s.to_string())
+}
+
+impl SqliteStore {
+    async fn exec(
+        &self,
+        steps: Vec<(&'static str, Vec<Value>)>,
+        first_must_change: bool,
+    ) -> Result<(), StoreError> {
+        self.write(Op::Exec {
+            steps,
+            first_must_change,
+        })
+        .await
+        .map(|_| ())
+    }
+}
+
+#[async_trait]
+impl Accounts for SqliteStore {
+    async fn sign_up(&self, p: &NewPlayer) -> Result<(), StoreError> {
+        let sql = "INSERT INTO players (id, name, name_key, password, created_at) VALUES (?1, ?2, ?3, ?4, ?5)";
+        let values = vec![
+            text(&p.id),
+            text(&p.name),
+            text(&p.key),
+            text(&p.password),
+            Value::Integer(p.created_at),
+        ];
+        self.exec(vec![(sql, values)], false).await
+    }
+
+    async fn player_named(&self, key: &str) -> Result<Option<Player>, StoreError> {
+        let key = key.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT id, name, password, created_at FROM players WHERE name_key = ?1",
+                [&key],
+                player_row,
+            )
+            .optional()
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn open_session(
+        &self,
+        token_hash: &str,
+        player: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let sql = "INSERT INTO sessions (token_hash, player_id, created_at) VALUES (?1, ?2, ?3)";
+        let values = vec![text(token_hash), text(player), Value::Integer(now)];
+        self.exec(vec![(sql, values)], false).await
+    }
+
+    async fn session(&self, token_hash: &str, since: i64) -> Result<Option<Player>, StoreError> {
+        let token_hash = token_hash.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT p.id, p.name, p.password, p.created_at FROM sessions s
+                 JOIN players p ON p.id = s.player_id
+                 WHERE s.token_hash = ?1 AND s.created_at > ?2 AND p.deleted_at IS NULL",
+                params![token_hash, since],
+                player_row,
+            )
+            .optional()
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn close_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        let sql = "DELETE FROM sessions WHERE token_hash = ?1";
+        self.exec(vec![(sql, vec![text(token_hash)])], false).await
+    }
+
+    async fn close_sessions(&self, player: &str) -> Result<(), StoreError> {
+        let sql = "DELETE FROM sessions WHERE player_id = ?1";
+        self.exec(vec![(sql, vec![text(player)])], false).await
+    }
+
+    async fn set_password(&self, player: &str, password: &str) -> Result<(), StoreError> {
+        let sql = "UPDATE players SET password = ?2 WHERE id = ?1 AND deleted_at IS NULL";
+        self.exec(vec![(sql, vec![text(player), text(password)])], true)
+            .await
+    }
+
+    async fn delete_player(&self, player: &str, now: i64) -> Result<(), StoreError> {
+        let forget = "UPDATE players SET name_key = NULL, password = '', deleted_at = ?2
+                      WHERE id = ?1 AND deleted_at IS NULL";
+        let sessions = "DELETE FROM sessions WHERE player_id = ?1";
+        let steps = vec![
+            (forget, vec![text(player), Value::Integer(now)]),
+            (sessions, vec![text(player)]),
+        ];
+        self.exec(steps, true).await
+    }
+
+    async fn login_failed(
+        &self,
+        subjects: &[String],
+        now: i64,
+        forget_before: i64,
+    ) -> Result<(), StoreError> {
+        let mut steps = vec![(
+            "DELETE FROM login_failures WHERE at < ?1",
+            vec![Value::Integer(forget_before)],
+        )];
+        for s in subjects {
+            steps.push((
+                "INSERT INTO login_failures (subject, at) VALUES (?1, ?2)",
+                vec![text(s), Value::Integer(now)],
+            ));
+        }
+        self.exec(steps, false).await
+    }
+
+    async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError> {
+        let subject = subject.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM login_failures WHERE subject = ?1 AND at >= ?2",
+                params![subject, since],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(unavailable)
+        })
+        .await
     }
 }

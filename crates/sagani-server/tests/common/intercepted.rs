@@ -3,8 +3,8 @@
 
 use async_trait::async_trait;
 use sagani_server::store::{
-    BotTurn, Catchup, Change, ClaimWrite, Counts, MoveWrite, Progress, SavedGame, Store,
-    StoreError, Summary,
+    Accounts, BotTurn, Catchup, Change, ClaimWrite, Counts, MoveWrite, NewPlayer, Player, Progress,
+    SavedGame, Store, StoreError, Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -130,5 +130,40 @@ impl Store for Intercepted {
     }
     fn exclusive(&self) -> bool {
         self.inner.exclusive()
+    }
+}
+
+/// Accounts pass through untouched.
+#[async_trait]
+impl Accounts for Intercepted {
+    async fn sign_up(&self, p: &NewPlayer) -> Result<(), StoreError> {
+        self.inner.sign_up(p).await
+    }
+    async fn player_named(&self, key: &str) -> Result<Option<Player>, StoreError> {
+        self.inner.player_named(key).await
+    }
+    async fn open_session(&self, token: &str, player: &str, now: i64) -> Result<(), StoreError> {
+        self.inner.open_session(token, player, now).await
+    }
+    async fn session(&self, token: &str, since: i64) -> Result<Option<Player>, StoreError> {
+        self.inner.session(token, since).await
+    }
+    async fn close_session(&self, token: &str) -> Result<(), StoreError> {
+        self.inner.close_session(token).await
+    }
+    async fn close_sessions(&self, player: &str) -> Result<(), StoreError> {
+        self.inner.close_sessions(player).await
+    }
+    async fn set_password(&self, player: &str, password: &str) -> Result<(), StoreError> {
+        self.inner.set_password(player, password).await
+    }
+    async fn delete_player(&self, player: &str, now: i64) -> Result<(), StoreError> {
+        self.inner.delete_player(player, now).await
+    }
+    async fn login_failed(&self, s: &[String], now: i64, forget: i64) -> Result<(), StoreError> {
+        self.inner.login_failed(s, now, forget).await
+    }
+    async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError> {
+        self.inner.login_failures(subject, since).await
     }
 }

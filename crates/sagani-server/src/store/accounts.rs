@@ -1,0 +1,72 @@
+//! The part of the store contract that keeps players: accounts, their log-in sessions and the
+//! failed log-ins the limit counts. Every server sharing a database sees the same accounts and
+//! sessions (nothing of them is kept in one server's memory).
+
+use super::StoreError;
+use async_trait::async_trait;
+
+/// An account as stored. `password` is an argon2id hash in PHC form, never the password.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub id: String,
+    /// As signed up (its case kept).
+    pub name: String,
+    pub password: String,
+    pub created_at: i64,
+}
+
+/// A new account: `key` is the name in lower case, unique among accounts that exist.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPlayer {
+    pub id: String,
+    pub name: String,
+    pub key: String,
+    pub password: String,
+    pub created_at: i64,
+}
+
+#[async_trait]
+pub trait Accounts: Send + Sync {
+    /// Stores a new account. `Conflict::Exists` if an account has the name (in any case).
+    async fn sign_up(&self, player: &NewPlayer) -> Result<(), StoreError>;
+
+    /// The account named `key` (in lower case), if there is one (a deleted account has none).
+    async fn player_named(&self, key: &str) -> Result<Option<Player>, StoreError>;
+
+    /// Opens a session: the cookie whose SHA-256 is `token_hash` logs `player` in.
+    async fn open_session(
+        &self,
+        token_hash: &str,
+        player: &str,
+        now: i64,
+    ) -> Result<(), StoreError>;
+
+    /// The account a session logs in, if the session was opened after `since` and is still
+    /// open (and the account not deleted).
+    async fn session(&self, token_hash: &str, since: i64) -> Result<Option<Player>, StoreError>;
+
+    /// Closes one session (logging out).
+    async fn close_session(&self, token_hash: &str) -> Result<(), StoreError>;
+
+    /// Closes every session of `player` (logging out everywhere).
+    async fn close_sessions(&self, player: &str) -> Result<(), StoreError>;
+
+    /// Replaces the password hash of `player`.
+    async fn set_password(&self, player: &str, password: &str) -> Result<(), StoreError>;
+
+    /// Deletes the account: its name is free again, its password and sessions are gone; the row
+    /// stays for the games it played (which then name a deleted player).
+    async fn delete_player(&self, player: &str, now: i64) -> Result<(), StoreError>;
+
+    /// Notes a failed log-in for each subject (a name, an address) at `now`; forgets failures
+    /// older than `forget_before`.
+    async fn login_failed(
+        &self,
+        subjects: &[String],
+        now: i64,
+        forget_before: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Failed log-ins of `subject` since `since`.
+    async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError>;
+}
