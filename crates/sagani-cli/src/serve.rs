@@ -40,6 +40,10 @@ pub struct Args {
     /// Games one address may have open (created and not over; 0: no limit).
     #[arg(long, default_value_t = Limits::default().open_games_per_ip)]
     open_games_per_ip: usize,
+    /// The site's public address, as players type it (e.g. https://sagani.example). With
+    /// https, log-in cookies are sent over HTTPS only.
+    #[arg(long, value_name = "URL", value_parser = public_url)]
+    public_url: Option<String>,
     /// Seat claims per second one client address may send (0: no limit).
     #[arg(long, default_value_t = Limits::default().claims_per_ip)]
     claims_per_ip: u32,
@@ -100,6 +104,18 @@ pub fn run(args: Args) -> ExitCode {
     exit(run_inner(args).map_err(|e| format!("error: {e}")))
 }
 
+/// An http:// or https:// address.
+fn public_url(s: &str) -> Result<String, String> {
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+        .ok_or("the public address starts with https:// or http://")?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err("the public address names a host, as in https://sagani.example".into());
+    }
+    Ok(s.trim_end_matches('/').to_string())
+}
+
 fn run_inner(args: Args) -> Result<(), String> {
     crate::logging();
     let mut config = Config {
@@ -124,6 +140,10 @@ fn run_inner(args: Args) -> Result<(), String> {
             max_sockets_per_ip: args.max_sockets_per_ip,
             trusted_proxies: args.trusted_proxies,
         },
+        secure_cookies: args
+            .public_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("https://")),
         ..Config::default()
     };
     if let Some(n) = args.bot_threads {

@@ -45,10 +45,19 @@ pub enum ErrorCode {
     Storage,
     /// The request took longer than the server allows.
     Timeout,
+    /// A name for an account that is taken (in any case).
+    NameTaken,
+    /// A wrong account name or password (one answer for both).
+    WrongLogin,
+    /// The route needs a logged-in account (the session cookie).
+    NotLoggedIn,
+    /// A request with the session cookie that changes something, from a page of another origin
+    /// (or without an `Origin` header).
+    WrongOrigin,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 24] = [
         ErrorCode::BadRequest,
         ErrorCode::BadContentType,
         ErrorCode::BodyTooLarge,
@@ -69,6 +78,10 @@ impl ErrorCode {
         ErrorCode::Internal,
         ErrorCode::Storage,
         ErrorCode::Timeout,
+        ErrorCode::NameTaken,
+        ErrorCode::WrongLogin,
+        ErrorCode::NotLoggedIn,
+        ErrorCode::WrongOrigin,
     ];
 
     pub fn status(self) -> StatusCode {
@@ -79,9 +92,9 @@ impl ErrorCode {
             BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            MissingToken => StatusCode::UNAUTHORIZED,
-            WrongToken | WrongInvite => StatusCode::FORBIDDEN,
-            SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress => {
+            MissingToken | WrongLogin | NotLoggedIn => StatusCode::UNAUTHORIZED,
+            WrongToken | WrongInvite | WrongOrigin => StatusCode::FORBIDDEN,
+            NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress => {
                 StatusCode::CONFLICT
             }
             IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
@@ -261,6 +274,11 @@ impl ApiError {
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorCode::BadRequest, message)
+    }
+
+    /// The server failed (its reason is logged, not told).
+    pub fn internal() -> ApiError {
+        ApiError::new(ErrorCode::Internal, "the server failed on this request")
     }
 
     pub fn not_found(message: impl Into<String>) -> ApiError {

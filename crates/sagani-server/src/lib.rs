@@ -1,6 +1,7 @@
 //! Online Sagani: an HTTP JSON API and a WebSocket per game (axum), seats with secret tokens,
 //! bots at the table, and event-sourced storage (SQLite by default). See docs/server-api.md.
 
+pub mod accounts;
 pub mod api;
 mod app;
 mod bots;
@@ -31,7 +32,7 @@ pub use metrics::Metrics;
 pub use openapi::document as openapi_document;
 
 use axum::extract::{DefaultBodyLimit, Extension};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
 use std::future::Future;
 use std::sync::Arc;
@@ -52,6 +53,17 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(web::page))
         .route("/assets/{*path}", get(web::asset))
         .route("/api/tiles", get(routes::tiles))
+        .route("/api/players", post(accounts::sign_up))
+        .route(
+            "/api/session",
+            post(accounts::session).delete(accounts::log_out),
+        )
+        .route("/api/sessions", delete(accounts::log_out_everywhere))
+        .route(
+            "/api/me",
+            get(accounts::me).delete(accounts::delete_account),
+        )
+        .route("/api/me/password", put(accounts::change_password))
         .route("/api/games", get(routes::lobby).post(routes::create))
         .route("/api/games/{id}", get(routes::state))
         .route("/api/games/{id}/join", post(routes::join))

@@ -77,6 +77,17 @@ impl Limiters {
         Ok(())
     }
 
+    /// Counts one account request (sign-up, log-in, a new password) from `ip`, or refuses it;
+    /// counted with the seat claims' rate, apart from them. Failed log-ins have their own
+    /// limit, in the database (`accounts`).
+    pub fn check_account(&self, ip: &str) -> Result<(), ApiError> {
+        if let Some(l) = &self.claims_per_ip {
+            l.check_key(&format!("account {ip}"))
+                .map_err(|_| refuse("account requests from this address"))?;
+        }
+        Ok(())
+    }
+
     /// Counts one move by `token_hash` from `ip`, or refuses it.
     pub fn check_move(&self, token_hash: &str, ip: &str) -> Result<(), ApiError> {
         if let Some(l) = &self.per_ip {

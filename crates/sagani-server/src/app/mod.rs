@@ -46,6 +46,8 @@ pub struct Config {
     pub bots: BotMaker,
     /// Timeouts, connection caps and trusted proxies of the HTTP layer.
     pub http: crate::http::HttpLimits,
+    /// Session cookies only over HTTPS (the site's public address is https).
+    pub secure_cookies: bool,
 }
 
 impl Default for Config {
@@ -62,6 +64,7 @@ impl Default for Config {
             clock: Arc::new(SystemClock),
             bots: crate::bots::standard_maker(),
             http: crate::http::HttpLimits::default(),
+            secure_cookies: false,
         }
     }
 }

@@ -1,0 +1,528 @@
+//! Accounts: signing up with a unique name and a password, logging in with a session cookie,
+//! logging out (here or everywhere), who the cookie is, a new password, deleting an account.
+//! Seat tokens are untouched: API clients and engines play exactly as before.
+//!
+//! Sessions and failed log-ins are in the database, so every server behind a balancer knows
+//! them. Passwords are hashed with argon2id (off the async threads) and never logged.
+
+use crate::app::{store_refusal, App};
+use crate::client_addr::ClientAddr;
+use crate::error::{ApiError, Body, ErrorBody, ErrorCode};
+use crate::secret;
+use crate::store::{NewPlayer, Player, StoreError};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::sync::{Arc, OnceLock};
+use utoipa::ToSchema;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "sagani_session";
+/// How long a log-in lasts.
+const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
+/// Failed log-ins counted over this window …
+const FAILURE_WINDOW_MS: i64 = 15 * 60 * 1000;
+/// … at most this many for one name, and for one address.
+const FAILURES_PER_NAME: u64 = 10;
+const FAILURES_PER_ADDRESS: u64 = 30;
+
+/// Names that would pass for a bot, the site or its staff.
+const RESERVED: [&str; 12] = [
+    "admin",
+    "moderator",
+    "sagani",
+    "system",
+    "root",
+    "staff",
+    "support",
+    "bot",
+    "random",
+    "greedy",
+    "mcts",
+    "deleted",
+];
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// 3–20 letters, digits, `_` or `-`; unique regardless of case.
+    pub name: String,
+    /// 8–200 characters.
+    pub password: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub password: String,
+    pub new_password: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Confirmation {
+    pub password: String,
+}
+
+/// Who a request is: an account (by its session cookie) or a guest.
+#[derive(Serialize, ToSchema, Debug, PartialEq)]
+pub struct Me {
+    /// `account` or `guest`.
+    pub kind: String,
+    /// The account's name as signed up (none for a guest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Me {
+    fn account(p: &Player) -> Me {
+        Me {
+            kind: "account".into(),
+            name: Some(p.name.clone()),
+        }
+    }
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::BadRequest, message)
+}
+
+/// The name's key (lower case) if it may be an account's name.
+pub fn check_name(name: &str) -> Result<String, ApiError> {
+    let len = name.chars().count();
+    if !(3..=20).contains(&len) {
+        return Err(bad(format!("a name has 3 to 20 characters, not {len}")));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return Err(bad(format!(
+            "a name has letters, digits, `_` and `-` only, not {c:?}"
+        )));
+    }
+    let key = name.to_ascii_lowercase();
+    let words: Vec<&str> = key
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let reserved = RESERVED.iter().any(|r| {
+        words.iter().any(|w| w == r)
+            || (matches!(*r, "admin" | "moderator" | "sagani") && key.contains(r))
+    }) || key.ends_with("bot");
+    if reserved {
+        return Err(bad(format!(
+            "{name:?} would pass for a bot or for the site's staff: choose another name"
+        )));
+    }
+    Ok(key)
+}
+
+fn check_password(password: &str, name: &str) -> Result<(), ApiError> {
+    let len = password.chars().count();
+    if !(8..=200).contains(&len) {
+        return Err(bad("a password has 8 to 200 characters"));
+    }
+    if password.eq_ignore_ascii_case(name) {
+        return Err(bad("the password must not be the name"));
+    }
+    Ok(())
+}
+
+async fn hash_password(password: String) -> Result<String, ApiError> {
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::encode_b64(secret::random_hex(16).as_bytes())
+            .map_err(|_| ApiError::internal())?;
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|_| ApiError::internal())
+    })
+    .await
+    .map_err(|_| ApiError::internal())?
+}
+
+/// Whether `password` matches the stored hash; with no account, a hash of nothing is checked
+/// all the same, so a wrong name takes as long to refuse as a wrong password.
+async fn verify(password: String, stored: Option<String>) -> bool {
+    static NOBODY: OnceLock<String> = OnceLock::new();
+    tokio::task::spawn_blocking(move || {
+        let known = stored.is_some();
+        let stored = stored.unwrap_or_else(|| {
+            NOBODY
+                .get_or_init(|| {
+                    let salt = SaltString::encode_b64(b"no-such-account!").expect("a salt");
+                    Argon2::default()
+                        .hash_password(b"-", &salt)
+                        .expect("a hash")
+                        .to_string()
+                })
+                .clone()
+        });
+        let Ok(parsed) = PasswordHash::new(&stored) else {
+            return false;
+        };
+        let ok = Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok();
+        ok && known
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// The session cookie's value, if the request has one.
+fn cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == COOKIE)
+        .map(|(_, v)| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// A request that changes something on the strength of a cookie must come from a page of this
+/// site: its `Origin` names this host (a browser always sends it with such a request).
+pub fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
+    let refuse = |why: &str| ApiError::new(ErrorCode::WrongOrigin, why.to_string());
+    let origin = headers
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| refuse("a request with the session cookie needs an Origin header"))?;
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest).unwrap_or("");
+    if host.is_empty() || !origin_host.eq_ignore_ascii_case(host) {
+        return Err(refuse("the request comes from a page of another site"));
+    }
+    Ok(())
+}
+
+/// The account a request's session cookie logs in, with the session's hash.
+pub async fn current(app: &App, headers: &HeaderMap) -> Result<Option<(Player, String)>, ApiError> {
+    let Some(token) = cookie(headers) else {
+        return Ok(None);
+    };
+    let hash = secret::hash(&token);
+    let since = app.config.clock.now_ms() - SESSION_MS;
+    let player = app
+        .store
+        .session(&hash, since)
+        .await
+        .map_err(store_refusal)?;
+    Ok(player.map(|p| (p, hash)))
+}
+
+/// The account of a request that must be logged in, after its origin is checked.
+async fn logged_in(app: &App, headers: &HeaderMap) -> Result<(Player, String), ApiError> {
+    let who = current(app, headers)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "this needs you to be logged in"))?;
+    check_origin(headers)?;
+    Ok(who)
+}
+
+fn set_cookie(app: &App, value: &str, max_age_s: i64) -> HeaderValue {
+    let secure = if app.config.secure_cookies {
+        "; Secure"
+    } else {
+        ""
+    };
+    HeaderValue::from_str(&format!(
+        "{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_s}{secure}"
+    ))
+    .expect("a cookie of ASCII")
+}
+
+/// Opens a session for `player`: the answer's cookie logs this browser in.
+async fn log_in(app: &App, player: &Player, status: StatusCode) -> Result<Response, ApiError> {
+    let token = secret::random_hex(32);
+    let now = app.config.clock.now_ms();
+    app.store
+        .open_session(&secret::hash(&token), &player.id, now)
+        .await
+        .map_err(store_refusal)?;
+    let mut response = (status, Json(Me::account(player))).into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        set_cookie(app, &token, SESSION_MS / 1000),
+    );
+    Ok(response)
+}
+
+fn logged_out(app: &App) -> Response {
+    let mut response = Json(Me {
+        kind: "guest".into(),
+        name: None,
+    })
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, set_cookie(app, "", 0));
+    response
+}
+
+/// Signs up and logs in.
+#[utoipa::path(post, path = "/api/players", request_body = Credentials,
+    responses((status = 201, body = Me, description = "signed up and logged in: the answer sets the session cookie"),
+              (status = 409, body = ErrorBody, description = "the name is taken, in any case (`name_taken`)"),
+              (status = 429, body = ErrorBody, description = "too many account requests from this address (`rate_limited`)")))]
+pub async fn sign_up(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    Body(req): Body<Credentials>,
+) -> Result<Response, ApiError> {
+    app.limiters.check_account(&addr)?;
+    if headers.contains_key(header::ORIGIN) {
+        check_origin(&headers)?;
+    }
+    let key = check_name(&req.name)?;
+    check_password(&req.password, &req.name)?;
+    let player = Player {
+        id: secret::random_hex(12),
+        name: req.name.clone(),
+        password: hash_password(req.password).await?,
+        created_at: app.config.clock.now_ms(),
+    };
+    let new = NewPlayer {
+        id: player.id.clone(),
+        name: player.name.clone(),
+        key,
+        password: player.password.clone(),
+        created_at: player.created_at,
+    };
+    match app.store.sign_up(&new).await {
+        Ok(()) => {}
+        Err(StoreError::Conflict(_)) => {
+            return Err(ApiError::new(
+                ErrorCode::NameTaken,
+                format!("the name {:?} is taken", req.name),
+            ))
+        }
+        Err(e) => return Err(store_refusal(e)),
+    }
+    log_in(&app, &player, StatusCode::CREATED).await
+}
+
+/// Logs in with a name and a password.
+#[utoipa::path(post, path = "/api/session", request_body = Credentials,
+    responses((status = 200, body = Me, description = "logged in: the answer sets the session cookie"),
+              (status = 401, body = ErrorBody, description = "a wrong name or password, one answer for both (`wrong_login`)"),
+              (status = 429, body = ErrorBody, description = "too many failed log-ins for this name or from this address (`rate_limited`)")))]
+pub async fn session(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    Body(req): Body<Credentials>,
+) -> Result<Response, ApiError> {
+    app.limiters.check_account(&addr)?;
+    if headers.contains_key(header::ORIGIN) {
+        check_origin(&headers)?;
+    }
+    let key = req.name.to_ascii_lowercase();
+    let subjects = [format!("name:{key}"), format!("addr:{addr}")];
+    let now = app.config.clock.now_ms();
+    let since = now - FAILURE_WINDOW_MS;
+    for (subject, most) in subjects
+        .iter()
+        .zip([FAILURES_PER_NAME, FAILURES_PER_ADDRESS])
+    {
+        let failed = app
+            .store
+            .login_failures(subject, since)
+            .await
+            .map_err(store_refusal)?;
+        if failed >= most {
+            return Err(ApiError {
+                retry_after: Some((FAILURE_WINDOW_MS / 1000) as u64),
+                ..ApiError::new(
+                    ErrorCode::RateLimited,
+                    "too many failed log-ins: wait a quarter of an hour",
+                )
+            });
+        }
+    }
+    let player = app.store.player_named(&key).await.map_err(store_refusal)?;
+    let stored = player.as_ref().map(|p| p.password.clone());
+    match player {
+        Some(p) if verify(req.password, stored).await => log_in(&app, &p, StatusCode::OK).await,
+        _ => {
+            app.store
+                .login_failed(&subjects, now, since)
+                .await
+                .map_err(store_refusal)?;
+            Err(ApiError::new(
+                ErrorCode::WrongLogin,
+                "wrong name or password",
+            ))
+        }
+    }
+}
+
+/// Logs this browser out.
+#[utoipa::path(delete, path = "/api/session",
+    responses((status = 200, body = Me, description = "logged out: the answer clears the cookie")))]
+pub async fn log_out(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some((_, hash)) = current(&app, &headers).await? {
+        check_origin(&headers)?;
+        app.store
+            .close_session(&hash)
+            .await
+            .map_err(store_refusal)?;
+    }
+    Ok(logged_out(&app))
+}
+
+/// Logs the account out on every device.
+#[utoipa::path(delete, path = "/api/sessions",
+    responses((status = 200, body = Me, description = "every session of the account is closed"),
+              (status = 401, body = ErrorBody, description = "not logged in (`not_logged_in`)"),
+              (status = 403, body = ErrorBody, description = "from a page of another site (`wrong_origin`)")))]
+pub async fn log_out_everywhere(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (player, _) = logged_in(&app, &headers).await?;
+    app.store
+        .close_sessions(&player.id)
+        .await
+        .map_err(store_refusal)?;
+    Ok(logged_out(&app))
+}
+
+/// Who this browser is: an account, or a guest.
+#[utoipa::path(get, path = "/api/me", responses((status = 200, body = Me)))]
+pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
+    Ok(Json(match current(&app, &headers).await? {
+        Some((p, _)) => Me::account(&p),
+        None => Me {
+            kind: "guest".into(),
+            name: None,
+        },
+    }))
+}
+
+/// A new password: every other session is closed, this browser stays logged in.
+#[utoipa::path(put, path = "/api/me/password", request_body = PasswordChange,
+    responses((status = 200, body = Me, description = "the password is changed; the answer sets a new session cookie"),
+              (status = 401, body = ErrorBody, description = "not logged in, or a wrong password (`not_logged_in`, `wrong_login`)"),
+              (status = 403, body = ErrorBody, description = "from a page of another site (`wrong_origin`)")))]
+pub async fn change_password(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    Body(req): Body<PasswordChange>,
+) -> Result<Response, ApiError> {
+    app.limiters.check_account(&addr)?;
+    let (player, _) = logged_in(&app, &headers).await?;
+    if !verify(req.password, Some(player.password.clone())).await {
+        return Err(ApiError::new(ErrorCode::WrongLogin, "wrong password"));
+    }
+    check_password(&req.new_password, &player.name)?;
+    let hash = hash_password(req.new_password).await?;
+    app.store
+        .set_password(&player.id, &hash)
+        .await
+        .map_err(store_refusal)?;
+    app.store
+        .close_sessions(&player.id)
+        .await
+        .map_err(store_refusal)?;
+    log_in(&app, &player, StatusCode::OK).await
+}
+
+/// Deletes the account (its password confirms it): finished games keep a "deleted player".
+#[utoipa::path(delete, path = "/api/me", request_body = Confirmation,
+    responses((status = 200, body = Me, description = "the account is deleted and this browser logged out"),
+              (status = 401, body = ErrorBody, description = "not logged in, or a wrong password (`not_logged_in`, `wrong_login`)"),
+              (status = 403, body = ErrorBody, description = "from a page of another site (`wrong_origin`)")))]
+pub async fn delete_account(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    Body(req): Body<Confirmation>,
+) -> Result<Response, ApiError> {
+    app.limiters.check_account(&addr)?;
+    let (player, _) = logged_in(&app, &headers).await?;
+    if !verify(req.password, Some(player.password.clone())).await {
+        return Err(ApiError::new(ErrorCode::WrongLogin, "wrong password"));
+    }
+    app.store
+        .delete_player(&player.id, app.config.clock.now_ms())
+        .await
+        .map_err(store_refusal)?;
+    Ok(logged_out(&app))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_the_rules() {
+        assert_eq!(check_name("Ada_Lovelace-2").unwrap(), "ada_lovelace-2");
+        for bad in ["ab", "a".repeat(21).as_str(), "two words", "émile", "a;b"] {
+            assert!(check_name(bad).is_err(), "{bad} should be refused");
+        }
+        for impostor in [
+            "admin",
+            "SiteAdmin",
+            "mcts",
+            "greedy-2",
+            "Bot_7",
+            "Robot",
+            "sagani_team",
+            "Moderator1",
+        ] {
+            assert!(
+                check_name(impostor).is_err(),
+                "{impostor} should be refused"
+            );
+        }
+        for fine in ["Bottle", "Randolph", "Mctsfan", "Botanist"] {
+            assert!(check_name(fine).is_ok(), "{fine} should be allowed");
+        }
+    }
+
+    #[test]
+    fn the_session_cookie_is_read_among_others() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; sagani_session=abc ; b=2"),
+        );
+        assert_eq!(cookie(&h).as_deref(), Some("abc"));
+        h.insert(header::COOKIE, HeaderValue::from_static("sagani_session="));
+        assert_eq!(cookie(&h), None);
+    }
+
+    #[test]
+    fn origins_must_name_this_host() {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, HeaderValue::from_static("play.example:8080"));
+        assert!(check_origin(&h).is_err());
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("https://evil.example"),
+        );
+        assert!(check_origin(&h).is_err());
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://play.example:8080"),
+        );
+        assert!(check_origin(&h).is_ok());
+    }
+}
