@@ -85,6 +85,13 @@ impl Me {
             name: Some(p.name.clone()),
         }
     }
+
+    fn guest() -> Me {
+        Me {
+            kind: "guest".into(),
+            name: None,
+        }
+    }
 }
 
 fn bad(message: impl Into<String>) -> ApiError {
@@ -222,6 +229,33 @@ pub async fn current(app: &App, headers: &HeaderMap) -> Result<Option<(Player, S
     Ok(player.map(|p| (p, hash)))
 }
 
+/// A request that opens a session (signing up, logging in): counted per address, and refused
+/// if it names another site as its origin (a page there must not log a player into an account
+/// of its choosing).
+fn opening(app: &App, addr: &str, headers: &HeaderMap) -> Result<(), ApiError> {
+    app.limiters.check_account(addr)?;
+    if headers.contains_key(header::ORIGIN) {
+        check_origin(headers)?;
+    }
+    Ok(())
+}
+
+/// The logged-in account of a request that its password confirms (a new password, deleting
+/// the account): counted per address, its origin checked.
+async fn confirmed(
+    app: &App,
+    addr: &str,
+    headers: &HeaderMap,
+    password: String,
+) -> Result<Player, ApiError> {
+    app.limiters.check_account(addr)?;
+    let (player, _) = logged_in(app, headers).await?;
+    if !verify(password, Some(player.password.clone())).await {
+        return Err(ApiError::new(ErrorCode::WrongLogin, "wrong password"));
+    }
+    Ok(player)
+}
+
 /// The account of a request that must be logged in, after its origin is checked.
 async fn logged_in(app: &App, headers: &HeaderMap) -> Result<(Player, String), ApiError> {
     let who = current(app, headers)
@@ -260,11 +294,7 @@ async fn log_in(app: &App, player: &Player, status: StatusCode) -> Result<Respon
 }
 
 fn logged_out(app: &App) -> Response {
-    let mut response = Json(Me {
-        kind: "guest".into(),
-        name: None,
-    })
-    .into_response();
+    let mut response = Json(Me::guest()).into_response();
     response
         .headers_mut()
         .insert(header::SET_COOKIE, set_cookie(app, "", 0));
@@ -282,10 +312,7 @@ pub async fn sign_up(
     headers: HeaderMap,
     Body(req): Body<Credentials>,
 ) -> Result<Response, ApiError> {
-    app.limiters.check_account(&addr)?;
-    if headers.contains_key(header::ORIGIN) {
-        check_origin(&headers)?;
-    }
+    opening(&app, &addr, &headers)?;
     let key = check_name(&req.name)?;
     check_password(&req.password, &req.name)?;
     let player = Player {
@@ -325,10 +352,7 @@ pub async fn session(
     headers: HeaderMap,
     Body(req): Body<Credentials>,
 ) -> Result<Response, ApiError> {
-    app.limiters.check_account(&addr)?;
-    if headers.contains_key(header::ORIGIN) {
-        check_origin(&headers)?;
-    }
+    opening(&app, &addr, &headers)?;
     let key = req.name.to_ascii_lowercase();
     let subjects = [format!("name:{key}"), format!("addr:{addr}")];
     let now = app.config.clock.now_ms();
@@ -408,10 +432,7 @@ pub async fn log_out_everywhere(
 pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
     Ok(Json(match current(&app, &headers).await? {
         Some((p, _)) => Me::account(&p),
-        None => Me {
-            kind: "guest".into(),
-            name: None,
-        },
+        None => Me::guest(),
     }))
 }
 
@@ -426,11 +447,7 @@ pub async fn change_password(
     headers: HeaderMap,
     Body(req): Body<PasswordChange>,
 ) -> Result<Response, ApiError> {
-    app.limiters.check_account(&addr)?;
-    let (player, _) = logged_in(&app, &headers).await?;
-    if !verify(req.password, Some(player.password.clone())).await {
-        return Err(ApiError::new(ErrorCode::WrongLogin, "wrong password"));
-    }
+    let player = confirmed(&app, &addr, &headers, req.password).await?;
     check_password(&req.new_password, &player.name)?;
     let hash = hash_password(req.new_password).await?;
     app.store
@@ -455,11 +472,7 @@ pub async fn delete_account(
     headers: HeaderMap,
     Body(req): Body<Confirmation>,
 ) -> Result<Response, ApiError> {
-    app.limiters.check_account(&addr)?;
-    let (player, _) = logged_in(&app, &headers).await?;
-    if !verify(req.password, Some(player.password.clone())).await {
-        return Err(ApiError::new(ErrorCode::WrongLogin, "wrong password"));
-    }
+    let player = confirmed(&app, &addr, &headers, req.password).await?;
     app.store
         .delete_player(&player.id, app.config.clock.now_ms())
         .await

@@ -3,6 +3,8 @@
 //! keeps other sites from using a player's cookie. With PostgreSQL, a session opened on one
 //! server is known to a second.
 
+mod common;
+
 use reqwest::header::{HeaderMap, COOKIE, ORIGIN, SET_COOKIE};
 use sagani_server::store::{PostgresStore, SqliteStore, Store};
 use sagani_server::testing::TestDatabase;
@@ -19,19 +21,7 @@ async fn serve(store: Arc<dyn Store>) -> String {
         },
         ..Config::default()
     };
-    let app = sagani_server::App::start(store, config)
-        .await
-        .expect("server opens");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(async move {
-        sagani_server::serve(app, listener, std::future::pending())
-            .await
-            .expect("serve");
-    });
-    url
+    common::serve_store(store, config).await.0
 }
 
 struct Browser {

@@ -870,18 +870,27 @@ fn player_row(r: &tokio_postgres::Row) -> Player {
     }
 }
 
+impl PostgresStore {
+    /// Runs one statement of the accounts; the number of rows it changed.
+    async fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(&prepared(&client, sql).await?, params)
+            .await
+            .map_err(db_error)
+    }
+}
+
 #[async_trait]
 impl Accounts for PostgresStore {
     async fn sign_up(&self, p: &NewPlayer) -> Result<(), StoreError> {
-        let client = self.client().await?;
         let sql = "INSERT INTO players (id, name, name_key, password, created_at) VALUES ($1, $2, $3, $4, $5)";
-        client
-            .execute(
-                &prepared(&client, sql).await?,
-                &[&p.id, &p.name, &p.key, &p.password, &p.created_at],
-            )
-            .await
-            .map_err(db_error)?;
+        self.execute(sql, &[&p.id, &p.name, &p.key, &p.password, &p.created_at])
+            .await?;
         Ok(())
     }
 
@@ -901,15 +910,8 @@ impl Accounts for PostgresStore {
         player: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        let client = self.client().await?;
         let sql = "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)";
-        client
-            .execute(
-                &prepared(&client, sql).await?,
-                &[&token_hash, &player, &now],
-            )
-            .await
-            .map_err(db_error)?;
+        self.execute(sql, &[&token_hash, &player, &now]).await?;
         Ok(())
     }
 
@@ -926,33 +928,20 @@ impl Accounts for PostgresStore {
     }
 
     async fn close_session(&self, token_hash: &str) -> Result<(), StoreError> {
-        let client = self.client().await?;
         let sql = "DELETE FROM sessions WHERE token_hash = $1";
-        client
-            .execute(&prepared(&client, sql).await?, &[&token_hash])
-            .await
-            .map_err(db_error)?;
+        self.execute(sql, &[&token_hash]).await?;
         Ok(())
     }
 
     async fn close_sessions(&self, player: &str) -> Result<(), StoreError> {
-        let client = self.client().await?;
         let sql = "DELETE FROM sessions WHERE player_id = $1";
-        client
-            .execute(&prepared(&client, sql).await?, &[&player])
-            .await
-            .map_err(db_error)?;
+        self.execute(sql, &[&player]).await?;
         Ok(())
     }
 
     async fn set_password(&self, player: &str, password: &str) -> Result<(), StoreError> {
-        let client = self.client().await?;
         let sql = "UPDATE players SET password = $2 WHERE id = $1 AND deleted_at IS NULL";
-        let n = client
-            .execute(&prepared(&client, sql).await?, &[&player, &password])
-            .await
-            .map_err(db_error)?;
-        if n == 0 {
+        if self.execute(sql, &[&player, &password]).await? == 0 {
             return Err(StoreError::NotFound);
         }
         Ok(())

@@ -59,7 +59,20 @@ pub async fn start_with(
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("test.db");
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).expect("store opens"));
-    let app = sagani_server::App::start(wrap(store), config)
+    let (url, handle) = serve_store(wrap(store), config).await;
+    TestServer {
+        url,
+        db,
+        _dir: dir,
+        handle,
+        payloads: Arc::new(Mutex::new(Vec::new())),
+        client: reqwest::Client::new(),
+    }
+}
+
+/// A server on `store` at 127.0.0.1 (an ephemeral port): its URL, and the task serving it.
+pub async fn serve_store(store: Arc<dyn Store>, config: Config) -> (String, JoinHandle<()>) {
+    let app = sagani_server::App::start(store, config)
         .await
         .expect("server opens");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -71,14 +84,7 @@ pub async fn start_with(
             .await
             .expect("serve");
     });
-    TestServer {
-        url,
-        db,
-        _dir: dir,
-        handle,
-        payloads: Arc::new(Mutex::new(Vec::new())),
-        client: reqwest::Client::new(),
-    }
+    (url, handle)
 }
 
 /// A server whose router has `extra` routes too, served by `serve_router` until `stop`.
