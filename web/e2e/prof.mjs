@@ -11,8 +11,9 @@
 //                was built with); the interception adds a few milliseconds to every request
 //   --cpu        the page's functions that took the most time (Chromium's sampling profiler)
 //   --trace      the browser's work by kind over the game (style, layout, paint …)
-//   --one        the main thread's work, step by step, for the 10th move of the first game,
-//                with the script line that forced each style or layout update
+//   --one        the main thread's work, step by step, for the 10th move of the first game
+//                (ONE_AT=k: the k-th), with the script line that forced each style or layout
+//                update
 //
 // The server is $SAGANI_BIN (a release build measures what players get), else target/debug.
 import { readFileSync } from 'node:fs';
@@ -114,7 +115,7 @@ for (let game = 0; game < games; game++) {
     await cells.nth(k % (await cells.count())).click();
     await page.waitForSelector('[data-testid=preview-score]');
     await settled(page);
-    const watched = one && game === 0 && k === 10 ? tracer('devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.stack') : null;
+    const watched = one && game === 0 && k === Number(process.env.ONE_AT || 10) ? tracer('devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.stack') : null;
     if (watched) await watched.start();
     await page.click('[data-testid=confirm]');
     await page.waitForFunction(versionAbove, v);
