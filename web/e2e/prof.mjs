@@ -73,7 +73,11 @@ function steps(events) {
     if (e.ts < click.ts) continue;
     const stack = e.args?.beginData?.stackTrace || e.args?.data?.stackTrace;
     const why = stack ? stack.slice(0, 3).map((f) => `${f.functionName}@${f.url.split('/').pop()}:${f.lineNumber}`).join(' < ') : '';
-    console.log(((e.ts - click.ts) / 1000).toFixed(1).padStart(7), 'ms', (e.dur / 1000).toFixed(1).padStart(6), 'ms', e.name, why);
+    // How much the update touched: elements restyled, objects laid out.
+    const end = e.args?.endData || {};
+    const size = e.name === 'UpdateLayoutTree' ? `[${e.args?.elementCount ?? end.elementCount ?? '?'} elements]`
+      : e.name === 'Layout' ? `[${e.args?.beginData?.dirtyObjects ?? '?'}/${e.args?.beginData?.totalObjects ?? '?'} objects]` : '';
+    console.log(((e.ts - click.ts) / 1000).toFixed(1).padStart(7), 'ms', (e.dur / 1000).toFixed(1).padStart(6), 'ms', e.name, size, why);
   }
 }
 
@@ -123,6 +127,7 @@ for (let game = 0; game < games; game++) {
       await settled(page);
       await watched.stop();
       steps(watched.events);
+      if (process.env.ONE_DUMP) (await import('node:fs')).writeFileSync(process.env.ONE_DUMP, JSON.stringify(watched.events));
     }
   }
   await settled(page);

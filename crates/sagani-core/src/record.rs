@@ -81,17 +81,28 @@ impl Record {
 
     /// The record as JSON, one move per line so that records read and diff well.
     pub fn to_json(&self) -> String {
+        self.to_json_with(&[])
+    }
+
+    /// The record as JSON with extra top-level fields (RECORD.md: readers ignore them), such
+    /// as the players' `names`, after `start_player`.
+    pub fn to_json_with(&self, extra: &[(&str, Value)]) -> String {
         let moves: Vec<String> = self
             .moves
             .iter()
             .map(|m| format!("    {}", compact(m)))
             .collect();
+        let extra: String = extra
+            .iter()
+            .map(|(k, v)| format!("  {}: {},\n", compact(k), compact(v)))
+            .collect();
         format!(
-            "{{\n  \"format\": {},\n  \"players\": {},\n  \"variant\": {},\n  \"start_player\": {},\n  \"deck\": {},\n  \"moves\": [{}{}{}]\n}}\n",
+            "{{\n  \"format\": {},\n  \"players\": {},\n  \"variant\": {},\n  \"start_player\": {},\n{}  \"deck\": {},\n  \"moves\": [{}{}{}]\n}}\n",
             compact(&self.format),
             self.players,
             compact(&self.variant),
             self.start_player,
+            extra,
             compact(&self.deck),
             if moves.is_empty() { "" } else { "\n" },
             moves.join(",\n"),

@@ -37,10 +37,14 @@ fn finished_game(rng: &mut SmallRng) -> SavedGame {
         start_player,
         public: false,
         creator: "127.0.0.1".into(),
+        host: None,
+        rated: false,
         seats: (0..players)
             .map(|_| SavedSeat::Human {
                 invite_hash: "0".repeat(64),
                 token_hash: Some("1".repeat(64)),
+                name: None,
+                player: None,
             })
             .collect(),
         moves,

@@ -5,7 +5,7 @@
 //! Sessions and failed log-ins are in the database, so every server behind a balancer knows
 //! them. Passwords are hashed with argon2id (off the async threads) and never logged.
 
-use crate::app::{store_refusal, App};
+use crate::app::{store_refusal, App, Claimer};
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, Body, ErrorBody, ErrorCode};
 use crate::secret;
@@ -113,20 +113,66 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
         )));
     }
     let key = name.to_ascii_lowercase();
-    let words: Vec<&str> = key
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let reserved = RESERVED.iter().any(|r| {
-        words.iter().any(|w| w == r)
-            || (matches!(*r, "admin" | "moderator" | "sagani") && key.contains(r))
-    }) || key.ends_with("bot");
-    if reserved {
+    if impersonates(&key) {
         return Err(bad(format!(
             "{name:?} would pass for a bot or for the site's staff: choose another name"
         )));
     }
     Ok(key)
+}
+
+/// Whether a name (in lower case) would pass for a bot, the site or its staff.
+fn impersonates(key: &str) -> bool {
+    let words: Vec<&str> = key
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
+    RESERVED.iter().any(|r| {
+        words.iter().any(|w| w == r)
+            || (matches!(*r, "admin" | "moderator" | "sagani") && key.contains(r))
+    }) || words.last().is_some_and(|w| w.ends_with("bot"))
+}
+
+/// A guest's display name, trimmed: 1 to 24 characters, no control characters, nothing that
+/// would pass for a bot or the staff. Not unique: the table marks it as a guest's.
+pub fn check_display_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    let len = name.chars().count();
+    if !(1..=24).contains(&len) {
+        return Err(bad(format!(
+            "a display name has 1 to 24 characters, not {len}"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(bad("a display name has no control characters"));
+    }
+    if impersonates(&name.to_lowercase()) {
+        return Err(bad(format!(
+            "{name:?} would pass for a bot or for the site's staff: choose another name"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// Who a request is, for claiming a seat or creating a game: the logged-in account (a request
+/// the cookie makes count for it must come from this site), else a guest with the display
+/// name given.
+pub async fn claimer(
+    app: &App,
+    headers: &HeaderMap,
+    guest_name: Option<&str>,
+) -> Result<Claimer, ApiError> {
+    if let Some((player, _)) = current(app, headers).await? {
+        check_origin(headers)?;
+        return Ok(Claimer {
+            name: Some(player.name),
+            player: Some(player.id),
+        });
+    }
+    Ok(Claimer {
+        name: guest_name.map(check_display_name).transpose()?,
+        player: None,
+    })
 }
 
 fn check_password(password: &str, name: &str) -> Result<(), ApiError> {

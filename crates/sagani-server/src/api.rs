@@ -60,6 +60,15 @@ pub struct CreateGame {
     /// tutorial's fixed deck (`web/tutorial.json`).
     #[serde(default)]
     pub tutorial: bool,
+    /// A rated game: 2 to 4 seats, every one of them human, claimed only by accounts (logged
+    /// in with the session cookie); its end updates their ratings.
+    #[serde(default)]
+    pub rated: bool,
+    /// The creator's name, as the lobby shows it (a guest's display name; a logged-in
+    /// creator is shown by their account's name instead).
+    #[serde(default)]
+    #[schema(max_length = 24)]
+    pub name: Option<String>,
 }
 
 /// The server's bots, for the OpenAPI document (`SeatRequest::Bot`).
@@ -116,10 +125,18 @@ pub struct Invite {
 pub struct JoinRequest {
     #[serde(default)]
     pub invite: Option<String>,
-    /// A seat of a public game, counted from 0.
+    /// A seat of a public game, counted from 0. Also: the seat of a game your account holds
+    /// already (with the session cookie), to play it on this device (the seat's old token
+    /// stops working).
     #[serde(default)]
     #[schema(minimum = 0, maximum = 3)]
     pub seat: Option<u8>,
+    /// A guest's display name (1–24 characters, not unique), shown at the table. Ignored when
+    /// the request carries an account's session cookie: the seat then belongs to the account
+    /// and shows its name.
+    #[serde(default)]
+    #[schema(max_length = 24)]
+    pub name: Option<String>,
 }
 
 /// The answer to a claim: the seat's token. Send it as `Authorization: Bearer <token>`.
@@ -143,6 +160,16 @@ pub struct SeatInfo {
     pub level: Option<u8>,
     /// A bot seat is always claimed; a human seat once its invite was used.
     pub claimed: bool,
+    /// Who plays a claimed human seat: a guest's display name or an account's name (absent
+    /// when none was given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The name is an account's (`GET /api/players/{name}`), not a guest's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub account: bool,
+    /// The seat's account was deleted since ("a deleted player").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deleted: bool,
 }
 
 /// A game as one seat (or a spectator) sees it.
@@ -175,6 +202,9 @@ pub struct GameState {
     /// The id of this game's rematch, once a player asked for one (`POST …/rematch`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rematch: Option<String>,
+    /// A rated game (its end changes its players' ratings).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// A move that was played: `version` is the version it was made against, `effect` what it
@@ -281,6 +311,11 @@ pub struct LobbyEntry {
     pub seats: Vec<SeatInfo>,
     /// Seconds since the Unix epoch.
     pub created_at: i64,
+    /// The creator's name, if one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]

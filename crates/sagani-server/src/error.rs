@@ -54,10 +54,12 @@ pub enum ErrorCode {
     /// A request with the session cookie that changes something, from a page of another origin
     /// (or without an `Origin` header).
     WrongOrigin,
+    /// A rated game's seat, claimed without being logged in to an account.
+    AccountNeeded,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 24] = [
+    pub const ALL: [ErrorCode; 25] = [
         ErrorCode::BadRequest,
         ErrorCode::BadContentType,
         ErrorCode::BodyTooLarge,
@@ -82,6 +84,7 @@ impl ErrorCode {
         ErrorCode::WrongLogin,
         ErrorCode::NotLoggedIn,
         ErrorCode::WrongOrigin,
+        ErrorCode::AccountNeeded,
     ];
 
     pub fn status(self) -> StatusCode {
@@ -93,7 +96,7 @@ impl ErrorCode {
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             MissingToken | WrongLogin | NotLoggedIn => StatusCode::UNAUTHORIZED,
-            WrongToken | WrongInvite | WrongOrigin => StatusCode::FORBIDDEN,
+            WrongToken | WrongInvite | WrongOrigin | AccountNeeded => StatusCode::FORBIDDEN,
             NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress => {
                 StatusCode::CONFLICT
             }

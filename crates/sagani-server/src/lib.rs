@@ -13,6 +13,8 @@ mod hub;
 pub mod limits;
 pub mod metrics;
 mod openapi;
+mod players;
+pub mod rating;
 mod routes;
 mod scheduler;
 mod secret;
@@ -64,6 +66,9 @@ pub fn router(app: Arc<App>) -> Router {
             get(accounts::me).delete(accounts::delete_account),
         )
         .route("/api/me/password", put(accounts::change_password))
+        .route("/api/me/games", get(players::my_games))
+        .route("/api/players/{name}", get(players::profile))
+        .route("/api/leaderboard", get(players::leaderboard))
         .route("/api/games", get(routes::lobby).post(routes::create))
         .route("/api/games/{id}", get(routes::state))
         .route("/api/games/{id}/join", post(routes::join))

@@ -77,6 +77,16 @@ impl Limiters {
         Ok(())
     }
 
+    /// Counts one look-up of players (a profile, the leaderboard, my games) from `ip`, or
+    /// refuses it: each is a few database queries.
+    pub fn check_lookup(&self, ip: &str) -> Result<(), ApiError> {
+        if let Some(l) = &self.per_ip {
+            l.check_key(&format!("lookup {ip}"))
+                .map_err(|_| refuse("look-ups of players from this address"))?;
+        }
+        Ok(())
+    }
+
     /// Counts one account request (sign-up, log-in, a new password) from `ip`, or refuses it;
     /// counted with the seat claims' rate, apart from them. Failed log-ins have their own
     /// limit, in the database (`accounts`).

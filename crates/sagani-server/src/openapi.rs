@@ -103,6 +103,9 @@ impl Modify for CommonErrors {
         crate::accounts::me,
         crate::accounts::change_password,
         crate::accounts::delete_account,
+        crate::players::profile,
+        crate::players::leaderboard,
+        crate::players::my_games,
     ),
     components(schemas(
         crate::accounts::Credentials,

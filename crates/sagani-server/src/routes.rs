@@ -108,6 +108,8 @@ pub async fn lobby(State(app): AppState) -> Result<Json<Lobby>, ApiError> {
             version: g.version,
             seats: seat_infos(&g.seats),
             created_at: g.created_at,
+            host: g.host,
+            rated: g.rated,
         })
         .collect();
     Ok(Json(Lobby { games }))
@@ -120,27 +122,35 @@ pub async fn lobby(State(app): AppState) -> Result<Json<Lobby>, ApiError> {
 pub async fn create(
     State(app): AppState,
     ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
     Body(req): Body<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let created = app.create(req, addr).await?;
+    let host = crate::accounts::claimer(&app, &headers, req.name.as_deref())
+        .await?
+        .name;
+    let created = app.create(req, addr, host).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
-/// Claims a seat with its invite code (or a free seat of a public game).
+/// Claims a seat with its invite code (or a free seat of a public game). With the session
+/// cookie, the seat belongs to the account (and the request must come from this site).
 #[utoipa::path(post, path = "/api/games/{id}/join", request_body = JoinRequest,
     params(("id" = String, Path, description = "game id")),
     responses((status = 200, body = Joined),
-              (status = 403, body = ErrorBody, description = "an invite of no seat here, or a seat number in a private game (`wrong_invite`)"),
+              (status = 400, body = ErrorBody, description = "a display name out of bounds (`bad_request`)"),
+              (status = 403, body = ErrorBody, description = "an invite of no seat here, or a seat number in a private game (`wrong_invite`); a rated game's seat without an account (`account_needed`); the cookie from another site (`wrong_origin`)"),
               (status = 409, body = ErrorBody, description = "the seat is claimed or a bot's (`seat_taken`)"),
               (status = 429, body = ErrorBody, description = "too many claims from this address (`rate_limited`)")))]
 pub async fn join(
     State(app): AppState,
     ClientAddr(addr): ClientAddr,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<JoinRequest>,
 ) -> Result<Json<Joined>, ApiError> {
     app.limiters.check_claim(&addr)?;
-    Ok(Json(app.join(&id, req).await?))
+    let who = crate::accounts::claimer(&app, &headers, req.name.as_deref()).await?;
+    Ok(Json(app.join(&id, req, who).await?))
 }
 
 /// The game as the token's seat sees it (as a spectator without a token).
@@ -257,7 +267,12 @@ pub async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Resp
             st.version(),
         ));
     }
-    let body = st.game.record().to_json();
+    // Who played each seat: records name them (RECORD.md), and readers ignore the field.
+    let names = crate::table::record_names(&st.seats);
+    let body = st
+        .game
+        .record()
+        .to_json_with(&[("names", serde_json::json!(names))]);
     Ok((
         [
             (header::CONTENT_TYPE, "application/json".to_string()),

@@ -18,6 +18,8 @@ pub struct Table {
     pub variant: Variant,
     pub public: bool,
     pub creator: String,
+    /// The creator's name, as the lobby shows it.
+    pub host: Option<String>,
     /// The game and its seats. Held across a change's commit, so this server shows no change
     /// before it is durable.
     state: Arc<Mutex<TableState>>,
@@ -32,6 +34,8 @@ pub struct TableState {
     pub rematch: Option<String>,
     /// The store's change counter this copy is at.
     pub rev: u64,
+    /// Its end changes its players' ratings (never changes).
+    pub rated: bool,
 }
 
 impl TableState {
@@ -93,6 +97,7 @@ impl TableState {
             last_move: moves.len().checked_sub(1).map(|n| self.played(n)),
             outcome: game.outcome(),
             rematch: self.rematch.clone(),
+            rated: self.rated,
         }
     }
 
@@ -126,6 +131,7 @@ impl TableState {
             seats: saved.seats.clone(),
             rematch: saved.rematch.clone(),
             rev: saved.rev,
+            rated: saved.rated,
         })
     }
 }
@@ -139,6 +145,7 @@ impl Table {
             variant: saved.variant,
             public: saved.public,
             creator: saved.creator.clone(),
+            host: saved.host.clone(),
             state: Arc::new(Mutex::new(state)),
         })
     }
@@ -154,12 +161,20 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
         .iter()
         .enumerate()
         .map(|(i, s)| match s {
-            SavedSeat::Human { token_hash, .. } => SeatInfo {
+            SavedSeat::Human {
+                token_hash,
+                name,
+                player,
+                ..
+            } => SeatInfo {
                 seat: i as u8,
                 kind: "human".into(),
                 bot: None,
                 level: None,
                 claimed: token_hash.is_some(),
+                name: name.clone(),
+                account: player.is_some() && name.is_some(),
+                deleted: player.is_some() && name.is_none(),
             },
             SavedSeat::Bot { bot, level } => SeatInfo {
                 seat: i as u8,
@@ -167,7 +182,31 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
                 bot: Some(bot.clone()),
                 level: (bot == "mcts").then_some(*level),
                 claimed: true,
+                name: None,
+                account: false,
+                deleted: false,
             },
+        })
+        .collect()
+}
+
+/// Each seat's name for a game record: a person's name as the table shows it ("a deleted
+/// player" for a deleted account, none if none was given), a bot's kind and level.
+pub fn record_names(seats: &[SavedSeat]) -> Vec<Option<String>> {
+    seats
+        .iter()
+        .map(|s| match s {
+            SavedSeat::Human {
+                name: Some(name), ..
+            } => Some(name.clone()),
+            SavedSeat::Human {
+                name: None,
+                player: Some(_),
+                ..
+            } => Some("a deleted player".into()),
+            SavedSeat::Human { .. } => None,
+            SavedSeat::Bot { bot, level } if bot == "mcts" => Some(format!("{bot}, level {level}")),
+            SavedSeat::Bot { bot, .. } => Some(bot.clone()),
         })
         .collect()
 }
@@ -223,6 +262,8 @@ mod tests {
             start_player: played.record().start_player,
             public: false,
             creator: "test".into(),
+            host: None,
+            rated: false,
             seats: vec![
                 SavedSeat::Bot {
                     bot: "random".into(),

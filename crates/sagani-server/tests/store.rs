@@ -95,6 +95,7 @@ async fn a_database_of_the_first_release_is_upgraded_in_place() {
             over: false,
             bot_to_act: false,
         },
+        end: None,
     };
     assert_eq!(store.append_move(&write).await, Ok(1));
     drop(store);
@@ -105,7 +106,7 @@ async fn a_database_of_the_first_release_is_upgraded_in_place() {
         .unwrap()
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -13,15 +13,48 @@ fn wrong_invite(message: &str) -> ApiError {
     ApiError::new(ErrorCode::WrongInvite, message)
 }
 
+/// Who claims a seat: a guest (with a display name, or none), or an account.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Claimer {
+    /// The name the table shows.
+    pub name: Option<String>,
+    /// The account's id.
+    pub player: Option<String>,
+}
+
 impl App {
-    pub async fn join(self: &Arc<App>, id: &str, req: JoinRequest) -> Result<Joined, ApiError> {
+    pub async fn join(
+        self: &Arc<App>,
+        id: &str,
+        req: JoinRequest,
+        who: Claimer,
+    ) -> Result<Joined, ApiError> {
         let (app, id) = (self.clone(), id.to_string());
-        detached(async move { app.join_now(id, req).await }).await
+        detached(async move { app.join_now(id, req, who).await }).await
     }
 
-    async fn join_now(self: Arc<App>, id: String, req: JoinRequest) -> Result<Joined, ApiError> {
+    async fn join_now(
+        self: Arc<App>,
+        id: String,
+        req: JoinRequest,
+        who: Claimer,
+    ) -> Result<Joined, ApiError> {
         let (table, mut st) = self.fresh(&id, None).await?;
+        if st.rated && who.player.is_none() {
+            return Err(ApiError::new(
+                ErrorCode::AccountNeeded,
+                "the seats of a rated game are for accounts: sign up or log in first",
+            ));
+        }
         let by_invite = req.invite.is_some();
+        // An account takes its own seat again on another device.
+        let own_seat = req.seat.is_some_and(|seat| {
+            who.player.is_some()
+                && st
+                    .seats
+                    .get(seat as usize)
+                    .is_some_and(|s| s.player() == who.player.as_deref())
+        });
         let seat = match (&req.invite, req.seat) {
             (Some(code), _) => {
                 let h = secret::hash(code);
@@ -32,7 +65,7 @@ impl App {
                     )
                     .ok_or_else(|| wrong_invite("no seat of this game has that invite code"))?
             }
-            (None, Some(seat)) if table.public => seat as usize,
+            (None, Some(seat)) if table.public || own_seat => seat as usize,
             (None, Some(_)) => {
                 return Err(wrong_invite(
                     "this game is not public: claim a seat with its invite code",
@@ -63,7 +96,7 @@ impl App {
             Some(SavedSeat::Human {
                 token_hash: Some(_),
                 ..
-            }) if !by_invite => {
+            }) if !by_invite && !own_seat => {
                 return Err(ApiError::conflict(
                     ErrorCode::SeatTaken,
                     format!("seat {seat} is already claimed"),
@@ -72,13 +105,30 @@ impl App {
             }
             Some(SavedSeat::Human { token_hash, .. }) => token_hash.clone(),
         };
+        // One account plays one seat of a rated game.
+        if st.rated
+            && st
+                .seats
+                .iter()
+                .enumerate()
+                .any(|(i, s)| i != seat && s.player() == who.player.as_deref())
+        {
+            return Err(ApiError::conflict(
+                ErrorCode::SeatTaken,
+                "your account plays another seat of this rated game",
+                st.version(),
+            ));
+        }
         let token = secret::random_hex(32);
         let write = ClaimWrite {
             game: id.clone(),
             seat: seat as u8,
             seen,
             token_hash: secret::hash(&token),
-            by_number: !by_invite,
+            // Taking one's own seat again spends no invite.
+            by_number: !by_invite && !own_seat,
+            name: who.name,
+            player: who.player,
         };
         match self.store.claim(&write).await {
             Ok(changed) => {

@@ -20,12 +20,23 @@ pub(super) fn created(id: String, invites: Vec<Invite>) -> Created {
 }
 
 impl App {
-    pub async fn create(self: &Arc<App>, req: CreateGame, ip: String) -> Result<Created, ApiError> {
+    /// Creates the game `req` asks for, by `ip`; `host` is the creator's name for the lobby.
+    pub async fn create(
+        self: &Arc<App>,
+        req: CreateGame,
+        ip: String,
+        host: Option<String>,
+    ) -> Result<Created, ApiError> {
         let app = self.clone();
-        detached(async move { app.create_now(req, ip).await }).await
+        detached(async move { app.create_now(req, ip, host).await }).await
     }
 
-    async fn create_now(self: Arc<App>, req: CreateGame, ip: String) -> Result<Created, ApiError> {
+    async fn create_now(
+        self: Arc<App>,
+        req: CreateGame,
+        ip: String,
+        host: Option<String>,
+    ) -> Result<Created, ApiError> {
         let n = req.seats.len();
         if !(1..=4).contains(&n) {
             return Err(ApiError::bad_request(format!(
@@ -64,16 +75,20 @@ impl App {
                 "the tutorial is a solo game: exactly one human seat, variant solo (or none)",
             ));
         }
+        if req.rated
+            && (n < 2 || req.tutorial || req.seats.iter().any(|s| !matches!(s, SeatRequest::Human)))
+        {
+            return Err(ApiError::bad_request(
+                "a rated game has 2 to 4 seats, every one of them a person's (no bots)",
+            ));
+        }
         let mut seats = Vec::new();
         let mut codes = Vec::new();
         for (i, s) in req.seats.iter().enumerate() {
             match s {
                 SeatRequest::Human => {
                     let code = secret::random_hex(16);
-                    seats.push(SavedSeat::Human {
-                        invite_hash: secret::hash(&code),
-                        token_hash: None,
-                    });
+                    seats.push(SavedSeat::human(secret::hash(&code)));
                     codes.push((i as u8, code));
                 }
                 SeatRequest::Bot { bot, level } => {
@@ -99,6 +114,8 @@ impl App {
             start_player,
             public: req.public,
             creator: ip,
+            host,
+            rated: req.rated,
             seats,
             moves: Vec::new(),
             rev: 0,

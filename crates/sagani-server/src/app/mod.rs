@@ -3,6 +3,7 @@
 //! the change. One file per role: creating, claiming, playing, rematches, bots.
 
 mod claim;
+pub use claim::Claimer;
 mod create;
 mod play;
 mod rematch;

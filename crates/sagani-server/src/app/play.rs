@@ -4,8 +4,8 @@
 use super::{detached, store_refusal, wrong_token, App};
 use crate::api::GameState;
 use crate::error::{ApiError, ErrorCode};
-use crate::store::{Conflict, MoveWrite, StoreError};
-use sagani_core::Move;
+use crate::store::{Conflict, GameEnd, MoveWrite, StoreError};
+use sagani_core::{Move, Outcome};
 use std::sync::Arc;
 
 /// What became of a move.
@@ -89,6 +89,10 @@ impl App {
             mv,
             token_hash: token_hash.map(str::to_string),
             after: crate::store::replay::progress(&next, &st.seats),
+            end: next
+                .game()
+                .outcome()
+                .map(|outcome| game_end(&outcome, self.now_ms() / 1000)),
         };
         match self.store.append_move(&write).await {
             Ok(rev) => {
@@ -139,6 +143,26 @@ impl App {
                 })
             }
         }
+    }
+}
+
+/// How a game ended, as the store keeps it: the outcome, and each seat's place (the ranking is
+/// strict: equal scores are ordered by arrival on the track).
+fn game_end(outcome: &Outcome, at: i64) -> GameEnd {
+    let places = match outcome {
+        Outcome::Ranking { ranking, .. } => {
+            let mut places = vec![0; ranking.len()];
+            for (i, seat) in ranking.iter().enumerate() {
+                places[*seat as usize] = i as u8 + 1;
+            }
+            places
+        }
+        Outcome::Solo { .. } | Outcome::SoloAll { .. } => vec![1],
+    };
+    GameEnd {
+        at,
+        outcome: serde_json::to_string(outcome).unwrap_or_default(),
+        places,
     }
 }
 

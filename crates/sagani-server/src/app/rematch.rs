@@ -56,6 +56,8 @@ impl App {
                 start_player,
                 public: table.public,
                 creator: ip.clone(),
+                host: table.host.clone(),
+                rated: st.rated,
                 seats: st.seats.clone(),
                 moves: Vec::new(),
                 rev: 0,

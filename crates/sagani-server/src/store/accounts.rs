@@ -25,6 +25,50 @@ pub struct NewPlayer {
     pub created_at: i64,
 }
 
+/// A player's rating in rated games (Weng-Lin: `mu` the skill, `sigma` how unsure it is).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    pub mu: f64,
+    pub sigma: f64,
+    /// Rated games played.
+    pub games: u32,
+}
+
+/// A rating as it was after a rated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingPoint {
+    pub game: String,
+    /// Seconds since the Unix epoch.
+    pub at: i64,
+    pub mu: f64,
+    pub sigma: f64,
+}
+
+/// An account on the leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranked {
+    pub name: String,
+    pub rating: Rating,
+}
+
+/// A game an account played (or plays).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    pub id: String,
+    pub created_at: i64,
+    /// When it ended, if it did.
+    pub ended_at: Option<i64>,
+    pub variant: sagani_core::Variant,
+    pub rated: bool,
+    pub status: super::Status,
+    /// The account's seat.
+    pub seat: u8,
+    /// The engine's outcome as JSON, once it is over.
+    pub outcome: Option<String>,
+    /// Everyone at the table (empty where the caller asked only for results).
+    pub seats: Vec<super::SavedSeat>,
+}
+
 #[async_trait]
 pub trait Accounts: Send + Sync {
     /// Stores a new account. `Conflict::Exists` if an account has the name (in any case).
@@ -69,4 +113,24 @@ pub trait Accounts: Send + Sync {
 
     /// Failed log-ins of `subject` since `since`.
     async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError>;
+
+    /// The account's rating, once it played a rated game.
+    async fn rating(&self, player: &str) -> Result<Option<Rating>, StoreError>;
+
+    /// The account's last `limit` ratings, oldest first.
+    async fn rating_history(
+        &self,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError>;
+
+    /// The account's `limit` latest games, newest first, with everyone at each table.
+    async fn games_of(&self, player: &str, limit: u32) -> Result<Vec<PlayedGame>, StoreError>;
+
+    /// Every game the account finished (without the seats), for its results.
+    async fn results_of(&self, player: &str) -> Result<Vec<PlayedGame>, StoreError>;
+
+    /// Accounts that played at least `min_games` rated games, best first (by the rating shown:
+    /// `mu - 3 sigma`).
+    async fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Ranked>, StoreError>;
 }

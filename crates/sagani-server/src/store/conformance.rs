@@ -3,8 +3,8 @@
 //! would hold them, so races between them are races between servers.
 
 use super::{
-    BotTurn, Change, ClaimWrite, Conflict, MoveWrite, NewPlayer, Progress, SavedGame, SavedMove,
-    SavedSeat, Status, Store, StoreError,
+    BotTurn, Change, ClaimWrite, Conflict, GameEnd, MoveWrite, NewPlayer, Progress, SavedGame,
+    SavedMove, SavedSeat, Status, Store, StoreError,
 };
 use sagani_core::{Move, Variant};
 use std::future::Future;
@@ -66,6 +66,15 @@ pub fn cases() -> Vec<(&'static str, Case)> {
         ("failed log-ins are counted per subject", |h| {
             Box::pin(login_failures(h))
         }),
+        ("a seat keeps its claimer's name and account", |h| {
+            Box::pin(seat_holders(h))
+        }),
+        ("a rated game's end rates its players once", |h| {
+            Box::pin(rated_end(h))
+        }),
+        ("an unrated game's end leaves ratings alone", |h| {
+            Box::pin(unrated_end(h))
+        }),
     ]
 }
 
@@ -87,6 +96,8 @@ fn human(invite: &str) -> SavedSeat {
     SavedSeat::Human {
         invite_hash: invite.into(),
         token_hash: None,
+        name: None,
+        player: None,
     }
 }
 
@@ -110,6 +121,8 @@ pub fn game(id: &str, seats: Vec<SavedSeat>) -> SavedGame {
         start_player: 0,
         public: false,
         creator: "10.0.0.1".into(),
+        host: None,
+        rated: false,
         seats,
         moves: Vec::new(),
         rev: 0,
@@ -139,6 +152,7 @@ fn mv(game: &str, n: u64, seat: u8, token: Option<&str>, m: Move) -> MoveWrite {
         mv: m,
         token_hash: token.map(str::to_string),
         after: PLAYING,
+        end: None,
     }
 }
 
@@ -149,6 +163,8 @@ fn claim(game: &str, seat: u8, seen: Option<&str>, token: &str) -> ClaimWrite {
         seen: seen.map(str::to_string),
         token_hash: token.into(),
         by_number: false,
+        name: None,
+        player: None,
     }
 }
 
@@ -310,12 +326,16 @@ async fn claims_are_conditional((a, b): Handles) {
         vec![
             SavedSeat::Human {
                 invite_hash: "i0".into(),
-                token_hash: Some("t0".into())
+                token_hash: Some("t0".into()),
+                name: None,
+                player: None,
             },
             bot(),
             SavedSeat::Human {
                 invite_hash: String::new(),
-                token_hash: Some("t2".into())
+                token_hash: Some("t2".into()),
+                name: None,
+                player: None,
             },
         ]
     );
@@ -355,7 +375,9 @@ async fn reclaim_revokes_in_rematch((a, b): Handles) {
             b.game(id).await.unwrap().seats[0],
             SavedSeat::Human {
                 invite_hash: "i0".into(),
-                token_hash: Some("t1".into())
+                token_hash: Some("t1".into()),
+                name: None,
+                player: None,
             },
             "{id}"
         );
@@ -557,7 +579,9 @@ async fn racing_claims((a, b): Handles) {
         a.game("g1").await.unwrap().seats[1],
         SavedSeat::Human {
             invite_hash: "i1".into(),
-            token_hash: Some(winners[0].clone())
+            token_hash: Some(winners[0].clone()),
+            name: None,
+            player: None,
         }
     );
 }
@@ -669,4 +693,163 @@ async fn login_failures((a, b): Handles) {
     a.login_failed(&subjects[1..], 3_000, 1_500).await.unwrap();
     assert_eq!(b.login_failures("name:ada", 0).await, Ok(1));
     assert_eq!(b.login_failures("addr:10.0.0.1", 0).await, Ok(1));
+}
+
+/// Claims seat `seat` of `game` for account `player` named `name`.
+fn claim_as(game: &str, seat: u8, token: &str, name: &str, player: Option<&str>) -> ClaimWrite {
+    ClaimWrite {
+        name: Some(name.into()),
+        player: player.map(str::to_string),
+        ..claim(game, seat, None, token)
+    }
+}
+
+async fn seat_holders((a, b): Handles) {
+    a.sign_up(&new_player("p1", "Ada")).await.unwrap();
+    let g = SavedGame {
+        host: Some("Ada".into()),
+        public: true,
+        ..game("g1", vec![human("i0"), human("i1"), bot()])
+    };
+    create(&*a, &g).await;
+    a.claim(&claim_as("g1", 0, "t0", "Ada", Some("p1")))
+        .await
+        .unwrap();
+    b.claim(&claim_as("g1", 1, "t1", "Guest Bo", None))
+        .await
+        .unwrap();
+    let seats = b.game("g1").await.unwrap().seats;
+    assert_eq!(seats[0].player(), Some("p1"));
+    assert!(matches!(&seats[0], SavedSeat::Human { name: Some(n), .. } if n == "Ada"));
+    assert!(
+        matches!(&seats[1], SavedSeat::Human { name: Some(n), player: None, .. } if n == "Guest Bo")
+    );
+    let listed = &a.lobby(10).await.unwrap()[0];
+    assert_eq!((listed.host.as_deref(), listed.rated), (Some("Ada"), false));
+    assert_eq!(listed.seats, seats);
+    // The account's games, with everyone at the table; nobody else's.
+    let mine = b.games_of("p1", 10).await.unwrap();
+    assert_eq!(mine.len(), 1);
+    assert_eq!((mine[0].id.as_str(), mine[0].seat), ("g1", 0));
+    assert_eq!(mine[0].status, Status::Playing);
+    assert_eq!(mine[0].seats, seats);
+    assert_eq!(a.games_of("p2", 10).await, Ok(Vec::new()));
+    // A deleted account's seat keeps the account but not its name.
+    a.delete_player("p1", 9_000).await.unwrap();
+    let seats = b.game("g1").await.unwrap().seats;
+    assert!(matches!(&seats[0], SavedSeat::Human { name: None, player: Some(p), .. } if p == "p1"));
+}
+
+/// The last move of a game, with its end.
+fn last(game: &str, n: u64, seat: u8, token: &str, places: Vec<u8>, outcome: &str) -> MoveWrite {
+    MoveWrite {
+        after: Progress {
+            over: true,
+            bot_to_act: false,
+        },
+        end: Some(GameEnd {
+            at: 1_700_000_100,
+            outcome: outcome.into(),
+            places,
+        }),
+        ..mv(game, n, seat, Some(token), place(1))
+    }
+}
+
+async fn rated_end((a, b): Handles) {
+    for (id, name) in [("p1", "Ada"), ("p2", "Bea"), ("p3", "Cy")] {
+        a.sign_up(&new_player(id, name)).await.unwrap();
+    }
+    let g = SavedGame {
+        rated: true,
+        ..game("g1", vec![human("i0"), human("i1")])
+    };
+    create(&*a, &g).await;
+    a.claim(&claim_as("g1", 0, "t0", "Ada", Some("p1")))
+        .await
+        .unwrap();
+    a.claim(&claim_as("g1", 1, "t1", "Bea", Some("p2")))
+        .await
+        .unwrap();
+    assert!(a.game("g1").await.unwrap().rated);
+    assert_eq!(b.rating("p1").await, Ok(None));
+    let outcome = r#"{"kind":"ranking","ranking":[1,0],"scores":[40,75]}"#;
+    // Bea (seat 1) wins.
+    b.append_move(&last("g1", 0, 0, "t0", vec![2, 1], outcome))
+        .await
+        .unwrap();
+    let ada = a.rating("p1").await.unwrap().expect("rated");
+    let bea = a.rating("p2").await.unwrap().expect("rated");
+    assert_eq!((ada.games, bea.games), (1, 1));
+    assert!(bea.mu > ada.mu, "{bea:?} {ada:?}");
+    // Once: the same last move again (a retry, another server) is refused and changes nothing.
+    for s in [&a, &b] {
+        assert!(matches!(
+            conflict(
+                s.append_move(&last("g1", 0, 0, "t0", vec![2, 1], outcome))
+                    .await
+            ),
+            Conflict::StaleVersion { current: 1 }
+        ));
+    }
+    assert_eq!(b.rating("p1").await.unwrap(), Some(ada));
+    let history = b.rating_history("p2", 10).await.unwrap();
+    assert_eq!(history.len(), 1);
+    assert_eq!(
+        (history[0].game.as_str(), history[0].at),
+        ("g1", 1_700_000_100)
+    );
+    assert_eq!((history[0].mu, history[0].sigma), (bea.mu, bea.sigma));
+    // The leaderboard: rated accounts only, best first.
+    let board = a.leaderboard(10, 1).await.unwrap();
+    let names: Vec<&str> = board.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["Bea", "Ada"]);
+    assert_eq!(board[0].rating, bea);
+    assert_eq!(a.leaderboard(10, 2).await, Ok(Vec::new()));
+    // The results, and the game as it ended.
+    let results = b.results_of("p2").await.unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0].outcome.as_deref(), Some(outcome));
+    assert_eq!(results[0].ended_at, Some(1_700_000_100));
+    assert!(results[0].rated && results[0].seats.is_empty());
+    assert_eq!(b.results_of("p3").await, Ok(Vec::new()));
+    // A second rated game starts from the ratings the first left.
+    let g2 = SavedGame {
+        rated: true,
+        ..game("g2", vec![human("j0"), human("j1")])
+    };
+    create(&*b, &g2).await;
+    b.claim(&claim_as("g2", 0, "u0", "Ada", Some("p1")))
+        .await
+        .unwrap();
+    b.claim(&claim_as("g2", 1, "u1", "Cy", Some("p3")))
+        .await
+        .unwrap();
+    a.append_move(&last("g2", 0, 0, "u0", vec![1, 2], outcome))
+        .await
+        .unwrap();
+    let ada2 = b.rating("p1").await.unwrap().unwrap();
+    assert_eq!(ada2.games, 2);
+    assert!(ada2.mu > ada.mu && ada2.sigma < ada.sigma);
+    assert_eq!(a.rating_history("p1", 10).await.unwrap().len(), 2);
+    assert_eq!(a.rating_history("p1", 1).await.unwrap()[0].game, "g2");
+}
+
+async fn unrated_end((a, b): Handles) {
+    a.sign_up(&new_player("p1", "Ada")).await.unwrap();
+    create(&*a, &game("g1", vec![human("i0"), bot()])).await;
+    a.claim(&claim_as("g1", 0, "t0", "Ada", Some("p1")))
+        .await
+        .unwrap();
+    let outcome = r#"{"kind":"ranking","ranking":[0,1],"scores":[75,40]}"#;
+    b.append_move(&last("g1", 0, 0, "t0", vec![1, 2], outcome))
+        .await
+        .unwrap();
+    assert_eq!(a.rating("p1").await, Ok(None));
+    assert_eq!(a.rating_history("p1", 10).await, Ok(Vec::new()));
+    assert_eq!(a.leaderboard(10, 0).await, Ok(Vec::new()));
+    let results = a.results_of("p1").await.unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0].outcome.as_deref(), Some(outcome));
+    assert_eq!(b.game("g1").await.unwrap().moves.len(), 1);
 }

@@ -13,7 +13,7 @@ mod postgres;
 pub mod replay;
 mod sqlite;
 
-pub use accounts::{Accounts, NewPlayer, Player};
+pub use accounts::{Accounts, NewPlayer, PlayedGame, Player, Ranked, Rating, RatingPoint};
 pub use copy::{copy, CopyReport};
 pub use error::{Conflict, StoreError};
 pub use postgres::PostgresStore;
@@ -39,6 +39,12 @@ pub struct SavedGame {
     pub public: bool,
     /// The address that created the game (for the open-games limit).
     pub creator: String,
+    /// The name of whoever created it, as the lobby shows it (absent for API clients that
+    /// gave none).
+    pub host: Option<String>,
+    /// A rated game: every seat is a person's, claimed by an account; its end updates their
+    /// ratings.
+    pub rated: bool,
     pub seats: Vec<SavedSeat>,
     pub moves: Vec<SavedMove>,
     /// Counts every stored change to the game (moves, claims, a rematch): a cached copy with
@@ -56,6 +62,11 @@ pub enum SavedSeat {
         invite_hash: String,
         /// Set once the seat is claimed.
         token_hash: Option<String>,
+        /// Who claimed it, as the table shows them: a guest's display name or an account's
+        /// name; `None` if none was given, or the account was deleted since.
+        name: Option<String>,
+        /// The account that claimed it (its id), if one did.
+        player: Option<String>,
     },
     Bot {
         bot: String,
@@ -63,55 +74,78 @@ pub enum SavedSeat {
     },
 }
 
+/// A seat's stored columns, the same in both stores.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SeatColumns {
+    pub kind: String,
+    pub bot: Option<String>,
+    pub level: Option<u8>,
+    /// None once spent.
+    pub invite: Option<String>,
+    pub token: Option<String>,
+    pub name: Option<String>,
+    pub player: Option<String>,
+}
+
 impl SavedSeat {
+    /// A person's seat, not claimed yet, with the invite whose hash is `invite_hash`.
+    pub fn human(invite_hash: String) -> SavedSeat {
+        SavedSeat::Human {
+            invite_hash,
+            token_hash: None,
+            name: None,
+            player: None,
+        }
+    }
+
     pub fn is_bot(&self) -> bool {
         matches!(self, SavedSeat::Bot { .. })
     }
 
-    /// The seat's stored columns (the same in both stores): kind, bot, level, invite hash
-    /// (none once spent), token hash.
-    #[allow(clippy::type_complexity)]
-    fn columns(
-        &self,
-    ) -> (
-        &'static str,
-        Option<&str>,
-        Option<u8>,
-        Option<&str>,
-        Option<&str>,
-    ) {
+    /// The account holding the seat, if one does.
+    pub fn player(&self) -> Option<&str> {
+        match self {
+            SavedSeat::Human { player, .. } => player.as_deref(),
+            SavedSeat::Bot { .. } => None,
+        }
+    }
+
+    pub(crate) fn columns(&self) -> SeatColumns {
         match self {
             SavedSeat::Human {
                 invite_hash,
                 token_hash,
-            } => (
-                "human",
-                None,
-                None,
-                (!invite_hash.is_empty()).then_some(invite_hash.as_str()),
-                token_hash.as_deref(),
-            ),
-            SavedSeat::Bot { bot, level } => ("bot", Some(bot.as_str()), Some(*level), None, None),
+                name,
+                player,
+            } => SeatColumns {
+                kind: "human".into(),
+                invite: (!invite_hash.is_empty()).then(|| invite_hash.clone()),
+                token: token_hash.clone(),
+                name: name.clone(),
+                player: player.clone(),
+                ..SeatColumns::default()
+            },
+            SavedSeat::Bot { bot, level } => SeatColumns {
+                kind: "bot".into(),
+                bot: Some(bot.clone()),
+                level: Some(*level),
+                ..SeatColumns::default()
+            },
         }
     }
 
-    /// A seat from its stored columns (the same in both stores).
-    fn from_row(
-        game: &str,
-        kind: &str,
-        bot: Option<String>,
-        level: Option<u8>,
-        invite: Option<String>,
-        token: Option<String>,
-    ) -> Result<SavedSeat, StoreError> {
-        match kind {
+    /// A seat from its stored columns.
+    pub(crate) fn from_columns(game: &str, c: SeatColumns) -> Result<SavedSeat, StoreError> {
+        match c.kind.as_str() {
             "human" => Ok(SavedSeat::Human {
-                invite_hash: invite.unwrap_or_default(),
-                token_hash: token,
+                invite_hash: c.invite.unwrap_or_default(),
+                token_hash: c.token,
+                name: c.name,
+                player: c.player,
             }),
             "bot" => Ok(SavedSeat::Bot {
-                bot: bot.unwrap_or_default(),
-                level: level.unwrap_or(1),
+                bot: c.bot.unwrap_or_default(),
+                level: c.level.unwrap_or(1),
             }),
             other => Err(StoreError::damaged(game, format!("seat kind {other:?}"))),
         }
@@ -190,6 +224,20 @@ pub struct MoveWrite {
     /// `None` for a bot's move.
     pub token_hash: Option<String>,
     pub after: Progress,
+    /// Set when this move ends the game: stored with it, in the same transaction, with the
+    /// ratings of a rated game.
+    pub end: Option<GameEnd>,
+}
+
+/// How a game ended, stored with its last move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameEnd {
+    /// Seconds since the Unix epoch.
+    pub at: i64,
+    /// The engine's outcome as JSON (RECORD.md): profiles count results from it.
+    pub outcome: String,
+    /// Each seat's place, 1 for the first; tied seats share a place.
+    pub places: Vec<u8>,
 }
 
 /// "Give human seat `seat` of `game` the token `token_hash`", valid only if the seat's token is
@@ -202,6 +250,10 @@ pub struct ClaimWrite {
     pub token_hash: String,
     /// Claimed by number in a public game: the seat's invite is spent.
     pub by_number: bool,
+    /// The claimer's name (a guest's display name or the account's name).
+    pub name: Option<String>,
+    /// The claiming account's id.
+    pub player: Option<String>,
 }
 
 /// A game as the lobby lists it.
@@ -209,6 +261,8 @@ pub struct ClaimWrite {
 pub struct Summary {
     pub id: String,
     pub created_at: i64,
+    pub host: Option<String>,
+    pub rated: bool,
     pub variant: Variant,
     pub version: u64,
     pub status: Status,
@@ -363,6 +417,32 @@ pub fn is_postgres(db: &str) -> bool {
 pub async fn move_counts(db: &str, games: &[String]) -> Result<HashMap<String, u64>, String> {
     let store = open(db, false).await.map_err(|e| e.to_string())?;
     store.move_counts(games).await.map_err(|e| e.to_string())
+}
+
+/// The new ratings of a rated game's players, from each seat's account with its rating before
+/// (`None` before the first rated game) and each seat's place.
+pub(crate) fn rated(
+    game: &str,
+    before: Vec<(Option<String>, Option<Rating>)>,
+    places: &[u8],
+) -> Result<Vec<(String, Rating)>, StoreError> {
+    if before.len() != places.len() || before.iter().any(|(p, _)| p.is_none()) {
+        // Refused at creation and at every claim: a store that holds one is damaged.
+        return Err(StoreError::damaged(
+            game,
+            "a rated game with a seat no account holds",
+        ));
+    }
+    let players: Vec<(Rating, u8)> = before
+        .iter()
+        .zip(places)
+        .map(|((_, r), place)| (r.unwrap_or_else(crate::rating::initial), *place))
+        .collect();
+    Ok(before
+        .into_iter()
+        .zip(crate::rating::update(&players))
+        .map(|((p, _), r)| (p.unwrap_or_default(), r))
+        .collect())
 }
 
 /// The id of game `id`'s rematch. It is derived from `id`, so asking twice (on any server) finds

@@ -4,9 +4,9 @@
 
 use super::replay;
 use super::{
-    decode_moves, Accounts, BotTurn, Catchup, Change, ClaimWrite, Conflict, Counts, MoveWrite,
-    NewPlayer, Player, Progress, SavedGame, SavedMove, SavedSeat, Status, Store, StoreError,
-    Summary,
+    decode_moves, rated, Accounts, BotTurn, Catchup, Change, ClaimWrite, Conflict, Counts, GameEnd,
+    MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint, SavedGame,
+    SavedMove, SavedSeat, SeatColumns, Status, Store, StoreError, Summary,
 };
 use async_trait::async_trait;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -214,8 +214,8 @@ async fn insert_game(
         &prepared(
             tx,
             "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
-                            version, status, bot_to_act, rev, rematch)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                            version, status, bot_to_act, rev, rematch, host, rated)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         )
         .await?,
         &[
@@ -231,21 +231,34 @@ async fn insert_game(
             &after.bot_to_act,
             &(g.rev as i64),
             &g.rematch,
+            &g.host,
+            &g.rated,
         ],
     )
     .await
     .map_err(db_error)?;
     for (i, seat) in g.seats.iter().enumerate() {
-        let (kind, bot, level, invite, token) = seat.columns();
-        let level = level.map(i16::from);
+        let c = seat.columns();
+        let level = c.level.map(i16::from);
         tx.execute(
             &prepared(
                 tx,
-                "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash,
+                                    name, player_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .await?,
-            &[&g.id, &(i as i16), &kind, &bot, &level, &invite, &token],
+            &[
+                &g.id,
+                &(i as i16),
+                &c.kind,
+                &c.bot,
+                &level,
+                &c.invite,
+                &c.token,
+                &c.name,
+                &c.player,
+            ],
         )
         .await
         .map_err(db_error)?;
@@ -281,14 +294,118 @@ fn move_columns(r: &Row) -> (i64, u8, &str) {
 
 fn seat_from(game: &str, r: &Row, at: usize) -> Result<SavedSeat, StoreError> {
     let level: Option<i16> = r.get(at + 2);
-    SavedSeat::from_row(
+    SavedSeat::from_columns(
         game,
-        r.get::<_, &str>(at),
-        r.get(at + 1),
-        level.map(|l| l as u8),
-        r.get(at + 3),
-        r.get(at + 4),
+        SeatColumns {
+            kind: r.get(at),
+            bot: r.get(at + 1),
+            level: level.map(|l| l as u8),
+            invite: r.get(at + 3),
+            token: r.get(at + 4),
+            name: r.get(at + 5),
+            player: r.get(at + 6),
+        },
     )
+}
+
+/// Stores how a game ended; for a rated game, its players' new ratings too. The players'
+/// rating rows are locked in id order, so games ending together update a rating one after
+/// the other.
+async fn store_end(tx: &impl GenericClient, game: &str, end: &GameEnd) -> Result<(), StoreError> {
+    let is_rated: bool = tx
+        .query_one(
+            &prepared(
+                tx,
+                "UPDATE games SET outcome = $2, ended_at = $3 WHERE id = $1 RETURNING rated",
+            )
+            .await?,
+            &[&game, &end.outcome, &end.at],
+        )
+        .await
+        .map_err(db_error)?
+        .get(0);
+    if !is_rated {
+        return Ok(());
+    }
+    let first = crate::rating::initial();
+    tx.execute(
+        &prepared(
+            tx,
+            "INSERT INTO ratings (player_id, mu, sigma, games)
+             SELECT player_id, $2, $3, 0 FROM seats WHERE game_id = $1 AND player_id IS NOT NULL
+             ORDER BY player_id ON CONFLICT (player_id) DO NOTHING",
+        )
+        .await?,
+        &[&game, &first.mu, &first.sigma],
+    )
+    .await
+    .map_err(db_error)?;
+    let rows = tx
+        .query(
+            &prepared(
+                tx,
+                "SELECT player_id, mu, sigma, games FROM ratings WHERE player_id IN
+                 (SELECT player_id FROM seats WHERE game_id = $1) ORDER BY player_id FOR UPDATE",
+            )
+            .await?,
+            &[&game],
+        )
+        .await
+        .map_err(db_error)?;
+    let ratings: HashMap<String, Rating> = rows
+        .iter()
+        .map(|r| {
+            let rating = Rating {
+                mu: r.get(1),
+                sigma: r.get(2),
+                games: r.get::<_, i32>(3) as u32,
+            };
+            (r.get(0), rating)
+        })
+        .collect();
+    let seats = tx
+        .query(
+            &prepared(
+                tx,
+                "SELECT player_id FROM seats WHERE game_id = $1 ORDER BY seat",
+            )
+            .await?,
+            &[&game],
+        )
+        .await
+        .map_err(db_error)?;
+    let before = seats
+        .iter()
+        .map(|r| {
+            let player: Option<String> = r.get(0);
+            let rating = player.as_ref().and_then(|p| ratings.get(p)).copied();
+            (player, rating)
+        })
+        .collect();
+    for (player, r) in rated(game, before, &end.places)? {
+        tx.execute(
+            &prepared(
+                tx,
+                "UPDATE ratings SET mu = $2, sigma = $3, games = $4 WHERE player_id = $1",
+            )
+            .await?,
+            &[&player, &r.mu, &r.sigma, &(r.games as i32)],
+        )
+        .await
+        .map_err(db_error)?;
+        tx.execute(
+            &prepared(
+                tx,
+                "INSERT INTO rating_history (player_id, game_id, at, mu, sigma)
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .await?,
+            &[&player, &game, &end.at, &r.mu, &r.sigma],
+        )
+        .await
+        .map_err(db_error)?;
+    }
+    Ok(())
 }
 
 /// Seats of `games`, in seat order per game; a game whose seats cannot be read has its own
@@ -301,8 +418,8 @@ async fn seats_of(
         .query(
             &prepared(
                 client,
-                "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash FROM seats
-             WHERE game_id = ANY($1) ORDER BY game_id, seat",
+                "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash, name, player_id
+             FROM seats WHERE game_id = ANY($1) ORDER BY game_id, seat",
             )
             .await?,
             &[&games],
@@ -332,6 +449,43 @@ async fn seats_of(
         }
     }
     Ok(seats)
+}
+
+/// Move `w` stored with its version check (the statement of `append_move`): the game's new
+/// `rev`, or `None` if the check failed.
+async fn append(
+    client: &impl GenericClient,
+    w: &MoveWrite,
+    text: &str,
+) -> Result<Option<u64>, StoreError> {
+    let row = client
+        .query_opt(
+            &prepared(
+                client,
+                "WITH g AS (
+                 UPDATE games SET version = version + 1, rev = rev + 1,
+                     status = CASE WHEN $4 THEN 'over' ELSE status END, bot_to_act = $5
+                 WHERE id = $1 AND version = $2 AND ($3::text IS NULL OR EXISTS (
+                     SELECT 1 FROM seats WHERE game_id = $1 AND seat = $6 AND token_hash = $3))
+                 RETURNING id, rev),
+             m AS (INSERT INTO moves (game_id, n, seat, move) SELECT id, $2, $6, $7 FROM g),
+             l AS (DELETE FROM bot_leases WHERE game_id IN (SELECT id FROM g))
+             SELECT rev FROM g",
+            )
+            .await?,
+            &[
+                &w.game,
+                &(w.n as i64),
+                &w.token_hash,
+                &w.after.over,
+                &w.after.bot_to_act,
+                &(w.seat as i16),
+                &text,
+            ],
+        )
+        .await
+        .map_err(db_error)?;
+    Ok(row.map(|r| r.get::<_, i64>(0) as u64))
 }
 
 #[async_trait]
@@ -416,7 +570,8 @@ impl Store for PostgresStore {
             .query_opt(
                 &prepared(
                     &client,
-                    "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch
+                    "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch,
+                        host, rated
                  FROM games WHERE id = $1",
                 )
                 .await?,
@@ -454,6 +609,8 @@ impl Store for PostgresStore {
             start_player: row.get::<_, i16>(3) as u8,
             public: row.get(4),
             creator: row.get(5),
+            host: row.get(8),
+            rated: row.get(9),
             seats,
             moves: saved_moves,
             rev: row.get::<_, i64>(6) as u64,
@@ -509,41 +666,26 @@ impl Store for PostgresStore {
     }
 
     async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {
-        let client = self.client().await?;
+        let mut client = self.client().await?;
         let text = serde_json::to_string(&w.mv).map_err(unavailable)?;
         // One statement, so one transaction and one round trip: the version check, the move
         // and the lease it ends, all or nothing. The notification follows in a statement of its
         // own: NOTIFY holds a database-wide lock from its commit's start to its end, so inside
         // this transaction it would make every move wait for the one before to reach the disk.
-        let row = client
-            .query_opt(
-                &prepared(
-                    &client,
-                    "WITH g AS (
-                     UPDATE games SET version = version + 1, rev = rev + 1,
-                         status = CASE WHEN $4 THEN 'over' ELSE status END, bot_to_act = $5
-                     WHERE id = $1 AND version = $2 AND ($3::text IS NULL OR EXISTS (
-                         SELECT 1 FROM seats WHERE game_id = $1 AND seat = $6 AND token_hash = $3))
-                     RETURNING id, rev),
-                 m AS (INSERT INTO moves (game_id, n, seat, move) SELECT id, $2, $6, $7 FROM g),
-                 l AS (DELETE FROM bot_leases WHERE game_id IN (SELECT id FROM g))
-                 SELECT rev FROM g",
-                )
-                .await?,
-                &[
-                    &w.game,
-                    &(w.n as i64),
-                    &w.token_hash,
-                    &w.after.over,
-                    &w.after.bot_to_act,
-                    &(w.seat as i16),
-                    &text,
-                ],
-            )
-            .await
-            .map_err(db_error)?;
-        if let Some(row) = row {
-            let rev = row.get::<_, i64>(0) as u64;
+        // The last move also stores the game's end (and ratings): a transaction of its own.
+        let row = match &w.end {
+            None => append(&client, w, &text).await?,
+            Some(end) => {
+                let tx = client.transaction().await.map_err(db_error)?;
+                let row = append(&tx, w, &text).await?;
+                if row.is_some() {
+                    store_end(&tx, &w.game, end).await?;
+                    tx.commit().await.map_err(db_error)?;
+                }
+                row
+            }
+        };
+        if let Some(rev) = row {
             // Stored: a notification lost now is made up for by the game's next one (it names
             // a later rev, and watchers then read every move since theirs).
             if let Err(e) = notify(&client, &w.game, rev).await {
@@ -609,7 +751,8 @@ impl Store for PostgresStore {
                 &prepared(
                     &tx,
                     "UPDATE seats SET token_hash = $3,
-                     invite_hash = CASE WHEN $5 THEN NULL ELSE invite_hash END
+                     invite_hash = CASE WHEN $5 THEN NULL ELSE invite_hash END,
+                     name = $6, player_id = $7
                  WHERE game_id = $1 AND seat = $2 AND kind = 'human'
                      AND token_hash IS NOT DISTINCT FROM $4::text",
                 )
@@ -620,6 +763,8 @@ impl Store for PostgresStore {
                     &w.token_hash,
                     &w.seen,
                     &w.by_number,
+                    &w.name,
+                    &w.player,
                 ],
             )
             .await
@@ -634,10 +779,11 @@ impl Store for PostgresStore {
                 .query(
                     &prepared(
                         &tx,
-                        "UPDATE seats SET token_hash = $2 WHERE token_hash = $1 RETURNING game_id",
+                        "UPDATE seats SET token_hash = $2, name = $3, player_id = $4
+                         WHERE token_hash = $1 RETURNING game_id",
                     )
                     .await?,
-                    &[old, &w.token_hash],
+                    &[old, &w.token_hash, &w.name, &w.player],
                 )
                 .await
                 .map_err(db_error)?;
@@ -675,7 +821,7 @@ impl Store for PostgresStore {
             .query(
                 &prepared(
                     &client,
-                    "SELECT id, created_at, variant, version, status FROM games
+                    "SELECT id, created_at, variant, version, status, host, rated FROM games
                  WHERE public AND status <> 'over'
                  ORDER BY created_at DESC, id DESC LIMIT $1",
                 )
@@ -700,6 +846,8 @@ impl Store for PostgresStore {
             games.push(Summary {
                 id,
                 created_at: r.get(1),
+                host: r.get(5),
+                rated: r.get(6),
                 variant,
                 version: r.get::<_, i64>(3) as u64,
                 status,
@@ -965,6 +1113,13 @@ impl Accounts for PostgresStore {
         )
         .await
         .map_err(db_error)?;
+        // Its finished games name a deleted player.
+        tx.execute(
+            &prepared(&tx, "UPDATE seats SET name = NULL WHERE player_id = $1").await?,
+            &[&player],
+        )
+        .await
+        .map_err(db_error)?;
         tx.commit().await.map_err(db_error)
     }
 
@@ -1002,4 +1157,121 @@ impl Accounts for PostgresStore {
             .map_err(db_error)?;
         Ok(row.get::<_, i64>(0) as u64)
     }
+
+    async fn rating(&self, player: &str) -> Result<Option<Rating>, StoreError> {
+        let client = self.client().await?;
+        let sql = "SELECT mu, sigma, games FROM ratings WHERE player_id = $1 AND games > 0";
+        let row = client
+            .query_opt(&prepared(&client, sql).await?, &[&player])
+            .await
+            .map_err(db_error)?;
+        Ok(row.map(|r| Rating {
+            mu: r.get(0),
+            sigma: r.get(1),
+            games: r.get::<_, i32>(2) as u32,
+        }))
+    }
+
+    async fn rating_history(
+        &self,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        let client = self.client().await?;
+        let sql = "SELECT game_id, at, mu, sigma FROM rating_history WHERE player_id = $1
+                   ORDER BY at DESC, game_id DESC LIMIT $2";
+        let rows = client
+            .query(&prepared(&client, sql).await?, &[&player, &(limit as i64)])
+            .await
+            .map_err(db_error)?;
+        let mut points: Vec<RatingPoint> = rows
+            .iter()
+            .map(|r| RatingPoint {
+                game: r.get(0),
+                at: r.get(1),
+                mu: r.get(2),
+                sigma: r.get(3),
+            })
+            .collect();
+        points.reverse();
+        Ok(points)
+    }
+
+    async fn games_of(&self, player: &str, limit: u32) -> Result<Vec<PlayedGame>, StoreError> {
+        let client = self.client().await?;
+        let sql = "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
+                          g.outcome
+                   FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1
+                   ORDER BY g.created_at DESC, g.id DESC LIMIT $2";
+        let rows = client
+            .query(&prepared(&client, sql).await?, &[&player, &(limit as i64)])
+            .await
+            .map_err(db_error)?;
+        let mut games = played(&rows);
+        let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+        let mut seats = seats_of(&client, &ids).await?;
+        for g in &mut games {
+            g.seats = seats.remove(&g.id).unwrap_or(Ok(Vec::new()))?;
+        }
+        Ok(games)
+    }
+
+    async fn results_of(&self, player: &str) -> Result<Vec<PlayedGame>, StoreError> {
+        let client = self.client().await?;
+        let sql = "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
+                          g.outcome
+                   FROM seats s JOIN games g ON g.id = s.game_id
+                   WHERE s.player_id = $1 AND g.status = 'over'";
+        let rows = client
+            .query(&prepared(&client, sql).await?, &[&player])
+            .await
+            .map_err(db_error)?;
+        Ok(played(&rows))
+    }
+
+    async fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Ranked>, StoreError> {
+        let client = self.client().await?;
+        let sql = "SELECT p.name, r.mu, r.sigma, r.games FROM ratings r
+                   JOIN players p ON p.id = r.player_id
+                   WHERE p.deleted_at IS NULL AND r.games >= $2 AND r.games > 0
+                   ORDER BY r.mu - 3 * r.sigma DESC, p.name_key LIMIT $1";
+        let rows = client
+            .query(
+                &prepared(&client, sql).await?,
+                &[&(limit as i64), &(min_games as i32)],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(rows
+            .iter()
+            .map(|r| Ranked {
+                name: r.get(0),
+                rating: Rating {
+                    mu: r.get(1),
+                    sigma: r.get(2),
+                    games: r.get::<_, i32>(3) as u32,
+                },
+            })
+            .collect())
+    }
+}
+
+/// Games an account played, from rows of id, created and ended at, variant, rated, status,
+/// seat and outcome; games whose variant or status cannot be read are left out.
+fn played(rows: &[Row]) -> Vec<PlayedGame> {
+    rows.iter()
+        .filter_map(|r| {
+            Some(PlayedGame {
+                id: r.get(0),
+                created_at: r.get(1),
+                ended_at: r.get(2),
+                variant: Variant::parse(r.get(3))?,
+                rated: r.get(4),
+                status: Status::parse(r.get(5))?,
+                seat: r.get::<_, i16>(6) as u8,
+                outcome: r.get(7),
+                seats: Vec::new(),
+            })
+        })
+        .collect()
 }

@@ -5,9 +5,9 @@
 
 use super::replay::{self, progress};
 use super::{
-    decode_moves, rematch_id, Accounts, BotTurn, Catchup, ClaimWrite, Conflict, Counts, MoveWrite,
-    NewPlayer, Player, Progress, SavedGame, SavedMove, SavedSeat, Status, Store, StoreError,
-    Summary,
+    decode_moves, rated, rematch_id, Accounts, BotTurn, Catchup, ClaimWrite, Conflict, Counts,
+    GameEnd, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint,
+    SavedGame, SavedMove, SavedSeat, SeatColumns, Status, Store, StoreError, Summary,
 };
 use async_trait::async_trait;
 use rusqlite::types::Value;
@@ -27,7 +27,7 @@ const GROUP: usize = 512;
 
 /// SQLite's `user_version` of a file this code wrote: the first release wrote 1 and refuses
 /// anything else, so it never runs on a file it cannot read.
-const USER_VERSION: i64 = 3;
+const USER_VERSION: i64 = 4;
 
 /// Read connections kept open between reads.
 const IDLE_READERS: usize = 4;
@@ -434,6 +434,9 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
             .map_err(unavailable)?;
             tx.execute("DELETE FROM bot_leases WHERE game_id = ?1", [&w.game])
                 .map_err(unavailable)?;
+            if let Some(end) = &w.end {
+                store_end(tx, &w.game, end)?;
+            }
             Ok(Out::Rev(rev as u64))
         }
         Op::Claim(w) => {
@@ -447,9 +450,18 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
             let n = tx
                 .execute(
                     "UPDATE seats SET token_hash = ?3,
-                         invite_hash = CASE WHEN ?5 THEN NULL ELSE invite_hash END
+                         invite_hash = CASE WHEN ?5 THEN NULL ELSE invite_hash END,
+                         name = ?6, player_id = ?7
                      WHERE game_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS ?4",
-                    params![w.game, w.seat, w.token_hash, w.seen, w.by_number],
+                    params![
+                        w.game,
+                        w.seat,
+                        w.token_hash,
+                        w.seen,
+                        w.by_number,
+                        w.name,
+                        w.player
+                    ],
                 )
                 .map_err(unavailable)?;
             if n != 1 {
@@ -460,11 +472,12 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                 // The replaced token is revoked wherever it was copied (the game's rematches).
                 let mut q = tx
                     .prepare(
-                        "UPDATE seats SET token_hash = ?2 WHERE token_hash = ?1 RETURNING game_id",
+                        "UPDATE seats SET token_hash = ?2, name = ?3, player_id = ?4
+                         WHERE token_hash = ?1 RETURNING game_id",
                     )
                     .map_err(unavailable)?;
                 let others: Vec<String> = q
-                    .query_map(params![old, w.token_hash], |r| r.get(0))
+                    .query_map(params![old, w.token_hash, w.name, w.player], |r| r.get(0))
                     .and_then(|rows| rows.collect())
                     .map_err(unavailable)?;
                 games.extend(others);
@@ -550,8 +563,8 @@ fn insert_game(
 ) -> Result<(), StoreError> {
     let inserted = tx.execute(
         "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
-                            version, status, bot_to_act, rev, rematch)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                            version, status, bot_to_act, rev, rematch, host, rated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             g.id,
             g.created_at,
@@ -565,6 +578,8 @@ fn insert_game(
             after.bot_to_act,
             g.rev as i64,
             g.rematch,
+            g.host,
+            g.rated,
         ],
     );
     match inserted {
@@ -573,11 +588,12 @@ fn insert_game(
         Err(e) => return Err(unavailable(e)),
     }
     for (i, seat) in g.seats.iter().enumerate() {
-        let (kind, bot, level, invite, token) = seat.columns();
+        let c = seat.columns();
         tx.execute(
-            "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![g.id, i as i64, kind, bot, level, invite, token],
+            "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash, name,
+                                player_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![g.id, i as i64, c.kind, c.bot, c.level, c.invite, c.token, c.name, c.player],
         )
         .map_err(unavailable)?;
     }
@@ -596,71 +612,127 @@ fn insert_game(
     Ok(())
 }
 
-/// A seat's columns: number, kind, bot, level, invite hash, token hash.
-type SeatRow = (
-    i64,
-    String,
-    Option<String>,
-    Option<u8>,
-    Option<String>,
-    Option<String>,
-);
-
 fn seats(conn: &Connection, id: &str) -> Result<Vec<SavedSeat>, StoreError> {
     let mut q = conn
         .prepare_cached(
-            "SELECT seat, kind, bot, level, invite_hash, token_hash FROM seats
+            "SELECT seat, kind, bot, level, invite_hash, token_hash, name, player_id FROM seats
              WHERE game_id = ?1 ORDER BY seat",
         )
         .map_err(unavailable)?;
-    let rows: Vec<SeatRow> = q
+    let rows: Vec<(i64, SeatColumns)> = q
         .query_map([id], |r| {
             Ok((
                 r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
+                SeatColumns {
+                    kind: r.get(1)?,
+                    bot: r.get(2)?,
+                    level: r.get(3)?,
+                    invite: r.get(4)?,
+                    token: r.get(5)?,
+                    name: r.get(6)?,
+                    player: r.get(7)?,
+                },
             ))
         })
         .and_then(|rows| rows.collect())
         .map_err(|e| StoreError::damaged(id, e))?;
     let mut seats = Vec::new();
-    for (seat, kind, bot, level, invite, token) in rows {
+    for (seat, columns) in rows {
         if seat as usize != seats.len() {
             return Err(StoreError::damaged(id, format!("seat {seat} out of order")));
         }
-        seats.push(SavedSeat::from_row(id, &kind, bot, level, invite, token)?);
+        seats.push(SavedSeat::from_columns(id, columns)?);
     }
     Ok(seats)
+}
+
+/// Stores how a game ended; for a rated game, its players' new ratings too.
+fn store_end(tx: &Connection, game: &str, end: &GameEnd) -> Result<(), StoreError> {
+    let is_rated: bool = tx
+        .query_row(
+            "UPDATE games SET outcome = ?2, ended_at = ?3 WHERE id = ?1 RETURNING rated",
+            params![game, end.outcome, end.at],
+            |r| r.get(0),
+        )
+        .map_err(unavailable)?;
+    if !is_rated {
+        return Ok(());
+    }
+    let mut q = tx
+        .prepare_cached(
+            "SELECT s.player_id, r.mu, r.sigma, r.games FROM seats s
+             LEFT JOIN ratings r ON r.player_id = s.player_id
+             WHERE s.game_id = ?1 ORDER BY s.seat",
+        )
+        .map_err(unavailable)?;
+    type Before = (Option<String>, Option<f64>, Option<f64>, Option<u32>);
+    let before: Vec<Before> = q
+        .query_map([game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .and_then(|rows| rows.collect())
+        .map_err(unavailable)?;
+    let before = before
+        .into_iter()
+        .map(|(player, mu, sigma, games)| {
+            let rating = match (mu, sigma, games) {
+                (Some(mu), Some(sigma), Some(games)) => Some(Rating { mu, sigma, games }),
+                _ => None,
+            };
+            (player, rating)
+        })
+        .collect();
+    for (player, r) in rated(game, before, &end.places)? {
+        tx.execute(
+            "INSERT INTO ratings (player_id, mu, sigma, games) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,
+                 games = excluded.games",
+            params![player, r.mu, r.sigma, r.games],
+        )
+        .map_err(unavailable)?;
+        tx.execute(
+            "INSERT INTO rating_history (player_id, game_id, at, mu, sigma)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![player, game, end.at, r.mu, r.sigma],
+        )
+        .map_err(unavailable)?;
+    }
+    Ok(())
 }
 
 /// One game with its seats and moves.
 fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
     type Row = (i64, String, String, u8, bool, String, i64, Option<String>);
-    let row: Option<Row> = conn
+    let row: Option<(Row, Option<String>, bool)> = conn
         .prepare_cached(
-            "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch
+            "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch,
+                    host, rated
              FROM games WHERE id = ?1",
         )
         .and_then(|mut q| {
             q.query_row([id], |r| {
                 Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                    r.get(7)?,
+                    (
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                    ),
+                    r.get(8)?,
+                    r.get(9)?,
                 ))
             })
             .optional()
         })
         .map_err(|e| StoreError::damaged(id, e))?;
-    let Some((created_at, variant, deck, start_player, public, creator, rev, rematch)) = row else {
+    let Some((
+        (created_at, variant, deck, start_player, public, creator, rev, rematch),
+        host,
+        is_rated,
+    )) = row
+    else {
         return Err(StoreError::NotFound);
     };
     let deck =
@@ -683,6 +755,8 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
         start_player,
         public,
         creator,
+        host,
+        rated: is_rated,
         seats: seats(conn, id)?,
         moves,
         rev: rev as u64,
@@ -783,19 +857,28 @@ impl Store for SqliteStore {
         self.read(move |c| {
             let mut q = c
                 .prepare_cached(
-                    "SELECT id, created_at, variant, version, status FROM games
+                    "SELECT id, created_at, variant, version, status, host, rated FROM games
                      WHERE public AND status <> 'over'
                      ORDER BY created_at DESC, id DESC LIMIT ?1",
                 )
                 .map_err(unavailable)?;
-            let rows: Vec<(String, i64, String, i64, String)> = q
+            type Row = (String, i64, String, i64, String, Option<String>, bool);
+            let rows: Vec<Row> = q
                 .query_map([limit], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                    ))
                 })
                 .and_then(|rows| rows.collect())
                 .map_err(unavailable)?;
             let mut games = Vec::new();
-            for (id, created_at, variant, version, status) in rows {
+            for (id, created_at, variant, version, status, host, is_rated) in rows {
                 // A damaged game stays out of the lobby rather than emptying it.
                 let (Some(variant), Some(status), Ok(seats)) = (
                     Variant::parse(&variant),
@@ -808,6 +891,8 @@ impl Store for SqliteStore {
                 games.push(Summary {
                     id,
                     created_at,
+                    host,
+                    rated: is_rated,
                     variant,
                     version: version as u64,
                     status,
@@ -1051,6 +1136,11 @@ impl Accounts for SqliteStore {
         let steps = vec![
             (forget, vec![text(player), Value::Integer(now)]),
             (sessions, vec![text(player)]),
+            (
+                // Its finished games name a deleted player.
+                "UPDATE seats SET name = NULL WHERE player_id = ?1",
+                vec![text(player)],
+            ),
         ];
         self.exec(steps, true).await
     }
@@ -1087,4 +1177,167 @@ impl Accounts for SqliteStore {
         })
         .await
     }
+
+    async fn rating(&self, player: &str) -> Result<Option<Rating>, StoreError> {
+        let player = player.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT mu, sigma, games FROM ratings WHERE player_id = ?1 AND games > 0",
+                [&player],
+                |r| {
+                    Ok(Rating {
+                        mu: r.get(0)?,
+                        sigma: r.get(1)?,
+                        games: r.get(2)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn rating_history(
+        &self,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        let player = player.to_string();
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached(
+                    "SELECT game_id, at, mu, sigma FROM rating_history WHERE player_id = ?1
+                     ORDER BY at DESC, game_id DESC LIMIT ?2",
+                )
+                .map_err(unavailable)?;
+            let mut points: Vec<RatingPoint> = q
+                .query_map(params![player, limit], |r| {
+                    Ok(RatingPoint {
+                        game: r.get(0)?,
+                        at: r.get(1)?,
+                        mu: r.get(2)?,
+                        sigma: r.get(3)?,
+                    })
+                })
+                .and_then(|rows| rows.collect())
+                .map_err(unavailable)?;
+            points.reverse();
+            Ok(points)
+        })
+        .await
+    }
+
+    async fn games_of(&self, player: &str, limit: u32) -> Result<Vec<PlayedGame>, StoreError> {
+        let player = player.to_string();
+        self.read(move |c| {
+            let mut games = played(
+                c,
+                "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
+                        g.outcome
+                 FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = ?1
+                 ORDER BY g.created_at DESC, g.id DESC LIMIT ?2",
+                params![player, limit],
+            )?;
+            for g in &mut games {
+                g.seats = seats(c, &g.id)?;
+            }
+            Ok(games)
+        })
+        .await
+    }
+
+    async fn results_of(&self, player: &str) -> Result<Vec<PlayedGame>, StoreError> {
+        let player = player.to_string();
+        self.read(move |c| {
+            played(
+                c,
+                "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
+                        g.outcome
+                 FROM seats s JOIN games g ON g.id = s.game_id
+                 WHERE s.player_id = ?1 AND g.status = 'over'",
+                params![player],
+            )
+        })
+        .await
+    }
+
+    async fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Ranked>, StoreError> {
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached(
+                    "SELECT p.name, r.mu, r.sigma, r.games FROM ratings r
+                     JOIN players p ON p.id = r.player_id
+                     WHERE p.deleted_at IS NULL AND r.games >= ?2
+                     ORDER BY r.mu - 3 * r.sigma DESC, p.name_key LIMIT ?1",
+                )
+                .map_err(unavailable)?;
+            q.query_map(params![limit, min_games], |r| {
+                Ok(Ranked {
+                    name: r.get(0)?,
+                    rating: Rating {
+                        mu: r.get(1)?,
+                        sigma: r.get(2)?,
+                        games: r.get(3)?,
+                    },
+                })
+            })
+            .and_then(|rows| rows.collect())
+            .map_err(unavailable)
+        })
+        .await
+    }
+}
+
+/// Games an account played, from a query of id, created and ended at, variant, rated, status,
+/// seat and outcome; games whose variant or status cannot be read are left out.
+fn played(
+    c: &Connection,
+    sql: &str,
+    values: impl rusqlite::Params,
+) -> Result<Vec<PlayedGame>, StoreError> {
+    let mut q = c.prepare_cached(sql).map_err(unavailable)?;
+    type Row = (
+        String,
+        i64,
+        Option<i64>,
+        String,
+        bool,
+        String,
+        u8,
+        Option<String>,
+    );
+    let rows: Vec<Row> = q
+        .query_map(values, |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+            ))
+        })
+        .and_then(|rows| rows.collect())
+        .map_err(unavailable)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(
+            |(id, created_at, ended_at, variant, rated, status, seat, outcome)| {
+                Some(PlayedGame {
+                    variant: Variant::parse(&variant)?,
+                    status: Status::parse(&status)?,
+                    id,
+                    created_at,
+                    ended_at,
+                    rated,
+                    seat,
+                    outcome,
+                    seats: Vec::new(),
+                })
+            },
+        )
+        .collect())
 }

@@ -3,8 +3,8 @@
 
 use async_trait::async_trait;
 use sagani_server::store::{
-    Accounts, BotTurn, Catchup, Change, ClaimWrite, Counts, MoveWrite, NewPlayer, Player, Progress,
-    SavedGame, Store, StoreError, Summary,
+    Accounts, BotTurn, Catchup, Change, ClaimWrite, Counts, MoveWrite, NewPlayer, PlayedGame,
+    Player, Progress, Ranked, Rating, RatingPoint, SavedGame, Store, StoreError, Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -165,5 +165,20 @@ impl Accounts for Intercepted {
     }
     async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError> {
         self.inner.login_failures(subject, since).await
+    }
+    async fn rating(&self, player: &str) -> Result<Option<Rating>, StoreError> {
+        self.inner.rating(player).await
+    }
+    async fn rating_history(&self, p: &str, limit: u32) -> Result<Vec<RatingPoint>, StoreError> {
+        self.inner.rating_history(p, limit).await
+    }
+    async fn games_of(&self, p: &str, limit: u32) -> Result<Vec<PlayedGame>, StoreError> {
+        self.inner.games_of(p, limit).await
+    }
+    async fn results_of(&self, p: &str) -> Result<Vec<PlayedGame>, StoreError> {
+        self.inner.results_of(p).await
+    }
+    async fn leaderboard(&self, limit: u32, min: u32) -> Result<Vec<Ranked>, StoreError> {
+        self.inner.leaderboard(limit, min).await
     }
 }

@@ -1,0 +1,28 @@
+-- Who holds a seat: a display name, and the account when one claimed it. (No foreign key to
+-- players: `db copy` copies games without accounts.)
+ALTER TABLE seats ADD COLUMN name TEXT;
+ALTER TABLE seats ADD COLUMN player_id TEXT;
+CREATE INDEX seats_by_player ON seats (player_id) WHERE player_id IS NOT NULL;
+
+-- The creator's name (the lobby shows it), rated games, and how a game ended.
+ALTER TABLE games ADD COLUMN host TEXT;
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN outcome TEXT;
+ALTER TABLE games ADD COLUMN ended_at INTEGER;
+
+-- Ratings (Weng-Lin), changed only in the transaction that stores a rated game's end; the
+-- history's key keeps one entry per account and game.
+CREATE TABLE ratings (
+    player_id TEXT PRIMARY KEY,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL
+);
+CREATE TABLE rating_history (
+    player_id TEXT NOT NULL,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    at INTEGER NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (player_id, game_id)
+);

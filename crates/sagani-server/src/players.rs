@@ -1,0 +1,312 @@
+//! Players as everyone may see them: a profile (name, rating and its history, results, solo
+//! records, recent games), the leaderboard, and "my games" for a logged-in account. Nothing
+//! else of an account is shown: no e-mail is kept, and no address or time of a log-in.
+
+use crate::accounts::current;
+use crate::api::SeatInfo;
+use crate::app::{store_refusal, App};
+use crate::client_addr::ClientAddr;
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::rating::{shown, PROVISIONAL_GAMES};
+use crate::store::{PlayedGame, Rating};
+use crate::table::seat_infos;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+use utoipa::ToSchema;
+
+/// Recent games on a profile, and "my games", at most.
+const RECENT: u32 = 50;
+/// Points of the rating graph at most.
+const HISTORY: u32 = 200;
+/// Players on the leaderboard at most.
+const LEADERS: u32 = 100;
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Profile {
+    pub name: String,
+    /// On the displayed scale (1000 for a newcomer): `1000 + 40 × (mu − 3 sigma)` of the
+    /// Weng-Lin rating. Absent before the first rated game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i64>,
+    /// Fewer than 10 rated games: the rating may still move a lot.
+    pub provisional: bool,
+    pub rated_games: u32,
+    /// Finished games (of every kind).
+    pub games: u32,
+    /// Finished games of 2–4 players won.
+    pub wins: u32,
+    pub solo: SoloRecords,
+    /// The rating after each rated game, oldest first (the last 200).
+    pub history: Vec<RatingEntry>,
+    /// The latest games, newest first (at most 50).
+    pub recent: Vec<GameEntry>,
+}
+
+/// Solo results.
+#[derive(Serialize, ToSchema, Debug, Default, PartialEq)]
+pub struct SoloRecords {
+    /// Finished solo games (both variants).
+    pub games: u32,
+    /// Fewest tiles used to reach 75 points in solo.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_tiles: Option<u8>,
+    /// Solo games that ended in a symphony.
+    pub symphonies: u32,
+    /// Best final score in solo with all 72 tiles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_solo_all: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct RatingEntry {
+    pub game: String,
+    /// Seconds since the Unix epoch.
+    pub at: i64,
+    pub rating: i64,
+}
+
+/// A game on a profile or in "my games".
+#[derive(Serialize, ToSchema, Debug)]
+pub struct GameEntry {
+    pub game: String,
+    pub variant: String,
+    /// `waiting`, `playing` or `over`.
+    pub status: String,
+    pub rated: bool,
+    /// Seconds since the Unix epoch.
+    pub created_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<i64>,
+    /// The player's seat.
+    pub seat: u8,
+    pub seats: Vec<SeatInfo>,
+    /// Once over, with 2–4 players: the player's place (1 for the winner).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<u8>,
+    /// Once over: the player's score (the final score in solo with all tiles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+    /// The table (to watch, or to look back at).
+    pub url: String,
+    /// The game record (RECORD.md), once it is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_url: Option<String>,
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Leaderboard {
+    pub players: Vec<Leader>,
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Leader {
+    /// 1 for the best.
+    pub rank: u32,
+    pub name: String,
+    pub rating: i64,
+    pub rated_games: u32,
+    pub provisional: bool,
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct MyGames {
+    pub games: Vec<GameEntry>,
+}
+
+/// The player's place and score in a finished game, from its stored outcome.
+fn result(g: &PlayedGame) -> (Option<u8>, Option<i64>) {
+    let Some(outcome) = g
+        .outcome
+        .as_deref()
+        .and_then(|o| serde_json::from_str::<Value>(o).ok())
+    else {
+        return (None, None);
+    };
+    let seat = g.seat as u64;
+    match outcome["kind"].as_str() {
+        Some("ranking") => {
+            let ranking = outcome["ranking"].as_array().cloned().unwrap_or_default();
+            let place = ranking
+                .iter()
+                .position(|s| s.as_u64() == Some(seat))
+                .map(|i| i as u8 + 1);
+            (place, outcome["scores"][g.seat as usize].as_i64())
+        }
+        Some("solo") => (None, outcome["score"].as_i64()),
+        Some("solo-all") => (None, outcome["final_score"].as_i64()),
+        _ => (None, None),
+    }
+}
+
+fn entry(g: PlayedGame) -> GameEntry {
+    let (place, score) = result(&g);
+    let over = g.outcome.is_some();
+    GameEntry {
+        url: format!("/games/{}", g.id),
+        record_url: over.then(|| format!("/api/games/{}/record", g.id)),
+        variant: g.variant.name().into(),
+        status: g.status.name().into(),
+        rated: g.rated,
+        created_at: g.created_at,
+        ended_at: g.ended_at,
+        seat: g.seat,
+        seats: seat_infos(&g.seats),
+        place,
+        score,
+        game: g.id,
+    }
+}
+
+/// The counts and records of a player's finished games.
+fn tally(results: &[PlayedGame]) -> (u32, u32, SoloRecords) {
+    let (mut games, mut wins) = (0, 0);
+    let mut solo = SoloRecords::default();
+    for g in results {
+        let Some(outcome) = g
+            .outcome
+            .as_deref()
+            .and_then(|o| serde_json::from_str::<Value>(o).ok())
+        else {
+            continue;
+        };
+        games += 1;
+        match outcome["kind"].as_str() {
+            Some("ranking") => {
+                if outcome["ranking"][0].as_u64() == Some(g.seat as u64) {
+                    wins += 1;
+                }
+            }
+            Some("solo") => {
+                solo.games += 1;
+                if outcome["symphony"].as_bool() == Some(true) {
+                    solo.symphonies += 1;
+                }
+                if outcome["reached"].as_bool() == Some(true) {
+                    if let Some(t) = outcome["tiles_used"].as_u64() {
+                        let t = t as u8;
+                        solo.best_tiles = Some(solo.best_tiles.map_or(t, |b| b.min(t)));
+                    }
+                }
+            }
+            Some("solo-all") => {
+                solo.games += 1;
+                if let Some(s) = outcome["final_score"].as_i64() {
+                    solo.best_solo_all = Some(solo.best_solo_all.map_or(s, |b| b.max(s)));
+                }
+            }
+            _ => {}
+        }
+    }
+    (games, wins, solo)
+}
+
+fn provisional(r: &Rating) -> bool {
+    r.games < PROVISIONAL_GAMES
+}
+
+/// A player's profile: rating, results, solo records and recent games.
+#[utoipa::path(get, path = "/api/players/{name}",
+    params(("name" = String, Path, description = "the account's name, in any case")),
+    responses((status = 200, body = Profile),
+              (status = 404, body = ErrorBody, description = "no account has that name (`not_found`)"),
+              (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
+pub async fn profile(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    Path(name): Path<String>,
+) -> Result<Json<Profile>, ApiError> {
+    app.limiters.check_lookup(&addr)?;
+    let store = &app.store;
+    let player = store
+        .player_named(&name.to_ascii_lowercase())
+        .await
+        .map_err(store_refusal)?
+        .ok_or_else(|| ApiError::not_found("no player has that name"))?;
+    let rating = store.rating(&player.id).await.map_err(store_refusal)?;
+    let history = store
+        .rating_history(&player.id, HISTORY)
+        .await
+        .map_err(store_refusal)?;
+    let results = store.results_of(&player.id).await.map_err(store_refusal)?;
+    let recent = store
+        .games_of(&player.id, RECENT)
+        .await
+        .map_err(store_refusal)?;
+    let (games, wins, solo) = tally(&results);
+    Ok(Json(Profile {
+        name: player.name,
+        rating: rating.map(|r| shown(r.mu, r.sigma)),
+        provisional: rating.is_none_or(|r| provisional(&r)),
+        rated_games: rating.map_or(0, |r| r.games),
+        games,
+        wins,
+        solo,
+        history: history
+            .into_iter()
+            .map(|p| RatingEntry {
+                rating: shown(p.mu, p.sigma),
+                game: p.game,
+                at: p.at,
+            })
+            .collect(),
+        recent: recent.into_iter().map(entry).collect(),
+    }))
+}
+
+/// Accounts by rating, best first (the best 100 that played a rated game).
+#[utoipa::path(get, path = "/api/leaderboard",
+    responses((status = 200, body = Leaderboard),
+              (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
+pub async fn leaderboard(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+) -> Result<Json<Leaderboard>, ApiError> {
+    app.limiters.check_lookup(&addr)?;
+    let ranked = app
+        .store
+        .leaderboard(LEADERS, 1)
+        .await
+        .map_err(store_refusal)?;
+    Ok(Json(Leaderboard {
+        players: ranked
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| Leader {
+                rank: i as u32 + 1,
+                rating: shown(r.rating.mu, r.rating.sigma),
+                rated_games: r.rating.games,
+                provisional: provisional(&r.rating),
+                name: r.name,
+            })
+            .collect(),
+    }))
+}
+
+/// The logged-in account's games, newest first (at most 50), on any device: a seat of one
+/// still in play is taken here with `POST /api/games/{id}/join {"seat"}`.
+#[utoipa::path(get, path = "/api/me/games",
+    responses((status = 200, body = MyGames),
+              (status = 401, body = ErrorBody, description = "not logged in (`not_logged_in`)"),
+              (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
+pub async fn my_games(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+) -> Result<Json<MyGames>, ApiError> {
+    app.limiters.check_lookup(&addr)?;
+    let (player, _) = current(&app, &headers)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "this needs you to be logged in"))?;
+    let games = app
+        .store
+        .games_of(&player.id, RECENT)
+        .await
+        .map_err(store_refusal)?;
+    Ok(Json(MyGames {
+        games: games.into_iter().map(entry).collect(),
+    }))
+}
