@@ -519,10 +519,17 @@ pub async fn delete_account(
     Body(req): Body<Confirmation>,
 ) -> Result<Response, ApiError> {
     let player = confirmed(&app, &addr, &headers, req.password).await?;
+    let games = app
+        .store
+        .games_of(&player.id, u32::MAX)
+        .await
+        .map_err(store_refusal)?;
     app.store
         .delete_player(&player.id, app.config.clock.now_ms())
         .await
         .map_err(store_refusal)?;
+    // Its games show a deleted player from now on (other servers see their new `rev`).
+    app.forget(games.iter().map(|g| g.id.as_str())).await;
     Ok(logged_out(&app))
 }
 

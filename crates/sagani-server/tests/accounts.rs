@@ -5,11 +5,13 @@
 
 mod common;
 
-use reqwest::header::{HeaderMap, COOKIE, ORIGIN, SET_COOKIE};
+use common::browser::Browser;
+
+use reqwest::header::SET_COOKIE;
 use sagani_server::store::{PostgresStore, SqliteStore, Store};
 use sagani_server::testing::TestDatabase;
 use sagani_server::{Config, Limits};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::sync::Arc;
 
 /// A server on `store` (no per-second limits: the failed log-ins' own limit is under test).
@@ -22,76 +24,6 @@ async fn serve(store: Arc<dyn Store>) -> String {
         ..Config::default()
     };
     common::serve_store(store, config).await.0
-}
-
-struct Browser {
-    url: String,
-    client: reqwest::Client,
-    /// The session cookie this browser holds ("name=value").
-    cookie: Option<String>,
-    /// Send `Origin` as a page of the site does.
-    origin: Option<String>,
-}
-
-struct Answer {
-    status: u16,
-    body: Value,
-    headers: HeaderMap,
-}
-
-impl Browser {
-    fn new(url: &str) -> Browser {
-        Browser {
-            url: url.into(),
-            client: reqwest::Client::new(),
-            cookie: None,
-            origin: Some(url.into()),
-        }
-    }
-
-    async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
-        let mut r = self
-            .client
-            .request(method.parse().unwrap(), format!("{}{path}", self.url));
-        if let Some(b) = body {
-            r = r.json(&b);
-        }
-        if let Some(c) = &self.cookie {
-            r = r.header(COOKIE, c);
-        }
-        if let Some(o) = &self.origin {
-            r = r.header(ORIGIN, o);
-        }
-        let response = r.send().await.expect("the server answers");
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        if let Some(set) = headers.get(SET_COOKIE) {
-            let set = set.to_str().unwrap();
-            let pair = set.split(';').next().unwrap().to_string();
-            self.cookie = if pair.ends_with('=') {
-                None
-            } else {
-                Some(pair)
-            };
-        }
-        let body = response.json().await.expect("a JSON body");
-        Answer {
-            status,
-            body,
-            headers,
-        }
-    }
-
-    async fn me(&mut self) -> Value {
-        let a = self.send("GET", "/api/me", None).await;
-        assert_eq!(a.status, 200);
-        a.body
-    }
-
-    async fn log_in(&mut self, name: &str, password: &str) -> Answer {
-        let body = json!({ "name": name, "password": password });
-        self.send("POST", "/api/session", Some(body)).await
-    }
 }
 
 /// Everything an account does, on the server at `url` (and `other`, a second server on the

@@ -289,6 +289,14 @@ impl App {
         }
     }
 
+    /// Drops this server's copies of `games` (changed in the store behind their backs).
+    pub(crate) async fn forget(&self, games: impl Iterator<Item = &str>) {
+        for game in games {
+            self.committed.invalidate(game);
+            self.tables.invalidate(game).await;
+        }
+    }
+
     /// Keeps `table` as the cached copy: it holds the latest change this server made.
     pub(crate) async fn keep(&self, table: &Arc<Table>) {
         self.tables.insert(table.id.clone(), table.clone()).await;

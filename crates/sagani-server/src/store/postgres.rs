@@ -1113,7 +1113,18 @@ impl Accounts for PostgresStore {
         )
         .await
         .map_err(db_error)?;
-        // Its finished games name a deleted player.
+        // Its games name a deleted player (and cached copies of them are stale).
+        tx.execute(
+            &prepared(
+                &tx,
+                "UPDATE games SET rev = rev + 1 WHERE id IN
+                 (SELECT game_id FROM seats WHERE player_id = $1 AND name IS NOT NULL)",
+            )
+            .await?,
+            &[&player],
+        )
+        .await
+        .map_err(db_error)?;
         tx.execute(
             &prepared(&tx, "UPDATE seats SET name = NULL WHERE player_id = $1").await?,
             &[&player],

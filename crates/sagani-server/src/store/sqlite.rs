@@ -1137,7 +1137,12 @@ impl Accounts for SqliteStore {
             (forget, vec![text(player), Value::Integer(now)]),
             (sessions, vec![text(player)]),
             (
-                // Its finished games name a deleted player.
+                // Its games name a deleted player (and cached copies of them are stale).
+                "UPDATE games SET rev = rev + 1 WHERE id IN
+                     (SELECT game_id FROM seats WHERE player_id = ?1 AND name IS NOT NULL)",
+                vec![text(player)],
+            ),
+            (
                 "UPDATE seats SET name = NULL WHERE player_id = ?1",
                 vec![text(player)],
             ),

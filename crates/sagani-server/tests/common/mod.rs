@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod intercepted;
 
 use futures_util::StreamExt;
