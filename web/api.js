@@ -86,15 +86,19 @@ export function seatRequest(choice) {
 }
 
 /// Creates a game from seat choices (exactly one `me`), claims my seat, and remembers it.
-export async function createGame(choices, { variant, public: isPublic = false, tutorial = false } = {}) {
+/// `name`: a guest's display name (a logged-in player is named by the account); `rated`: a rated
+/// game (people only, accounts only).
+export async function createGame(choices, { variant, public: isPublic = false, tutorial = false, rated = false, name } = {}) {
   const body = { seats: choices.map(seatRequest), public: isPublic };
   if (variant) body.variant = variant;
   // The tutorial's fixed deck (a solo game for one person).
   if (tutorial) body.tutorial = true;
+  if (rated) body.rated = true;
+  if (name) body.name = name;
   const created = await api('POST', '/api/games', { body });
   const mine = choices.indexOf('me');
   const invite = created.invites.find((i) => i.seat === mine);
-  const joined = await api('POST', `/api/games/${created.game}/join`, { body: { invite: invite.code } });
+  const joined = await api('POST', `/api/games/${created.game}/join`, { body: { invite: invite.code, name } });
   saveGame({
     game: created.game,
     seat: joined.seat,

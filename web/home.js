@@ -9,6 +9,8 @@ import * as draw from './draw.js';
 import { currentLang, num, t } from './i18n.js';
 import { siteBar } from './rules.js';
 import { claimSeat } from './table.js';
+import { claimName, guestName, profileLink, setGuestName, whoAmI } from './account.js';
+import { gameLine } from './players.js';
 
 /// The choices for a seat after mine: the select's values (as `seatRequest` in api.js reads
 /// them) and their words.
@@ -32,6 +34,8 @@ export async function home(app) {
   document.title = t('app.name');
   const games = myGames();
   const newcomer = games.length === 0;
+  const who = await whoAmI();
+  const account = who.kind === 'account';
 
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'error', hidden: true });
   const fail = (e) => {
@@ -84,7 +88,17 @@ export async function home(app) {
   soloVariant.addEventListener('change', explain);
   explain();
   const soloStart = h('button', { type: 'button', 'data-testid': 'solo-start', class: 'primary' }, t('home.solo.start'));
-  soloStart.addEventListener('click', () => busy(soloStart, () => createGame(['me'], { variant: soloVariant.value })));
+  soloStart.addEventListener('click', () => busy(soloStart, () => createGame(['me'], { variant: soloVariant.value, name: claimName() })));
+
+  // Who plays: the account, or a guest under a display name kept on this device.
+  const nameInput = h('input', { id: 'my-name', type: 'text', maxlength: 24, value: guestName(), 'data-testid': 'my-name', autocomplete: 'nickname', placeholder: t('home.who.placeholder') });
+  nameInput.addEventListener('change', () => setGuestName(nameInput.value.trim()));
+  const whoLine = account
+    ? h('p', { class: 'who-line', 'data-testid': 'who' }, t('home.who.account', { name: who.name }), ' ',
+      profileLink(who.name, { class: 'small-link' }, t('account.profile')))
+    : h('p', { class: 'who-line', 'data-testid': 'who' },
+      h('label', { for: 'my-name' }, t('home.who.guest')), ' ', nameInput, ' ',
+      h('a', { href: '/account', class: 'small-link', 'data-testid': 'who-login' }, t('home.who.login')));
 
   // A game for 2 to 4.
   const players = h('select', { id: 'players', 'data-testid': 'players' },
@@ -107,10 +121,18 @@ export async function home(app) {
   players.addEventListener('change', drawSeats);
   drawSeats();
   const isPublic = h('input', { type: 'checkbox', id: 'public', 'data-testid': 'public' });
+  // A rated game: people only, each with an account; only an account can start one.
+  const isRated = h('input', { type: 'checkbox', id: 'rated', 'data-testid': 'rated', disabled: !account });
+  isRated.addEventListener('change', () => {
+    for (const s of seatSelects) {
+      if (isRated.checked) s.value = 'human';
+      s.disabled = isRated.checked;
+    }
+  });
   const create = h('button', { type: 'button', 'data-testid': 'create', class: 'primary' }, t('home.multi.create'));
   create.addEventListener('click', () => busy(create, () => {
     const choices = ['me', ...seatSelects.slice(1, Number(players.value)).map((s) => s.value)];
-    return createGame(choices, { public: isPublic.checked });
+    return createGame(choices, { public: isPublic.checked, rated: isRated.checked, name: claimName() });
   }));
 
   const mine = h('ul', { class: 'game-list', 'data-testid': 'my-games' });
@@ -129,6 +151,7 @@ export async function home(app) {
     h('div', { class: 'field' }, h('label', { for: 'players' }, t('home.multi.players')), players),
     seatRows,
     h('label', { class: 'check' }, isPublic, h('span', {}, t('home.multi.public'))),
+    h('label', { class: 'check' }, isRated, h('span', {}, t(account ? 'home.multi.rated' : 'home.multi.rated.login'))),
     h('div', { class: 'card-actions' }, create),
     h('p', { class: 'hint' }, t('home.multi.hint')));
   const mineCard = h('section', { class: 'card list-card', 'aria-labelledby': 'mine-title' },
@@ -140,6 +163,7 @@ export async function home(app) {
     siteBar('home'),
     h('div', { class: 'home-page' },
       hero,
+      whoLine,
       error,
       newcomer ? tutorial : null,
       newcomer ? null : mineCard,
@@ -153,7 +177,8 @@ export async function home(app) {
   );
 
   drawMine(mine, games);
-  drawLobby(open, fail);
+  if (account) drawAccountGames(mine, games, fail);
+  drawLobby(open, fail, account);
   drawArt(fan, pile);
 }
 
@@ -236,6 +261,50 @@ function drawMine(list, games) {
   }));
 }
 
+/// The account's games that this browser does not hold (played on another device): each can be
+/// taken here, which moves the seat to this browser.
+async function drawAccountGames(list, games, fail) {
+  let answer;
+  try {
+    answer = await api('GET', '/api/me/games');
+  } catch {
+    return; // The browser's own list stands.
+  }
+  const here = new Set(games.map((g) => g.game));
+  const others = answer.games.filter((g) => !here.has(g.game));
+  if (!others.length) return;
+  list.querySelector('.empty')?.remove();
+  for (const g of others) {
+    const actions = [];
+    if (g.status !== 'over') {
+      const take = h('button', { type: 'button', class: 'small', 'data-testid': `play-here-${g.game}` }, t('home.mine.here'));
+      take.addEventListener('click', async () => {
+        take.disabled = true;
+        try {
+          await claimSeat(g.game, { seat: g.seat });
+          history.pushState(null, '', `/games/${g.game}`);
+          dispatchEvent(new PopStateEvent('popstate'));
+        } catch (e) {
+          fail(e);
+          take.disabled = false;
+        }
+      });
+      actions.push(take);
+    }
+    list.append(gameLine(g, { actions }));
+  }
+}
+
+/// "5 minutes ago": how long ago a game was made.
+function age(createdAt) {
+  const minutes = Math.max(0, Math.floor((Date.now() / 1000 - createdAt) / 60));
+  if (minutes < 1) return t('home.open.age.now');
+  if (minutes < 60) return t('home.open.age.minutes', { count: minutes });
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return t('home.open.age.hours', { count: hours });
+  return t('home.open.age.days', { count: Math.floor(hours / 24) });
+}
+
 function gameLabel(g) {
   const players = g.players || (g.choices && g.choices.length);
   if (g.variant === 'solo') return t('home.mine.solo');
@@ -244,7 +313,7 @@ function gameLabel(g) {
 }
 
 /// Public games with a free seat.
-async function drawLobby(list, fail) {
+async function drawLobby(list, fail, account) {
   let lobby;
   try {
     lobby = await api('GET', '/api/games');
@@ -262,12 +331,18 @@ async function drawLobby(list, fail) {
     const mineToo = Boolean(findGame(g.game));
     // A game this browser plays in already: open it rather than take a second seat.
     const free = mineToo ? [] : g.seats.filter((s) => !s.claimed);
+    // A rated game's seats are for accounts.
+    const loginFirst = g.rated && !account && free.length
+      ? h('a', { href: '/account', class: 'small-link' }, t('home.open.login')) : null;
     return h('li', { class: 'game-item' },
       h('span', { class: 'game-main' },
-        h('strong', {}, t('home.mine.players', { count: g.players, n: num(g.players) })),
+        h('strong', {}, t('home.mine.players', { count: g.players, n: num(g.players) }), g.rated ? ` · ${t('profile.rated')}` : ''),
+        h('span', { class: 'game-date', 'data-testid': `lobby-host-${g.game}` },
+          g.host ? t('home.open.by', { name: g.host, age: age(g.created_at) }) : age(g.created_at)),
         h('span', { class: 'seats' }, g.seats.map((s) => seatName(state, s.seat)).join(', '))),
       h('span', { class: 'game-actions' },
-        free.map((s) => {
+        loginFirst,
+        (loginFirst ? [] : free).map((s) => {
           const b = h('button', { type: 'button', class: 'small' }, t('home.open.take', { n: num(s.seat + 1) }));
           b.addEventListener('click', async () => {
             b.disabled = true;

@@ -1,11 +1,14 @@
 // The page: the home screen at `/`, a game at `/games/{id}`, an invite at `/games/{id}/join/{code}`,
-// the rules at `/rules`, the tutorial at `/tutorial`, credits at `/about`. Every page module exports
+// the rules at `/rules`, the tutorial at `/tutorial`, credits at `/about`, the account at
+// `/account`, a profile at `/players/{name}`, the leaderboard at `/leaderboard`. Every page module exports
 // one `async function (app)` that draws into `app`.
 
 import { home } from './home.js';
 import { joinByInvite, leave, openTable } from './table.js';
 import { about, rules } from './rules.js';
 import { startTutorial } from './tutorial.js';
+import { accountPage } from './account.js';
+import { leaderboardPage, profilePage } from './players.js';
 import { h } from './dom.js';
 import { loadLang, t } from './i18n.js';
 
@@ -24,6 +27,9 @@ function route() {
   if (parts.length === 1 && parts[0] === 'rules') return rules(app);
   if (parts.length === 1 && parts[0] === 'about') return about(app);
   if (parts.length === 1 && parts[0] === 'tutorial') return startTutorial(app);
+  if (parts.length === 1 && parts[0] === 'account') return accountPage(app);
+  if (parts.length === 1 && parts[0] === 'leaderboard') return leaderboardPage(app);
+  if (parts.length === 2 && parts[0] === 'players') return profilePage(app, decodeURIComponent(parts[1]));
   if (parts[0] === 'games' && parts.length === 2) return openTable(app, parts[1]);
   if (parts[0] === 'games' && parts.length === 4 && parts[2] === 'join') return joinByInvite(app, parts[1], parts[3]);
   document.title = t('app.name');

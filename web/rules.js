@@ -9,6 +9,7 @@ import { h } from './dom.js';
 import * as draw from './draw.js';
 import { num, t } from './i18n.js';
 import { langSwitch } from './lang.js';
+import { accountLinks } from './account.js';
 
 /// The bar at the top of the home, rules and about pages: the name (a link home), the pages and
 /// the language switch. `current`: 'home', 'rules' or 'about'.
@@ -19,7 +20,7 @@ export function siteBar(current) {
       ? h('span', { class: 'brand', 'aria-hidden': 'true' })
       : h('a', { class: 'brand', href: '/', 'aria-label': t('home.nav.home') }, t('app.name')),
     h('nav', { class: 'site-nav', 'aria-label': t('home.nav.label') },
-      link('rules', '/rules'), link('tutorial', '/tutorial'), link('about', '/about')),
+      link('rules', '/rules'), link('tutorial', '/tutorial'), link('about', '/about'), accountLinks()),
     langSwitch());
 }
 

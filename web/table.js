@@ -12,13 +12,15 @@ import { Frame, span } from './board.js';
 import { t, num } from './i18n.js';
 import * as motion from './motion.js';
 import { coach } from './tutorial.js';
+import { claimName } from './account.js';
 import { describeMove, expectText, reasonText, seatName, shortName, tileName } from './words.js';
 
 const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
 
 /// Claims a seat (by invite or, in a public game, by number) and remembers its token.
 export async function claimSeat(game, body) {
-  const joined = await api('POST', `/api/games/${game}/join`, { body });
+  // A guest's display name goes with the claim (an account's own name wins on the server).
+  const joined = await api('POST', `/api/games/${game}/join`, { body: { ...body, name: claimName() } });
   saveGame({ game, seat: joined.seat, token: joined.token, invite: body.invite || null });
   return joined;
 }

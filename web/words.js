@@ -19,6 +19,8 @@ export function seatName(state, seat) {
     return state.you === seat ? t('seat.you.bot', { n, bot }) : t('seat.bot', { n, bot });
   }
   if (state.you === seat) return t('seat.you', { n });
+  if (info.deleted) return t('seat.deleted', { n });
+  if (info.name) return t(info.account ? 'seat.named' : 'seat.guest', { n, name: info.name });
   return info.claimed ? t('seat.number', { n }) : t('seat.free', { n });
 }
 
@@ -28,6 +30,7 @@ export function shortName(state, seat) {
   const n = seat + 1;
   if (state.you === seat) return t('seat.short.you', { n });
   if (info.kind === 'bot') return t('seat.short.bot', { n, bot: botName(info.bot), level: info.level || '' });
+  if (info.name) return t('seat.short.named', { n, name: info.name });
   return info.claimed ? t('seat.short.person', { n }) : t('seat.short.free', { n });
 }
 

@@ -436,6 +436,10 @@ fn extra_fields_are_ignored_and_defaults_apply() {
     let r = record_until(2, 5, |g| g.placements() == 6);
     let mut v: Value = serde_json::from_str(&r.to_json()).unwrap();
     let expected = ok_json(&replay_text(&v.to_string()));
+    // The server's records name the seats (RECORD.md), a seat without a name as null.
+    let named = r.to_json_with(&[("names", serde_json::json!(["Ada", null]))]);
+    assert!(named.contains("\"names\": [\"Ada\",null]"), "{named}");
+    assert_eq!(ok_json(&replay_text(&named)), expected);
     v["names"] = serde_json::json!(["Ada", "Bo"]);
     v["moves"][0]["clock"] = 12.into();
     assert_eq!(ok_json(&replay_text(&v.to_string())), expected);

@@ -83,6 +83,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/rules", get(web::page))
         .route("/tutorial", get(web::page))
         .route("/about", get(web::page))
+        .route("/account", get(web::page))
+        .route("/leaderboard", get(web::page))
+        .route("/players/{name}", get(web::page))
         .fallback(web::fallback)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(if body_limit == 0 {

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
-import { playOut } from '../api.mjs';
+import { playOut, playUntil } from '../api.mjs';
 
 /// Texts on screen (text nodes and the labels people and screen readers get) that did not come
 /// from the catalogue.
@@ -70,6 +70,49 @@ describe('words', () => {
       await page.waitForSelector(ready);
       await check(page, path);
     }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('the account, a profile with a rated game, the leaderboard, a guest\'s name and my games', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page, { ignore: [/404 \(Not Found\)/] });
+    const path = async (p, ready) => {
+      await page.goto(`${server.url}${p}`);
+      await page.waitForSelector(ready);
+      await check(page, p);
+    };
+    await path('/account', '[data-testid=signup]');
+    await path('/leaderboard', '[data-testid=leaderboard-empty]');
+    await path('/players/nobody', '[data-testid=profile-missing]');
+    // Two accounts play a rated game (through the API, signed up in this page's context).
+    const other = await launchBrowser();
+    await other.addInitScript(() => localStorage.setItem('sagani.lang', 'qps'));
+    const signUp = (p, name) => p.evaluate((n) => fetch('/api/players', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: n, password: 'secret words' }) }).then((r) => r.status), name);
+    const bea = await other.newPage();
+    await page.goto(`${server.url}/`);
+    await bea.goto(`${server.url}/`);
+    assert.equal(await signUp(page, 'Ada'), 201);
+    assert.equal(await signUp(bea, 'Bea'), 201);
+    const game = await page.evaluate(async () => {
+      const post = (p, body) => fetch(p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      const made = await post('/api/games', { seats: [{ kind: 'human' }, { kind: 'human' }], rated: true, public: true });
+      const me = await post(`/api/games/${made.game}/join`, { invite: made.invites[0].code });
+      localStorage.setItem('sagani.games', JSON.stringify([{ game: made.game, seat: 0, token: me.token }]));
+      return made;
+    });
+    await path('/', `[data-testid=lobby-host-${game.game}]`);
+    const beaToken = await bea.evaluate((code) => fetch(`/api/games/${code[0]}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invite: code[1] }) }).then((r) => r.json()).then((j) => j.token), [game.game, game.invites[1].code]);
+    const adaToken = await page.evaluate(() => JSON.parse(localStorage.getItem('sagani.games'))[0].token);
+    await playUntil(server.url, game.game, [adaToken, beaToken], (s) => s.status === 'over');
+    await path(`/games/${game.game}`, '[data-testid=end]');
+    await path('/account', '[data-testid=log-out]');
+    await path('/players/Ada', '[data-testid=rating-graph]');
+    await path('/leaderboard', 'table.leaderboard');
+    // A game of Ada's on another device: "my games" offers to play it here.
+    await page.evaluate(() => localStorage.removeItem('sagani.games'));
+    await path('/', '[data-testid=my-games] .game-item');
+    await other.close();
     assert.deepEqual(errors, []);
     await page.close();
   });
