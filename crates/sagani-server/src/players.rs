@@ -310,3 +310,77 @@ pub async fn my_games(
         games: games.into_iter().map(entry).collect(),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Status;
+    use sagani_core::Variant;
+
+    fn ended(variant: Variant, seat: u8, outcome: &str) -> PlayedGame {
+        PlayedGame {
+            id: "g".into(),
+            created_at: 0,
+            ended_at: Some(1),
+            variant,
+            rated: false,
+            status: Status::Over,
+            seat,
+            outcome: Some(outcome.into()),
+            seats: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn results_and_solo_records_come_from_the_outcomes() {
+        let solo = |tiles, reached, symphony| {
+            ended(
+                Variant::Solo,
+                0,
+                &format!(
+                    r#"{{"kind":"solo","tiles_used":{tiles},"score":75,"reached":{reached},"symphony":{symphony}}}"#
+                ),
+            )
+        };
+        let games = vec![
+            ended(
+                Variant::Standard,
+                1,
+                r#"{"kind":"ranking","ranking":[1,0],"scores":[40,75]}"#,
+            ),
+            ended(
+                Variant::Standard,
+                0,
+                r#"{"kind":"ranking","ranking":[1,0],"scores":[40,75]}"#,
+            ),
+            solo(31, true, false),
+            solo(24, true, true),
+            // Not reached: no record of tiles, however few.
+            solo(12, false, false),
+            ended(
+                Variant::SoloAll,
+                0,
+                r#"{"kind":"solo-all","score":90,"discs_left":5,"final_score":85}"#,
+            ),
+            ended(
+                Variant::SoloAll,
+                0,
+                r#"{"kind":"solo-all","score":70,"discs_left":1,"final_score":69}"#,
+            ),
+        ];
+        let (played, wins, records) = tally(&games);
+        assert_eq!((played, wins), (7, 1));
+        assert_eq!(
+            records,
+            SoloRecords {
+                games: 5,
+                best_tiles: Some(24),
+                symphonies: 1,
+                best_solo_all: Some(85),
+            }
+        );
+        assert_eq!(result(&games[0]), (Some(1), Some(75)));
+        assert_eq!(result(&games[1]), (Some(2), Some(40)));
+        assert_eq!(result(&games[5]), (None, Some(85)));
+    }
+}
