@@ -175,10 +175,8 @@ fn tally(results: &[PlayedGame]) -> (u32, u32, SoloRecords) {
         };
         games += 1;
         match outcome["kind"].as_str() {
-            Some("ranking") => {
-                if outcome["ranking"][0].as_u64() == Some(g.seat as u64) {
-                    wins += 1;
-                }
+            Some("ranking") if outcome["ranking"][0].as_u64() == Some(g.seat as u64) => {
+                wins += 1;
             }
             Some("solo") => {
                 solo.games += 1;
