@@ -836,6 +836,7 @@ class Table {
       h('a', { href: '/', class: 'home-link', 'aria-label': t('bar.home') }, t('app.name')),
       !this.offline ? null : h('span', { class: 'offline', 'data-testid': 'offline', title: t('bar.offline.title') }, t('bar.offline')),
       this.you === undefined ? h('span', { class: 'watching', 'data-testid': 'watching' }, t('bar.watching')) : null,
+      s.rated ? h('span', { class: 'watching', 'data-testid': 'rated', title: t('bar.rated.title') }, t('profile.rated')) : null,
       notify, result,
       h('span', { class: 'spacer' }),
       h('a', { href: '/rules', class: 'small-link', target: '_blank', rel: 'noopener' }, t('bar.rules')),

@@ -83,6 +83,8 @@ describe('players: accounts, names, a rated game, profiles', () => {
     const shows = (page, text) => page.waitForFunction((s) => document.querySelector('[data-testid=table]').innerText.includes(s), text);
     await shows(a, fill(EN['seat.named'], { n: 2, name: 'Bea' }));
     await shows(b, fill(DE['seat.named'], { n: 1, name: 'Ada' }));
+    assert.equal(await a.textContent('[data-testid=rated]'), EN['profile.rated']);
+    assert.equal(await b.textContent('[data-testid=rated]'), DE['profile.rated']);
     await screenshot(a, 'table-names-en');
 
     // The game is played out through the API with the browsers' own tokens.
@@ -106,6 +108,15 @@ describe('players: accounts, names, a rated game, profiles', () => {
       assert.equal(await line.locator('a[download]').getAttribute('href'), `/api/games/${game}/record`);
     }
     await screenshot(b, 'profile-de');
+    // Bea's other screens speak German too.
+    await b.goto(`${server.url}/leaderboard`);
+    await b.waitForSelector('table.leaderboard');
+    assert.equal(await b.textContent('h1'), DE['leaderboard.title']);
+    await b.goto(`${server.url}/account`);
+    await b.waitForSelector('[data-testid=log-out]');
+    assert.equal(await b.textContent('h1'), fill(DE['account.title.me'], { name: 'Bea' }));
+    assert.equal(await b.textContent('[data-testid=log-out-everywhere]'), DE['account.logout.everywhere']);
+    await screenshot(b, 'account-de');
     await a.goto(`${server.url}/leaderboard`);
     await a.waitForSelector('table.leaderboard');
     const names = await a.locator('table.leaderboard tbody td:nth-child(2)').allTextContents();
