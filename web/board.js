@@ -67,9 +67,15 @@ export class Frame {
   layout() {
     if (!this.svg) return;
     const cell = this.fitCell() * this.zoom;
-    this.svg.setAttribute('width', Math.round(this.cols * cell));
-    this.svg.setAttribute('height', Math.round(this.rows * cell));
-    this.wrap.dataset.zoom = String(Math.round(this.zoom * 100) / 100);
+    // Sized here only (draw.js leaves a framed picture's size alone), and only when it changes:
+    // a new size paints the whole picture again.
+    if (!this.svg.hasAttribute('data-framed')) this.svg.setAttribute('data-framed', '');
+    const width = String(Math.round(this.cols * cell));
+    const height = String(Math.round(this.rows * cell));
+    if (this.svg.getAttribute('width') !== width) this.svg.setAttribute('width', width);
+    if (this.svg.getAttribute('height') !== height) this.svg.setAttribute('height', height);
+    const zoom = String(Math.round(this.zoom * 100) / 100);
+    if (this.wrap.dataset.zoom !== zoom) this.wrap.dataset.zoom = zoom;
   }
 
   centre() {

@@ -11,8 +11,9 @@
 //   CACOPHONY_COLOR       the red of the Cacophony discs.
 //   CELL                  100: the units of one display cell (and of one tile).
 //   svg(tag, attrs, children)
-//   emblem(element, {x, y, size, fill, ...attrs}) a <g> with the element's emblem, `size` units
-//                         wide, centred on (x, y) (default: the 100-unit box at the origin).
+//   emblem(element, {x, y, size, fill, ...attrs}) a <path class="emblem"> with the element's
+//                         emblem, `size` units wide, centred on (x, y) (default: the 100-unit box
+//                         at the origin).
 //   tileGroup(info, opts) a tile as <g class="tile"> of 100×100 units at the origin, holding
 //                         <g class="tile-face"> (rotate or scale it in CSS with transform-box:
 //                         fill-box; the outer group keeps the position). opts:
@@ -28,9 +29,12 @@
 //   displaySvg(seatView, tiles, opts)  a display. opts: cellPx, fit (width and height 100%,
 //                         scaled to its box), seatColor, placing {tile, rot, legal, chosen},
 //                         fresh (Set of tile ids), preview, onCell(x, y, legal, byKey),
-//                         into (a display drawn before: updated in place, its unchanged tiles
-//                         kept, which saves the page restyling and laying them out again).
+//                         into (a display drawn before: updated in place, its unchanged tiles,
+//                         its cells and the tile being placed kept, which saves the page
+//                         restyling and laying them out again; a display in a board.js frame
+//                         keeps the size the frame gives it).
 //                         Uses `discs` and `cacophony` of each TileView when the server sends them.
+//                         Cells are listened to on the <svg>: the latest `onCell` is called.
 //   scoreTrack(view, names)   the harmony track: a serpentine of numbered spaces, the goal
 //                         marked, a stacked disc per seat (the first to arrive lowest).
 //   startMarker(size)     the start player's token, an <svg> of `size` px with its label.
@@ -128,11 +132,42 @@ const EMBLEMS = {
   ],
 };
 
-export function emblem(element, { x = 50, y = 50, size = 100, fill = PALETTE[element].color, ...attrs } = {}) {
-  const k = size / 100;
-  const g = svg('g', { class: 'emblem', transform: `translate(${x - 50 * k} ${y - 50 * k}) scale(${k})`, ...attrs });
-  for (const d of EMBLEMS[element]) g.append(svg('path', { d, fill, 'fill-rule': 'evenodd' }));
-  return g;
+/// A number for a path, short: two decimals at most.
+const num = (v) => String(Math.round(v * 100) / 100);
+
+/// Path data `d` (absolute M, L, C, A and Z only, as in EMBLEMS) scaled by `k` and moved by
+/// (dx, dy).
+function placePath(d, k, dx, dy) {
+  const out = [];
+  const re = /([MLCAZ])([^MLCAZ]*)/g;
+  for (let m = re.exec(d); m; m = re.exec(d)) {
+    const [cmd, rest] = [m[1], m[2].trim()];
+    const n = rest ? rest.split(/[\s,]+/).map(Number) : [];
+    if (cmd === 'A') {
+      // rx ry rotation large-arc sweep x y
+      out.push(`A${num(n[0] * k)} ${num(n[1] * k)} ${n[2]} ${n[3]} ${n[4]} ${num(n[5] * k + dx)} ${num(n[6] * k + dy)}`);
+    } else {
+      out.push(cmd + n.map((v, i) => num(v * k + (i % 2 ? dy : dx))).join(' '));
+    }
+  }
+  return out.join('');
+}
+
+/// Emblem paths by element, place and size (drawn with the numbers in place: a transform would
+/// cost the page a little on every frame, for every tile shown).
+const placedEmblems = new Map();
+
+/// An element's emblem: one path `size` units wide, centred on (x, y) (default: the 100-unit
+/// box at the origin), with class `emblem`.
+export function emblem(element, { x = 50, y = 50, size = 100, fill = PALETTE[element].color, class: cls = 'emblem', ...attrs } = {}) {
+  const key = `${element} ${x} ${y} ${size}`;
+  let d = placedEmblems.get(key);
+  if (!d) {
+    const k = size / 100;
+    d = EMBLEMS[element].map((part) => placePath(part, k, x - 50 * k, y - 50 * k)).join('');
+    placedEmblems.set(key, d);
+  }
+  return svg('path', { d, fill, 'fill-rule': 'evenodd', class: cls, ...attrs });
 }
 
 // ---- words ----
@@ -195,7 +230,7 @@ function vessel(info, discs, red, seatColor) {
   g.append(svg('circle', { cx, cy, r: 15.5, fill: e.dark, class: 'vessel-rim' }));
   g.append(svg('circle', { cx, cy, r: 12.3, fill: '#fbf7ee', class: 'vessel-well' }));
   g.append(svg('circle', { cx, cy: cy + 1, r: 11.2, fill: 'none', stroke: 'rgba(0,0,0,0.12)', 'stroke-width': 2.4 }));
-  if (discs === 0) g.append(emblem(info.element, { x: cx, y: cy, size: 15, fill: e.color, opacity: 0.6 }));
+  if (discs === 0) g.append(emblem(info.element, { x: cx, y: cy, size: 15, fill: e.color, 'fill-opacity': 0.6 }));
   const heap = HEAP[Math.min(discs, 4)];
   heap.forEach(([dx, dy], i) => {
     // Cacophony discs lie lowest: they are the last to leave the vessel.
@@ -211,7 +246,7 @@ function plaque(info) {
   const e = PALETTE[info.element];
   const g = svg('g', { class: 'plaque' });
   g.append(svg('rect', { x: 32.5, y: 58.5, width: 35, height: 14, rx: 7, fill: e.dark, stroke: '#fff', 'stroke-width': 1.3 }));
-  g.append(text(40.5, 65.8, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: '#fff', 'font-size': 9.5, 'font-weight': 700, opacity: 0.8 }));
+  g.append(text(40.5, 65.8, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: '#fff', 'fill-opacity': 0.8, 'font-size': 9.5, 'font-weight': 700 }));
   g.append(svg('line', { x1: 47, y1: 61, x2: 47, y2: 70, stroke: 'rgba(255,255,255,0.45)', 'stroke-width': 1 }));
   g.append(text(57, 66, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': 13.5, 'font-weight': 800 }));
   return g;
@@ -222,22 +257,20 @@ function arrowGroup(a, { disc: discColor, discKind = 'sound', will = false } = {
   const spot = arrowSpot(a.direction);
   const ae = PALETTE[a.element];
   const g = svg('g', {
-    transform: `translate(${spot.x} ${spot.y})`,
     class: 'arrow', 'data-direction': a.direction, 'data-element': a.element,
     'data-covered': a.covered ? 'true' : 'false',
   });
-  const head = svg('path', {
-    d: 'M0 -14 L14.5 8 L-14.5 8 Z', transform: `rotate(${spot.angle})`,
-    fill: ae.color, stroke: ae.dark, 'stroke-width': 2, 'stroke-linejoin': 'round', class: 'arrow-head',
-  });
-  const halo = svg('path', {
-    d: 'M0 -14 L14.5 8 L-14.5 8 Z', transform: `rotate(${spot.angle})`,
-    fill: 'none', stroke: '#fff', 'stroke-width': 5, 'stroke-linejoin': 'round', opacity: 0.9,
-  });
-  // The letter sits on the head's widest part, upright whatever the arrow's angle.
+  // The head, turned to point its way and put in its place (in numbers, not by a transform: a
+  // transform costs the page a little on every frame, for every arrow shown).
   const rad = (spot.angle * Math.PI) / 180;
-  const lx = -Math.sin(rad) * 1.2, ly = Math.cos(rad) * 1.2;
-  const letter = text(lx, ly + 0.6, t(`element.${a.element}.letter`), { fill: ae.ink, 'font-size': 12.5, 'font-weight': 800, class: 'arrow-letter' });
+  const cos = Math.cos(rad), sin = Math.sin(rad);
+  const at = ([x, y]) => `${num(spot.x + x * cos - y * sin)} ${num(spot.y + x * sin + y * cos)}`;
+  const d = `M${at([0, -14])} L${at([14.5, 8])} L${at([-14.5, 8])} Z`;
+  const head = svg('path', { d, fill: ae.color, stroke: ae.dark, 'stroke-width': 2, 'stroke-linejoin': 'round', class: 'arrow-head' });
+  const halo = svg('path', { d, fill: 'none', stroke: '#fff', 'stroke-width': 5, 'stroke-linejoin': 'round', 'stroke-opacity': 0.9 });
+  // The letter sits on the head's widest part, upright whatever the arrow's angle.
+  const lx = spot.x - sin * 1.2, ly = spot.y + cos * 1.2;
+  const letter = text(num(lx), num(ly + 0.6), t(`element.${a.element}.letter`), { fill: ae.ink, 'font-size': 12.5, 'font-weight': 800, class: 'arrow-letter' });
   // The letter is the arrow's only text (tests read it).
   g.append(halo, head, letter);
   if (a.covered) {
@@ -259,12 +292,12 @@ function face(info, arrows, { marks, seatColor, discs, cacophony }) {
     x: PAD, y: PAD, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10,
     fill: e.tint, stroke: e.color, 'stroke-width': 4, class: 'tile-body',
   }));
-  f.append(svg('rect', { x: PAD - 2, y: PAD - 2, width: 100 - 2 * PAD + 4, height: 100 - 2 * PAD + 4, rx: 12, fill: 'none', stroke: e.dark, 'stroke-width': 0.8, opacity: 0.7 }));
+  f.append(svg('rect', { x: PAD - 2, y: PAD - 2, width: 100 - 2 * PAD + 4, height: 100 - 2 * PAD + 4, rx: 12, fill: 'none', stroke: e.dark, 'stroke-width': 0.8, 'stroke-opacity': 0.7 }));
   // A soft frame and a lighter middle, as on printed cardboard.
-  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.color, 'stroke-width': 6, opacity: 0.14 }));
-  f.append(svg('circle', { cx: 50, cy: 48, r: 34, fill: '#fff', opacity: 0.4 }));
-  f.append(svg('rect', { x: PAD + 5, y: PAD + 5, width: 100 - 2 * PAD - 10, height: 100 - 2 * PAD - 10, rx: 6, fill: 'none', stroke: e.color, 'stroke-width': 1, opacity: 0.5 }));
-  f.append(emblem(info.element, { x: 50, y: 50, size: 88, fill: e.wash[0], opacity: e.wash[1], class: 'emblem watermark' }));
+  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.color, 'stroke-width': 6, 'stroke-opacity': 0.14 }));
+  f.append(svg('circle', { cx: 50, cy: 48, r: 34, fill: '#fff', 'fill-opacity': 0.4 }));
+  f.append(svg('rect', { x: PAD + 5, y: PAD + 5, width: 100 - 2 * PAD - 10, height: 100 - 2 * PAD - 10, rx: 6, fill: 'none', stroke: e.color, 'stroke-width': 1, 'stroke-opacity': 0.5 }));
+  f.append(emblem(info.element, { x: 50, y: 50, size: 88, fill: e.wash[0], 'fill-opacity': e.wash[1], class: 'emblem watermark' }));
   // Cacophony discs beyond those on the vessel lie on covered arrows.
   let redOnArrows = Math.max(0, cacophony - discs);
   const covers = (marks && marks.covers) || new Set();
@@ -292,11 +325,11 @@ function backFace(info) {
   }));
   // Rings of sound around the emblem.
   for (const r of [24, 33, 42]) {
-    f.append(svg('circle', { cx: 50, cy: 42, r, fill: 'none', stroke: e.ink, 'stroke-width': 1.6, opacity: 0.16 }));
+    f.append(svg('circle', { cx: 50, cy: 42, r, fill: 'none', stroke: e.ink, 'stroke-width': 1.6, 'stroke-opacity': 0.16 }));
   }
-  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.ink, 'stroke-width': 1.2, opacity: 0.45 }));
+  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.ink, 'stroke-width': 1.2, 'stroke-opacity': 0.45 }));
   f.append(emblem(info.element, { x: 50, y: 40, size: 46, fill: e.ink, class: 'emblem' }));
-  f.append(text(18, 19, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: e.ink, 'font-size': 11, 'font-weight': 700, opacity: 0.85 }));
+  f.append(text(18, 19, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: e.ink, 'fill-opacity': 0.85, 'font-size': 11, 'font-weight': 700 }));
   f.append(svg('circle', { cx: 50, cy: 76.5, r: 14, fill: e.dark, stroke: e.ink, 'stroke-width': 1.5 }));
   f.append(text(50, 77.5, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': info.value >= 10 ? 17 : 20, 'font-weight': 800 }));
   return f;
@@ -355,25 +388,46 @@ export function tileSvg(info, { rot = 0, size = 64, back = false, label, seatCol
 
 const SIDES = [[1, 0, 'left'], [-1, 0, 'right'], [0, 1, 'above'], [0, -1, 'below']];
 
+/// Words for cells, by what they depend on (a display has hundreds of cells, most of them
+/// said the same way as on the last drawing).
+const cellWordsSaid = new Map();
+
 /// Words for an empty cell, by a tile beside it ("right of Fire 10"), never by coordinates.
 function cellWords(x, y, legal, occupied, tiles) {
   if (occupied.size === 0) return t('draw.cell.first');
-  let where = null;
+  let by = null;
   for (const [dx, dy, side] of SIDES) {
     const n = occupied.get(`${x + dx},${y + dy}`);
     if (n) {
-      where = t(`draw.side.${side}`, { tile: tileWords(tiles[n.tile]) });
+      by = [side, n.tile, tiles[n.tile].element, tiles[n.tile].value];
       break;
     }
   }
-  if (!where) where = t('draw.side.none');
-  return t(legal ? 'draw.cell.legal' : 'draw.cell.illegal', { where });
+  const key = `${currentLang()}|${legal}|${by ? by.join() : ''}`;
+  let words = cellWordsSaid.get(key);
+  if (words === undefined) {
+    const where = by ? t(`draw.side.${by[0]}`, { tile: tileWords(tiles[by[1]]) }) : t('draw.side.none');
+    words = t(legal ? 'draw.cell.legal' : 'draw.cell.illegal', { where });
+    if (cellWordsSaid.size > 2000) cellWordsSaid.clear();
+    cellWordsSaid.set(key, words);
+  }
+  return words;
+}
+
+/// What a display's cells do when picked, by drawn display (the latest `onCell` given).
+const cellHandlers = new WeakMap();
+
+/// The cell a pointer or key event is about, with where it is and whether it is legal.
+function cellOf(ev) {
+  const cell = ev.target && ev.target.closest ? ev.target.closest('rect.cell') : null;
+  if (!cell) return null;
+  const [x, y] = cell.getAttribute('data-cell').split(',').map(Number);
+  return { x, y, legal: cell.classList.contains('legal') };
 }
 
 /// A player's display (see the top of this file for the options).
 export function displaySvg(seatView, tiles, options = {}) {
   const { cellPx = 80, placing, fresh = new Set(), preview = null, fit = false, seatColor = NEUTRAL_DISC } = options;
-  const onCell = options.onCell || (() => {});
   const placed = seatView.display;
   const occupied = new Map(placed.map((d) => [`${d.x},${d.y}`, d]));
   let xs = placed.map((d) => d.x);
@@ -398,10 +452,14 @@ export function displaySvg(seatView, tiles, options = {}) {
     class: 'display-svg art',
   };
   const root = options.into || svg('svg', attrs);
+  cellHandlers.set(root, options.onCell || (() => {}));
   if (options.into) {
+    const framed = root.hasAttribute('data-framed');
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined) root.removeAttribute(k);
-      else if (root.getAttribute(k) !== String(v)) root.setAttribute(k, String(v));
+      // A picture in a frame (board.js) is sized by the frame: set here, its size would change
+      // twice, and the whole picture be painted again.
+      else if (!(framed && (k === 'width' || k === 'height')) && root.getAttribute(k) !== String(v)) root.setAttribute(k, String(v));
     }
   } else {
     // The tile being placed follows the pointer (or the focused cell) without a redraw.
@@ -420,10 +478,30 @@ export function displaySvg(seatView, tiles, options = {}) {
       const ghost = root.querySelector(':scope > .ghost');
       if (ghost) ghost.setAttribute('visibility', 'hidden');
     });
+    // The cells are listened to here, not one by one: cells stay from one drawing to the next.
+    root.addEventListener('click', (ev) => {
+      const c = cellOf(ev);
+      if (c) cellHandlers.get(root)(c.x, c.y, c.legal);
+    });
+    root.addEventListener('keydown', (ev) => {
+      if ((ev.key !== 'Enter' && ev.key !== ' ') || ev.repeat) return;
+      const c = cellOf(ev);
+      if (!c) return;
+      ev.preventDefault();
+      cellHandlers.get(root)(c.x, c.y, c.legal, true);
+    });
   }
-  // The tiles drawn before, by what shapes them and where: those unchanged stay as they are.
-  const before = new Map();
-  for (const el of root.children) if (el.dataset.key) before.set(el.dataset.key, el);
+  // What was drawn before stays where it is still right: unchanged tiles, the cells (brought up
+  // to date), the tile being placed. Everything new or moved is drawn again; a drawing kept
+  // saves the page restyling it and laying it out again.
+  const before = new Map(); // tile key -> <g>
+  const cellsBefore = new Map(); // "x,y" -> <rect>
+  const lastBefore = new Map(); // key -> the tile being placed (chosen or following the pointer)
+  for (const el of root.children) {
+    if (el.dataset.key) before.set(el.dataset.key, el);
+    else if (el.dataset.placing) lastBefore.set(el.dataset.placing, el);
+    else if (el.classList.contains('cell')) cellsBefore.set(el.getAttribute('data-cell'), el);
+  }
   const keep = new Set();
   const added = [];
   const covers = new Map(); // tile id -> Set of directions the preview covers
@@ -457,37 +535,71 @@ export function displaySvg(seatView, tiles, options = {}) {
     }
     added.push(g);
   }
-  // Everything else goes: changed tiles, and the cells and tile of a placement.
-  for (const el of [...root.children]) if (!keep.has(el)) el.remove();
-  root.append(...added);
-  if (!placing) return root;
-  for (let y = minY; y <= maxY; y++) {
-    for (let x = minX; x <= maxX; x++) {
-      const key = `${x},${y}`;
-      if (occupied.has(key)) continue;
-      const legal = placing.legal.has(key);
-      const cell = svg('rect', {
-        x: x * CELL + PAD, y: y * CELL + PAD, width: CELL - 2 * PAD, height: CELL - 2 * PAD, rx: 10,
-        class: legal ? 'cell legal' : 'cell', 'data-cell': key,
-        tabindex: legal ? 0 : undefined, role: 'button',
-        'aria-label': cellWords(x, y, legal, occupied, tiles),
-      });
-      cell.addEventListener('click', () => onCell(x, y, legal));
-      cell.addEventListener('keydown', (ev) => {
-        if ((ev.key === 'Enter' || ev.key === ' ') && !ev.repeat) {
-          ev.preventDefault();
-          onCell(x, y, legal, true);
-        }
-      });
-      root.append(cell);
+  // The tile being placed: chosen at a cell, or following the pointer.
+  let last = null;
+  let lastKey = null;
+  let own = null;
+  if (placing) {
+    // The new tile's own arrows that the preview covers.
+    own = placing.chosen && preview ? covers.get(placing.tile.id) : null;
+    lastKey = [currentLang(), placing.tile.id, placing.rot, seatColor, placing.chosen ? `${placing.chosen.x},${placing.chosen.y}` : 'ghost',
+      own ? [...own].sort().join() : '', completes.has(placing.tile.id)].join('|');
+    last = lastBefore.get(lastKey) || null;
+  }
+  // The cells wanted: every empty one within the bounds while placing, in rows.
+  const cells = [];
+  if (placing) {
+    for (let y = minY; y <= maxY; y++) {
+      for (let x = minX; x <= maxX; x++) {
+        const key = `${x},${y}`;
+        if (!occupied.has(key)) cells.push([x, y, key]);
+      }
     }
   }
+  const wanted = new Set(cells.map((c) => c[2]));
+  for (const el of [...root.children]) {
+    if (keep.has(el) || el === last) continue;
+    if (el.classList.contains('cell') && wanted.has(el.getAttribute('data-cell'))) continue;
+    el.remove();
+  }
+  // New tiles go after the tiles kept, under the cells and the tile being placed.
+  const firstOther = [...root.children].find((el) => !el.dataset.key) || null;
+  for (const g of added) root.insertBefore(g, firstOther);
+  if (!placing) return root;
+  // Cells kept are in rows already; new ones go in between, so that Tab goes row by row.
+  const kept = [...root.children].filter((el) => el.classList.contains('cell'));
+  let next = 0;
+  for (const [x, y, key] of cells) {
+    const legal = placing.legal.has(key);
+    const cls = legal ? 'cell legal' : 'cell';
+    const words = cellWords(x, y, legal, occupied, tiles);
+    const old = cellsBefore.get(key);
+    if (old && kept[next] === old) {
+      next++;
+      if (old.getAttribute('class') !== cls) old.setAttribute('class', cls);
+      if (legal !== old.hasAttribute('tabindex')) {
+        if (legal) old.setAttribute('tabindex', '0');
+        else old.removeAttribute('tabindex');
+      }
+      if (old.getAttribute('aria-label') !== words) old.setAttribute('aria-label', words);
+      continue;
+    }
+    if (old) {
+      // Out of its row (never expected): drawn again in its place.
+      kept.splice(kept.indexOf(old), 1);
+      old.remove();
+    }
+    const cell = svg('rect', {
+      x: x * CELL + PAD, y: y * CELL + PAD, width: CELL - 2 * PAD, height: CELL - 2 * PAD, rx: 10,
+      class: cls, 'data-cell': key, tabindex: legal ? 0 : undefined, role: 'button', 'aria-label': words,
+    });
+    root.insertBefore(cell, kept[next] || last);
+  }
+  if (last) return root;
   const info = placing.tile;
   // The arrows as turned come from the server's tile table.
   const arrows = info.rotations[placing.rot].map((a) => ({ ...a, covered: false }));
   if (placing.chosen) {
-    // The new tile's own arrows that the preview covers.
-    const own = preview ? covers.get(info.id) : null;
     const tile = tileGroup(info, { arrows, marks: { covers: own }, discs: 0, seatColor });
     tile.setAttribute('transform', `translate(${placing.chosen.x * CELL} ${placing.chosen.y * CELL})`);
     tile.classList.add('chosen');
@@ -495,6 +607,7 @@ export function displaySvg(seatView, tiles, options = {}) {
     if (completes.has(info.id)) {
       tile.append(svg('rect', { x: 1, y: 1, width: 98, height: 98, rx: 12, class: 'outline-complete', fill: 'none' }));
     }
+    tile.dataset.placing = lastKey;
     root.append(tile);
   } else {
     // The tile follows the pointer (or the focused cell) without redrawing the display.
@@ -502,6 +615,7 @@ export function displaySvg(seatView, tiles, options = {}) {
     ghost.classList.add('ghost');
     ghost.setAttribute('pointer-events', 'none');
     ghost.setAttribute('visibility', 'hidden');
+    ghost.dataset.placing = lastKey;
     root.append(ghost);
   }
   return root;
@@ -555,27 +669,37 @@ export function scoreTrack(view, names, into = null) {
   }
   root.append(svg('polyline', { points: pts.join(' '), fill: 'none', stroke: '#cbb994', 'stroke-width': step * 0.9, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', class: 'track-path' }));
   const sr = step * 0.42;
+  // The spaces: one path for all the spaces of a look (a long track has hundreds of spaces, and
+  // a solo game's score below zero draws it anew on most moves: few elements are quick to draw).
+  const looks = new Map();
+  const numbers = [];
+  let flag = null;
   for (let v = lo; v <= hi; v++) {
     const p = at(v);
     const goal = v === target;
     const five = v % 5 === 0;
     const fill = goal ? '#f2b705' : v < 0 ? '#e9c9c9' : five ? '#fffaf0' : '#f7efdc';
-    const space = svg('g', { class: goal ? 'space goal' : 'space', 'data-score': v });
-    space.append(svg('circle', { cx: p.x, cy: p.y, r: sr, fill, stroke: goal ? '#8a5a00' : five ? '#8a7a55' : '#b9a884', 'stroke-width': goal ? 2 : five ? 1.4 : 0.8 }));
+    const look = [fill, goal ? '#8a5a00' : five ? '#8a7a55' : '#b9a884', goal ? 2 : five ? 1.4 : 0.8].join(' ');
+    if (!looks.has(look)) looks.set(look, []);
+    looks.get(look).push(`M${+(p.x - sr).toFixed(2)} ${+p.y.toFixed(2)}a${+sr.toFixed(3)} ${+sr.toFixed(3)} 0 1 0 ${+(2 * sr).toFixed(3)} 0a${+sr.toFixed(3)} ${+sr.toFixed(3)} 0 1 0 ${-(2 * sr).toFixed(3)} 0Z`);
     if (five || goal || v === lo || v === hi) {
-      space.append(text(p.x, p.y + 0.5, String(v), { 'font-size': Math.min(8.5, step * 0.5), 'font-weight': five || goal ? 700 : 400, fill: goal ? '#3b2800' : '#5b4d33', class: 'space-number' }));
+      numbers.push(text(p.x, p.y + 0.5, String(v), { 'font-size': Math.min(8.5, step * 0.5), 'font-weight': five || goal ? 700 : 400, fill: goal ? '#3b2800' : '#5b4d33', class: 'space-number' }));
     }
-    root.append(space);
     if (goal) {
       // A flag above the goal space.
       const fx = p.x, fy = p.y - sr;
-      const flag = svg('g', { class: 'goal-flag' });
+      flag = svg('g', { class: 'goal-flag' });
       flag.append(svg('line', { x1: fx, y1: fy, x2: fx, y2: fy - 15, stroke: '#5b4d33', 'stroke-width': 1.5 }));
       flag.append(svg('path', { d: `M${fx} ${fy - 15} L${fx + 11} ${fy - 11.5} L${fx} ${fy - 8} Z`, fill: '#c8102e' }));
       titled(flag, t('draw.track.goal', { target }));
-      root.append(flag);
     }
   }
+  for (const [look, d] of looks) {
+    const [fill, stroke, width] = look.split(' ');
+    root.append(svg('path', { d: d.join(''), fill, stroke, 'stroke-width': width, class: 'spaces' }));
+  }
+  root.append(...numbers);
+  if (flag) root.append(flag);
   root.append(...markers(view, names, { scores, rank, at, step }));
   return root;
 }

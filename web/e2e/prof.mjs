@@ -13,7 +13,8 @@
 //   --trace      the browser's work by kind over the game (style, layout, paint …)
 //   --one        the main thread's work, step by step, for the 10th move of the first game
 //                (ONE_AT=k: the k-th), with the script line that forced each style or layout
-//                update
+//                update and how many elements and objects each touched (ONE_DUMP=file: the
+//                trace's events as JSON, to look further)
 //
 // The server is $SAGANI_BIN (a release build measures what players get), else target/debug.
 import { readFileSync } from 'node:fs';
