@@ -47,6 +47,19 @@ pub struct Args {
     /// Seat claims per second one client address may send (0: no limit).
     #[arg(long, default_value_t = Limits::default().claims_per_ip)]
     claims_per_ip: u32,
+    /// The bot that plays a seat whose player ran out of time or resigned: greedy, random,
+    /// mcts or mcts:LEVEL (1-5).
+    #[arg(long, default_value = "greedy", value_name = "BOT", value_parser = sagani_server::parse_bot)]
+    timeout_bot: (String, u8),
+    /// A game nobody has moved in for this many days is ended as abandoned.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3650))]
+    abandon_after_days: u64,
+    /// A game whose seats are not all claimed this many days after its creation is closed.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=3650))]
+    expire_unstarted_days: u64,
+    /// Chat lines per minute one seat may write (bursts of 5; 0: no limit).
+    #[arg(long, default_value_t = Limits::default().chat_per_minute)]
+    chat_per_minute: u32,
     /// With several servers: how long past a bot's think time its turn stays with the server
     /// that took it, before another server takes it over (that one died).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
@@ -125,7 +138,11 @@ fn run_inner(args: Args) -> Result<(), String> {
             moves_per_ip: args.moves_per_ip,
             open_games_per_ip: args.open_games_per_ip,
             claims_per_ip: args.claims_per_ip,
+            chat_per_minute: args.chat_per_minute,
         },
+        timeout_bot: args.timeout_bot.clone(),
+        abandon_after: Duration::from_secs(args.abandon_after_days * 86_400),
+        expire_unstarted: Duration::from_secs(args.expire_unstarted_days * 86_400),
         bot_think_ms: args.bot_think_ms,
         cache_games: args.cache_games,
         bot_lease_grace: std::time::Duration::from_millis(args.bot_lease_grace_ms),

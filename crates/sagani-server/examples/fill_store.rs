@@ -27,7 +27,7 @@ fn finished_game(rng: &mut SmallRng) -> SavedGame {
         let legal = game.game().legal_moves();
         let mv = legal[rng.random_range(0..legal.len())];
         game.play(mv).expect("a legal move");
-        moves.push(SavedMove { seat, mv });
+        moves.push(SavedMove { seat, mv, at_ms: 0 });
     }
     SavedGame {
         id: String::new(),
@@ -45,11 +45,16 @@ fn finished_game(rng: &mut SmallRng) -> SavedGame {
                 token_hash: Some("1".repeat(64)),
                 name: None,
                 player: None,
+                left: None,
             })
             .collect(),
         moves,
         rev: 0,
         rematch: None,
+        clock: Default::default(),
+        started_ms: None,
+        ended: None,
+        chats: 0,
     }
 }
 

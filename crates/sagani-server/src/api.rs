@@ -69,6 +69,12 @@ pub struct CreateGame {
     #[serde(default)]
     #[schema(max_length = 24)]
     pub name: Option<String>,
+    /// The time control: `{"kind":"none"}` (no clock), `{"kind":"realtime","initial_s":300,
+    /// "increment_s":5}` (Fischer: `initial_s` 10–10800, `increment_s` 0–600) or
+    /// `{"kind":"turn","days":1}` (1, 2, 3 or 7 days per decision). Default: none, or 10+10
+    /// minutes+seconds for a public game (a public game must have a clock).
+    #[serde(default)]
+    pub clock: Option<crate::time_control::TimeControl>,
 }
 
 /// The server's bots, for the OpenAPI document (`SeatRequest::Bot`).
@@ -170,6 +176,37 @@ pub struct SeatInfo {
     /// The seat's account was deleted since ("a deleted player").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deleted: bool,
+    /// Set when a bot plays this person's seat now: they timed out or resigned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<Replaced>,
+}
+
+/// A person's seat a bot took over.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Replaced {
+    /// `timeout` (the seat's time ran out) or `resigned`.
+    pub reason: String,
+    /// The version (moves played) when it happened.
+    pub version: u64,
+    /// The bot that plays the seat from then on.
+    pub bot: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+}
+
+/// The seats' clocks as the server counted them at `now_ms`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ClockState {
+    #[schema(value_type = Object)]
+    pub control: crate::time_control::TimeControl,
+    /// Each seat's time left in milliseconds at `now_ms` (`null` for a seat a bot plays).
+    pub left_ms: Vec<Option<i64>>,
+    /// The seat whose clock is running (absent before every seat is claimed, when a bot is to
+    /// act, and once the game is over). Its time left goes down from `now_ms` on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running: Option<u8>,
+    /// The server's time (milliseconds since the Unix epoch) when the state was made.
+    pub now_ms: i64,
 }
 
 /// A game as one seat (or a spectator) sees it.
@@ -205,6 +242,16 @@ pub struct GameState {
     /// A rated game (its end changes its players' ratings).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The clocks, when the game has a time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockState>,
+    /// Why the game ended when its rules did not end it: `resigned` or `timeout` (solo),
+    /// `abandoned`, `closed` (not all seats claimed in time) or `cancelled` (by its creator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
+    /// Chat lines written at the table so far (`GET /api/games/{id}/chat`).
+    #[serde(default)]
+    pub chats: u64,
 }
 
 /// A move that was played: `version` is the version it was made against, `effect` what it
@@ -405,4 +452,62 @@ pub struct Tiles {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct MoveList {
     pub moves: Vec<PlayedMove>,
+}
+
+/// `POST /api/games/{id}/chat`: `text` or `phrase`, not both.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    /// 1 to 300 characters, one line.
+    #[serde(default)]
+    #[schema(max_length = 300)]
+    pub text: Option<String>,
+    /// A quick phrase: `hello`, `good_luck`, `good_game`, `thanks` or `well_played`.
+    #[serde(default)]
+    pub phrase: Option<String>,
+}
+
+/// `GET /api/games/{id}/chat?from=`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ChatQuery {
+    pub from: Option<u64>,
+}
+
+/// A line of a game's chat. Show `text` as text, never as HTML.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ChatLineInfo {
+    /// Its number in the game's chat, from 0.
+    pub n: u64,
+    /// When it was written (milliseconds since the Unix epoch).
+    pub at_ms: i64,
+    pub seat: u8,
+    /// The writer's name as the table showed it then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phrase: Option<String>,
+}
+
+impl From<crate::store::ChatLine> for ChatLineInfo {
+    fn from(l: crate::store::ChatLine) -> ChatLineInfo {
+        let (text, phrase) = match l.line {
+            crate::store::ChatText::Text(t) => (Some(t), None),
+            crate::store::ChatText::Phrase(p) => (None, Some(p)),
+        };
+        ChatLineInfo {
+            n: l.n,
+            at_ms: l.at_ms,
+            seat: l.seat,
+            name: l.name,
+            text,
+            phrase,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ChatLines {
+    pub lines: Vec<ChatLineInfo>,
 }

@@ -35,6 +35,20 @@ pub fn check(bot: &str, level: Option<u8>) -> Result<u8, String> {
     }
 }
 
+/// A bot as a command line names it: `greedy`, `random`, `mcts` or `mcts:LEVEL`.
+pub fn parse_spec(spec: &str) -> Result<(String, u8), String> {
+    let (bot, level) = match spec.split_once(':') {
+        Some((bot, level)) => {
+            let level = level
+                .parse::<u8>()
+                .map_err(|_| format!("{spec:?}: the level after ':' is a number 1 to 5"))?;
+            (bot, Some(level))
+        }
+        None => (spec, None),
+    };
+    check(bot, level).map(|level| (bot.to_string(), level))
+}
+
 /// Searching bots think long; the others answer at once and get a queue of their own.
 pub fn is_slow(bot: &str) -> bool {
     bot == "mcts"

@@ -56,10 +56,16 @@ pub enum ErrorCode {
     WrongOrigin,
     /// A rated game's seat, claimed without being logged in to an account.
     AccountNeeded,
+    /// The seat's time ran out: a bot plays it now.
+    TimeUp,
+    /// The seat's player resigned or timed out: a bot plays it now.
+    SeatLeft,
+    /// Cancelling a game someone else has joined.
+    GameStarted,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 25] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::BadRequest,
         ErrorCode::BadContentType,
         ErrorCode::BodyTooLarge,
@@ -85,6 +91,9 @@ impl ErrorCode {
         ErrorCode::NotLoggedIn,
         ErrorCode::WrongOrigin,
         ErrorCode::AccountNeeded,
+        ErrorCode::TimeUp,
+        ErrorCode::SeatLeft,
+        ErrorCode::GameStarted,
     ];
 
     pub fn status(self) -> StatusCode {
@@ -97,9 +106,8 @@ impl ErrorCode {
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             MissingToken | WrongLogin | NotLoggedIn => StatusCode::UNAUTHORIZED,
             WrongToken | WrongInvite | WrongOrigin | AccountNeeded => StatusCode::FORBIDDEN,
-            NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress => {
-                StatusCode::CONFLICT
-            }
+            NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress
+            | TimeUp | SeatLeft | GameStarted => StatusCode::CONFLICT,
             IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
             NotAWebsocket => StatusCode::UPGRADE_REQUIRED,
             TooManyGames | RateLimited => StatusCode::TOO_MANY_REQUESTS,

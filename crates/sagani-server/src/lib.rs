@@ -22,12 +22,13 @@ pub mod store;
 mod table;
 #[doc(hidden)]
 pub mod testing;
+pub mod time_control;
 pub mod tutorial;
 mod web;
 mod ws;
 
 pub use app::{App, Config};
-pub use bots::{level_ms, BotMaker};
+pub use bots::{level_ms, parse_spec as parse_bot, BotMaker};
 pub use http::{serve_router, HttpLimits};
 pub use limits::Limits;
 pub use metrics::Metrics;
@@ -75,6 +76,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/moves", post(routes::play))
         .route("/api/games/{id}/preview", post(routes::preview))
         .route("/api/games/{id}/rematch", post(routes::rematch))
+        .route("/api/games/{id}/resign", post(routes::resign))
+        .route("/api/games/{id}/cancel", post(routes::cancel))
+        .route("/api/games/{id}/chat", get(routes::chat).post(routes::say))
         .route("/api/games/{id}/moves", get(routes::moves))
         .route("/api/games/{id}/record", get(routes::record))
         .route("/api/games/{id}/ws", get(ws::connect))

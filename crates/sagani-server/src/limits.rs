@@ -21,6 +21,8 @@ pub struct Limits {
     pub claims_per_ip: u32,
     /// Games an address may have created that are not over yet.
     pub open_games_per_ip: usize,
+    /// Chat lines per minute one seat may write (bursts of 5).
+    pub chat_per_minute: u32,
 }
 
 impl Default for Limits {
@@ -31,6 +33,7 @@ impl Default for Limits {
             moves_per_ip: 50,
             claims_per_ip: 5,
             open_games_per_ip: 20,
+            chat_per_minute: 12,
         }
     }
 }
@@ -39,6 +42,7 @@ pub struct Limiters {
     per_token: Option<DefaultKeyedRateLimiter<String>>,
     per_ip: Option<DefaultKeyedRateLimiter<String>>,
     claims_per_ip: Option<DefaultKeyedRateLimiter<String>>,
+    chat: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 fn limiter(per_second: u32) -> Option<DefaultKeyedRateLimiter<String>> {
@@ -65,7 +69,26 @@ impl Limiters {
             per_token: limiter(limits.moves_per_token),
             per_ip: limiter(limits.moves_per_ip),
             claims_per_ip: limiter(limits.claims_per_ip),
+            chat: NonZeroU32::new(limits.chat_per_minute).map(|rate| {
+                RateLimiter::keyed(
+                    Quota::per_minute(rate).allow_burst(NonZeroU32::MIN.saturating_add(4)),
+                )
+            }),
         }
+    }
+
+    /// Counts one chat line by `seat` (a game and seat), or refuses it.
+    pub fn check_chat(&self, seat: &str) -> Result<(), ApiError> {
+        if let Some(l) = &self.chat {
+            l.check_key(&seat.to_string()).map_err(|_| ApiError {
+                retry_after: Some(5),
+                ..ApiError::new(
+                    ErrorCode::RateLimited,
+                    "too many chat lines from this seat; wait a few seconds",
+                )
+            })?;
+        }
+        Ok(())
     }
 
     /// Counts one seat claim from `ip`, or refuses it.
@@ -113,9 +136,14 @@ impl Limiters {
 
     /// Forgets keys that have been quiet long enough to be full again.
     pub fn tidy(&self) {
-        for l in [&self.per_token, &self.per_ip, &self.claims_per_ip]
-            .into_iter()
-            .flatten()
+        for l in [
+            &self.per_token,
+            &self.per_ip,
+            &self.claims_per_ip,
+            &self.chat,
+        ]
+        .into_iter()
+        .flatten()
         {
             l.retain_recent();
             l.shrink_to_fit();

@@ -45,6 +45,8 @@ pub struct Metrics {
     connections_refused: Counter,
     websockets_open: Gauge,
     moves_played: Counter,
+    seats_timed_out: Counter,
+    seats_resigned: Counter,
     games_live: Gauge,
     bot_queue: Gauge,
     bot_wait: Histogram,
@@ -101,6 +103,18 @@ impl Metrics {
             "Moves played (by people and bots)",
             moves_played.clone(),
         );
+        let seats_timed_out = Counter::default();
+        registry.register(
+            "seats_timed_out",
+            "Seats handed to a bot because their time ran out",
+            seats_timed_out.clone(),
+        );
+        let seats_resigned = Counter::default();
+        registry.register(
+            "seats_resigned",
+            "Seats handed to a bot because their player resigned",
+            seats_resigned.clone(),
+        );
         let games_live = Gauge::default();
         registry.register("games_live", "Games held in memory", games_live.clone());
         let bot_queue = Gauge::default();
@@ -123,6 +137,8 @@ impl Metrics {
             connections_refused,
             websockets_open,
             moves_played,
+            seats_timed_out,
+            seats_resigned,
             games_live,
             bot_queue,
             bot_wait,
@@ -132,6 +148,14 @@ impl Metrics {
     /// One move played.
     pub fn move_played(&self) {
         self.moves_played.inc();
+    }
+
+    /// A seat handed to a bot.
+    pub fn seat_left(&self, reason: crate::store::LeftReason) {
+        match reason {
+            crate::store::LeftReason::TimedOut => self.seats_timed_out.inc(),
+            crate::store::LeftReason::Resigned => self.seats_resigned.inc(),
+        };
     }
 
     /// The number of games held in memory now.

@@ -93,6 +93,10 @@ impl Modify for CommonErrors {
         crate::routes::play,
         crate::routes::preview,
         crate::routes::rematch,
+        crate::routes::resign,
+        crate::routes::cancel,
+        crate::routes::say,
+        crate::routes::chat,
         crate::routes::moves,
         crate::routes::record,
         crate::ws::connect,
@@ -117,6 +121,7 @@ impl Modify for CommonErrors {
         crate::error::IllegalReason,
         crate::api::ClientMessage,
         crate::api::WsError,
+        crate::time_control::TimeControl,
     )),
     modifiers(&SeatToken, &CommonErrors)
 )]

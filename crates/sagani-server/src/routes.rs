@@ -1,15 +1,17 @@
 //! The HTTP API: thin handlers that read the request, ask `App`, and answer JSON.
 
 use crate::api::{
-    CreateGame, Created, GameState, Health, JoinRequest, Joined, Lobby, LobbyEntry, MoveList,
-    MoveRequest, MoveResult, PreviewRequest, PreviewResult, Ready, TileArrow, TileInfo, Tiles,
+    ChatLineInfo, ChatLines, ChatQuery, ChatRequest, CreateGame, Created, GameState, Health,
+    JoinRequest, Joined, Lobby, LobbyEntry, MoveList, MoveRequest, MoveResult, PreviewRequest,
+    PreviewResult, Ready, TileArrow, TileInfo, Tiles,
 };
+use crate::app::chat::Say;
 use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, Body, ErrorBody, ErrorCode};
 use crate::secret;
 use crate::table::seat_infos;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -168,7 +170,7 @@ pub async fn state(
     let token = bearer(&headers)?;
     let (table, st) = app.fresh(&id, None).await?;
     let you = st.who(token.as_deref())?;
-    Ok(Json(st.state_for(&table.id, you)))
+    Ok(Json(st.state_for(&table.id, you, app.now_ms())))
 }
 
 /// Plays a move for the token's seat.
@@ -295,4 +297,102 @@ pub async fn method_not_allowed() -> ApiError {
         ErrorCode::MethodNotAllowed,
         "this route does not take that method (see /api/openapi.json)",
     )
+}
+
+/// Who acts for a seat in a request: the seat's token (`Authorization: Bearer`), else an
+/// account's session cookie (from a page of this site).
+async fn seat_holder(
+    app: &App,
+    headers: &HeaderMap,
+    what: &str,
+) -> Result<(Option<String>, Option<String>), ApiError> {
+    if let Some(token) = bearer(headers)? {
+        return Ok((Some(secret::hash(&token)), None));
+    }
+    if let Some((player, _)) = crate::accounts::current(app, headers).await? {
+        crate::accounts::check_origin(headers)?;
+        return Ok((None, Some(player.id)));
+    }
+    Err(ApiError::new(
+        ErrorCode::MissingToken,
+        format!("{what} needs the seat's token (Authorization: Bearer <token>) or the account's session"),
+    ))
+}
+
+/// Resigns the seat: a bot (greedy unless the server says otherwise) plays it from now on and
+/// the others play on; the player is ranked last in a rated game. A solo game ends.
+#[utoipa::path(post, path = "/api/games/{id}/resign",
+    params(("id" = String, Path, description = "game id")),
+    security(("seat_token" = [])),
+    responses((status = 200, body = GameState, description = "the game as the seat sees it now"),
+              (status = 401, body = ErrorBody, description = "no token nor session (`missing_token`)"),
+              (status = 403, body = ErrorBody, description = "a token or account that holds no seat here (`wrong_token`)"),
+              (status = 409, body = ErrorBody, description = "the game is over (`game_over`), or a bot plays the seat already (`seat_left`)")))]
+pub async fn resign(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    let (token_hash, player) = seat_holder(&app, &headers, "resigning").await?;
+    Ok(Json(app.resign(&id, token_hash, player).await?))
+}
+
+/// Cancels a game its creator made, while nobody else has joined it: it ends at once and no
+/// longer counts against the creator's open games.
+#[utoipa::path(post, path = "/api/games/{id}/cancel",
+    params(("id" = String, Path, description = "game id")),
+    security(("seat_token" = [])),
+    responses((status = 200, body = GameState, description = "the game, ended as `cancelled`"),
+              (status = 401, body = ErrorBody, description = "no token (`missing_token`)"),
+              (status = 403, body = ErrorBody, description = "a token that holds no seat here (`wrong_token`)"),
+              (status = 409, body = ErrorBody, description = "someone else joined, or it is over (`game_started`)")))]
+pub async fn cancel(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    let token = seat_token(&headers, "cancelling a game")?;
+    Ok(Json(app.cancel(&id, secret::hash(&token)).await?))
+}
+
+/// Writes a line in the game's chat for the seat (token or account): `text` (1–300
+/// characters, one line) or a quick `phrase` (`hello`, `good_luck`, `good_game`, `thanks`,
+/// `well_played`), which each reader sees in their language.
+#[utoipa::path(post, path = "/api/games/{id}/chat", request_body = ChatRequest,
+    params(("id" = String, Path, description = "game id")),
+    security(("seat_token" = [])),
+    responses((status = 201, body = ChatLineInfo),
+              (status = 400, body = ErrorBody, description = "empty, too long, several lines, or an unknown phrase (`bad_request`)"),
+              (status = 403, body = ErrorBody, description = "a token or account that holds no seat here (`wrong_token`)"),
+              (status = 429, body = ErrorBody, description = "too many lines (`rate_limited`)")))]
+pub async fn say(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<ChatRequest>,
+) -> Result<(StatusCode, Json<ChatLineInfo>), ApiError> {
+    let (token_hash, player) = seat_holder(&app, &headers, "writing in the chat").await?;
+    let say = match (req.text, req.phrase) {
+        (Some(t), None) => Say::Text(t),
+        (None, Some(p)) => Say::Phrase(p),
+        _ => return Err(ApiError::bad_request("give either `text` or `phrase`")),
+    };
+    let line = app.say(&id, token_hash, player, say).await?;
+    Ok((StatusCode::CREATED, Json(ChatLineInfo::from(line))))
+}
+
+/// The game's chat, oldest first: up to 200 lines from number `from` (default 0) on.
+#[utoipa::path(get, path = "/api/games/{id}/chat",
+    params(("id" = String, Path, description = "game id"),
+           ("from" = Option<u64>, Query, description = "the first line's number")),
+    responses((status = 200, body = ChatLines)))]
+pub async fn chat(
+    State(app): AppState,
+    Path(id): Path<String>,
+    Query(q): Query<ChatQuery>,
+) -> Result<Json<ChatLines>, ApiError> {
+    let lines = app.chat_lines(&id, q.from.unwrap_or(0), 200).await?;
+    Ok(Json(ChatLines {
+        lines: lines.into_iter().map(ChatLineInfo::from).collect(),
+    }))
 }

@@ -1,11 +1,12 @@
 //! A table: one game as this server has it, its seats and who may act for them, and what each
 //! seat (or a spectator) is shown.
 
-use crate::api::{GameState, PlayedMove, SeatInfo};
+use crate::api::{ClockState, GameState, PlayedMove, Replaced, SeatInfo};
 use crate::error::{ApiError, ErrorCode};
 use crate::secret;
 use crate::store::replay::{self, GameLog};
-use crate::store::{Progress, SavedGame, SavedSeat};
+use crate::store::{Ended, Progress, SavedGame, SavedSeat};
+use crate::time_control::{Clocks, TimeControl, Timing};
 use sagani_core::record::RecordMove;
 use sagani_core::Variant;
 use std::sync::Arc;
@@ -36,6 +37,16 @@ pub struct TableState {
     pub rev: u64,
     /// Its end changes its players' ratings (never changes).
     pub rated: bool,
+    /// Its time control (never changes).
+    pub clock: TimeControl,
+    /// When the clocks started: every seat was claimed.
+    pub started_ms: Option<i64>,
+    /// When each move was stored, in milliseconds.
+    pub times: Vec<i64>,
+    /// Why it ended, when its rules did not end it.
+    pub ended: Option<Ended>,
+    /// Chat lines written so far.
+    pub chats: u64,
 }
 
 impl TableState {
@@ -43,8 +54,40 @@ impl TableState {
         self.game.record().moves.len() as u64
     }
 
+    /// Over: by its rules, or ended otherwise (a resignation in solo, abandoned, closed,
+    /// cancelled).
+    pub fn over(&self) -> bool {
+        self.ended.is_some() || self.game.game().is_over()
+    }
+
     pub fn status(&self) -> &'static str {
-        replay::status(self.game.game().is_over(), &self.seats).name()
+        replay::status(self.over(), &self.seats).name()
+    }
+
+    /// The running clock's deadline if the clocks started at `now_ms`.
+    pub fn deadline_if_started(&self, now_ms: i64) -> Option<i64> {
+        progress_of(
+            &self.game,
+            &self.seats,
+            self.clock,
+            Some(now_ms),
+            &self.times,
+            self.ended,
+        )
+        .deadline_ms
+    }
+
+    /// The seats' clocks at `now_ms`.
+    pub fn clocks(&self, now_ms: i64) -> Clocks {
+        clocks_of(
+            &self.game,
+            &self.seats,
+            self.clock,
+            self.started_ms,
+            &self.times,
+            self.ended,
+        )
+        .at(now_ms)
     }
 
     pub fn seat_infos(&self) -> Vec<SeatInfo> {
@@ -53,7 +96,14 @@ impl TableState {
 
     /// Where the game stands, as the store keeps it.
     pub fn progress(&self) -> Progress {
-        replay::progress(&self.game, &self.seats)
+        progress_of(
+            &self.game,
+            &self.seats,
+            self.clock,
+            self.started_ms,
+            &self.times,
+            self.ended,
+        )
     }
 
     /// The seat `token` acts for: `None` without a token (a spectator); a token that holds no
@@ -78,13 +128,25 @@ impl TableState {
             .map(|i| i as u8)
     }
 
-    /// What seat `you` (or a spectator) is shown.
-    pub fn state_for(&self, id: &str, you: Option<u8>) -> GameState {
+    /// What seat `you` (or a spectator) is shown at `now_ms`.
+    pub fn state_for(&self, id: &str, you: Option<u8>, now_ms: i64) -> GameState {
         let game = self.game.game();
         let legal = match (you, game.to_act()) {
+            (_, _) if self.ended.is_some() => Vec::new(),
+            // A seat a bot took over is the bot's to play.
+            (Some(y), _) if self.seats[y as usize].left().is_some() => Vec::new(),
             (Some(y), Some(p)) if y == p => game.legal_moves(),
             _ => Vec::new(),
         };
+        let clock = (!self.clock.is_none()).then(|| {
+            let c = self.clocks(now_ms);
+            ClockState {
+                control: self.clock,
+                left_ms: c.left_ms,
+                running: c.running,
+                now_ms,
+            }
+        });
         let moves = &self.game.record().moves;
         GameState {
             game: id.to_string(),
@@ -98,6 +160,9 @@ impl TableState {
             outcome: game.outcome(),
             rematch: self.rematch.clone(),
             rated: self.rated,
+            clock,
+            ended: self.ended.map(|e| e.name().to_string()),
+            chats: self.chats,
         }
     }
 
@@ -132,7 +197,88 @@ impl TableState {
             rematch: saved.rematch.clone(),
             rev: saved.rev,
             rated: saved.rated,
+            clock: saved.clock,
+            started_ms: saved.started_ms,
+            times: saved.moves.iter().map(|m| m.at_ms).collect(),
+            ended: saved.ended,
+            chats: saved.chats,
         })
+    }
+}
+
+/// Where a game stands (as the store keeps it), its clocks included.
+pub fn progress_of(
+    game: &GameLog,
+    seats: &[SavedSeat],
+    clock: TimeControl,
+    started_ms: Option<i64>,
+    times: &[i64],
+    ended: Option<Ended>,
+) -> Progress {
+    let plain = replay::progress(game, seats);
+    if ended.is_some() {
+        return Progress {
+            over: true,
+            bot_to_act: false,
+            deadline_ms: None,
+        };
+    }
+    Progress {
+        // The deadline does not depend on the moment asked.
+        deadline_ms: clocks_of(game, seats, clock, started_ms, times, ended)
+            .at(0)
+            .deadline_ms,
+        ..plain
+    }
+}
+
+/// The clocks' inputs for a game.
+fn clocks_of(
+    game: &GameLog,
+    seats: &[SavedSeat],
+    clock: TimeControl,
+    started_ms: Option<i64>,
+    times: &[i64],
+    ended: Option<Ended>,
+) -> OwnedTiming {
+    OwnedTiming {
+        control: clock,
+        started_ms,
+        moves: game
+            .record()
+            .moves
+            .iter()
+            .zip(times)
+            .map(|(m, &at)| (m.player, at))
+            .collect(),
+        timed: seats.iter().map(SavedSeat::timed).collect(),
+        to_act: if ended.is_some() {
+            None
+        } else {
+            game.game().to_act()
+        },
+    }
+}
+
+/// `Timing` with its lists owned.
+struct OwnedTiming {
+    control: TimeControl,
+    started_ms: Option<i64>,
+    moves: Vec<(u8, i64)>,
+    timed: Vec<bool>,
+    to_act: Option<u8>,
+}
+
+impl OwnedTiming {
+    fn at(&self, now_ms: i64) -> Clocks {
+        Timing {
+            control: self.control,
+            started_ms: self.started_ms,
+            moves: &self.moves,
+            timed: &self.timed,
+            to_act: self.to_act,
+        }
+        .at(now_ms)
     }
 }
 
@@ -165,6 +311,7 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
                 token_hash,
                 name,
                 player,
+                left,
                 ..
             } => SeatInfo {
                 seat: i as u8,
@@ -175,6 +322,12 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
                 name: name.clone(),
                 account: player.is_some() && name.is_some(),
                 deleted: player.is_some() && name.is_none(),
+                replaced: left.as_ref().map(|l| Replaced {
+                    reason: l.reason.name().to_string(),
+                    version: l.version,
+                    bot: l.bot.clone(),
+                    level: (l.bot == "mcts").then_some(l.level),
+                }),
             },
             SavedSeat::Bot { bot, level } => SeatInfo {
                 seat: i as u8,
@@ -185,6 +338,7 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
                 name: None,
                 account: false,
                 deleted: false,
+                replaced: None,
             },
         })
         .collect()
@@ -250,7 +404,7 @@ mod tests {
                 }
             };
             expected.push(effect);
-            moves.push(SavedMove { seat, mv });
+            moves.push(SavedMove { seat, mv, at_ms: 0 });
             played.play(mv).unwrap();
         }
         assert!(placements > 50 && others > 2, "{placements} {others}");
@@ -274,6 +428,10 @@ mod tests {
             moves,
             rev: 1,
             rematch: None,
+            clock: crate::time_control::TimeControl::None,
+            started_ms: None,
+            ended: None,
+            chats: 0,
         };
         let restored = TableState::restore(&saved).unwrap();
         let listed = restored.moves_since(0);
@@ -283,7 +441,7 @@ mod tests {
             assert_eq!(m.mv, saved.moves[n].mv);
         }
         // The effect of the last move is in every state too.
-        let state = restored.state_for("g", None);
+        let state = restored.state_for("g", None, 0);
         assert_eq!(state.last_move.as_ref(), listed.last());
         assert_eq!(
             restored.moves_since(listed.len() as u64 - 2),

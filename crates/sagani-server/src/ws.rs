@@ -202,7 +202,7 @@ impl Watcher {
         }
         let update = Update {
             kind: "state".into(),
-            state: st.state_for(&self.id, self.seat.as_ref().map(|s| s.0)),
+            state: st.state_for(&self.id, self.seat.as_ref().map(|s| s.0), self.app.now_ms()),
             moves: self.sent.map_or_else(Vec::new, |(v, _)| st.moves_since(v)),
         };
         self.sent = Some((st.version(), st.rev));

@@ -91,9 +91,11 @@ async fn a_database_of_the_first_release_is_upgraded_in_place() {
         seat: 0,
         mv,
         token_hash: token,
+        at_ms: 1_800_000_000_000,
         after: sagani_server::store::Progress {
             over: false,
             bot_to_act: false,
+            deadline_ms: None,
         },
         end: None,
     };
@@ -106,7 +108,7 @@ async fn a_database_of_the_first_release_is_upgraded_in_place() {
         .unwrap()
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 4);
+    assert_eq!(version, 5);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

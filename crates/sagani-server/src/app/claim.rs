@@ -105,6 +105,13 @@ impl App {
             }
             Some(SavedSeat::Human { token_hash, .. }) => token_hash.clone(),
         };
+        if seen.is_none() && st.ended.is_some() {
+            return Err(ApiError::conflict(
+                ErrorCode::GameOver,
+                "this game was closed before it started",
+                st.version(),
+            ));
+        }
         // One account plays one seat of a rated game.
         if st.rated
             && st
@@ -120,7 +127,10 @@ impl App {
             ));
         }
         let token = secret::random_hex(32);
+        let now = self.now_ms();
         let write = ClaimWrite {
+            at_ms: now,
+            deadline_if_started: st.deadline_if_started(now),
             game: id.clone(),
             seat: seat as u8,
             seen,

@@ -5,10 +5,17 @@ use crate::api::{CreateGame, Created, Invite, SeatRequest};
 use crate::bots;
 use crate::error::ApiError;
 use crate::secret;
-use crate::store::{replay, Conflict, SavedGame, SavedSeat, StoreError};
+use crate::store::{replay, Conflict, SavedGame, SavedSeat, Status, StoreError};
 use crate::table::Table;
+use crate::time_control::TimeControl;
 use sagani_core::{TileId, Variant};
 use std::sync::Arc;
+
+/// A public game's clock when its creator names none: ten minutes, ten seconds a decision.
+pub const PUBLIC_CLOCK: TimeControl = TimeControl::Realtime {
+    initial_s: 600,
+    increment_s: 10,
+};
 
 pub(super) fn created(id: String, invites: Vec<Invite>) -> Created {
     Created {
@@ -82,6 +89,20 @@ impl App {
                 "a rated game has 2 to 4 seats, every one of them a person's (no bots)",
             ));
         }
+        let clock = match (req.clock, req.public) {
+            (Some(TimeControl::None), true) => {
+                return Err(ApiError::bad_request(
+                    "a public game needs a clock (a seat whose player never moves times out): \
+                     give clock {\"kind\":\"realtime\",…} or {\"kind\":\"turn\",…}",
+                ))
+            }
+            (Some(c), _) => c.check().map_err(ApiError::bad_request)?,
+            (None, true) => PUBLIC_CLOCK,
+            (None, false) => TimeControl::None,
+        };
+        if req.tutorial && !clock.is_none() {
+            return Err(ApiError::bad_request("the tutorial has no clock"));
+        }
         let mut seats = Vec::new();
         let mut codes = Vec::new();
         for (i, s) in req.seats.iter().enumerate() {
@@ -120,6 +141,10 @@ impl App {
             moves: Vec::new(),
             rev: 0,
             rematch: None,
+            clock,
+            started_ms: None,
+            ended: None,
+            chats: 0,
         };
         // 64 random bits: a taken id is all but impossible, but costs only a new one.
         let mut tries = 0;
@@ -167,6 +192,12 @@ impl App {
         saved: &SavedGame,
         rematch_of: Option<(&str, u64)>,
     ) -> Result<(), StoreError> {
+        // Every seat taken already (a rematch of the same people, bots): the clocks start now.
+        let mut saved = saved.clone();
+        if replay::status(false, &saved.seats) == Status::Playing {
+            saved.started_ms = Some(self.now_ms());
+        }
+        let saved = &saved;
         let table = Arc::new(Table::restore(saved).map_err(|e| StoreError::damaged(&saved.id, e))?);
         let st = table.lock().await;
         let max = self.config.limits.open_games_per_ip as u64;

@@ -4,7 +4,9 @@
 
 mod claim;
 pub use claim::Claimer;
+pub mod chat;
 mod create;
+mod leave;
 mod play;
 mod rematch;
 mod turns;
@@ -49,6 +51,14 @@ pub struct Config {
     pub http: crate::http::HttpLimits,
     /// Session cookies only over HTTPS (the site's public address is https).
     pub secure_cookies: bool,
+    /// The bot that plays a seat whose player timed out or resigned, with its level.
+    pub timeout_bot: (String, u8),
+    /// A game nobody has moved in for this long is ended as abandoned.
+    pub abandon_after: Duration,
+    /// A game whose seats are not all claimed this long after its creation is closed.
+    pub expire_unstarted: Duration,
+    /// How often the store is asked for games nobody plays any more.
+    pub idle_sweep: Duration,
 }
 
 impl Default for Config {
@@ -66,6 +76,10 @@ impl Default for Config {
             bots: crate::bots::standard_maker(),
             http: crate::http::HttpLimits::default(),
             secure_cookies: false,
+            timeout_bot: ("greedy".into(), 1),
+            abandon_after: Duration::from_secs(30 * 86_400),
+            expire_unstarted: Duration::from_secs(7 * 86_400),
+            idle_sweep: Duration::from_secs(60),
         }
     }
 }
@@ -193,6 +207,7 @@ impl App {
             config,
         });
         turns::start_workers(&app);
+        leave::start_sweeps(&app);
         if let Some(changes) = app.store.changes() {
             tokio::spawn(hear(Arc::downgrade(&app), changes));
         }
@@ -267,6 +282,10 @@ impl App {
             st.seats = news.seats;
             st.rematch = news.rematch;
             st.rev = news.rev;
+            st.times.extend(news.moves.iter().map(|m| m.at_ms));
+            st.started_ms = news.started_ms;
+            st.ended = news.ended;
+            st.chats = news.chats;
             return Ok(());
         }
         let saved = self.store.game(&table.id).await.map_err(store_refusal)?;

@@ -4,7 +4,8 @@
 use super::{detached, store_refusal, wrong_token, App};
 use crate::api::GameState;
 use crate::error::{ApiError, ErrorCode};
-use crate::store::{Conflict, GameEnd, MoveWrite, StoreError};
+use crate::store::{Conflict, GameEnd, LeftReason, MoveWrite, StoreError};
+use crate::table::progress_of;
 use sagani_core::{Move, Outcome};
 use std::sync::Arc;
 
@@ -55,10 +56,45 @@ impl App {
                 // A retry, perhaps of a move whose answer was lost.
                 return Ok(Played {
                     applied: false,
-                    state: st.state_for(id, Some(seat)),
+                    state: st.state_for(id, Some(seat), self.now_ms()),
                 });
             }
             return Err(stale(current));
+        }
+        if st.ended.is_some() {
+            return Err(ApiError::conflict(
+                ErrorCode::GameOver,
+                "the game is over",
+                current,
+            ));
+        }
+        if token_hash.is_some() {
+            if let Some(left) = st.seats[seat as usize].left() {
+                return Err(ApiError::conflict(
+                    ErrorCode::SeatLeft,
+                    match left.reason {
+                        LeftReason::TimedOut => "your time ran out: a bot plays this seat now",
+                        LeftReason::Resigned => "you resigned: a bot plays this seat now",
+                    },
+                    current,
+                ));
+            }
+        }
+        let now = self.now_ms();
+        let clocks = st.clocks(now);
+        if token_hash.is_some()
+            && clocks.running == Some(seat)
+            && clocks.left_ms[seat as usize] == Some(0)
+        {
+            // Too late: the time-out is due, whichever server's sweep gets there first.
+            let app = self.clone();
+            let game = id.to_string();
+            tokio::spawn(async move { app.time_out(&game).await });
+            return Err(ApiError::conflict(
+                ErrorCode::TimeUp,
+                "your time ran out: a bot plays this seat now",
+                current,
+            ));
         }
         match st.game.game().to_act() {
             None => {
@@ -82,17 +118,21 @@ impl App {
             version: Some(current),
             ..ApiError::illegal(&e)
         })?;
+        let mut times = st.times.clone();
+        times.push(now);
+        let left: Vec<bool> = st.seats.iter().map(|s| s.left().is_some()).collect();
         let write = MoveWrite {
             game: id.to_string(),
             n: current,
             seat,
             mv,
             token_hash: token_hash.map(str::to_string),
-            after: crate::store::replay::progress(&next, &st.seats),
+            at_ms: now,
+            after: progress_of(&next, &st.seats, st.clock, st.started_ms, &times, None),
             end: next
                 .game()
                 .outcome()
-                .map(|outcome| game_end(&outcome, self.now_ms() / 1000)),
+                .map(|outcome| game_end(&outcome, now / 1000, &left)),
         };
         match self.store.append_move(&write).await {
             Ok(rev) => {
@@ -100,12 +140,13 @@ impl App {
                 if rev == st.rev + 1 {
                     st.game = next;
                     st.rev = rev;
+                    st.times = times;
                 } else {
                     // Something else changed the game meanwhile (a claim on another server):
                     // the store's copy has both.
                     self.reload(&table, &mut st).await?;
                 }
-                let state = st.state_for(id, Some(seat));
+                let state = st.state_for(id, Some(seat), self.now_ms());
                 self.queue_bot(&table, &st);
                 if st.game.game().is_over() {
                     tracing::info!("game {id} is over after {} moves", current + 1);
@@ -134,7 +175,7 @@ impl App {
                 {
                     return Ok(Played {
                         applied: false,
-                        state: st.state_for(id, Some(seat)),
+                        state: st.state_for(id, Some(seat), self.now_ms()),
                     });
                 }
                 Err(match e {
@@ -147,12 +188,19 @@ impl App {
 }
 
 /// How a game ended, as the store keeps it: the outcome, and each seat's place (the ranking is
-/// strict: equal scores are ordered by arrival on the track).
-fn game_end(outcome: &Outcome, at: i64) -> GameEnd {
+/// strict: equal scores are ordered by arrival on the track). Seats whose player `left` (timed
+/// out or resigned) are placed after all the others whatever their score, in the engine's
+/// order among themselves.
+pub(super) fn game_end(outcome: &Outcome, at: i64, left: &[bool]) -> GameEnd {
     let places = match outcome {
         Outcome::Ranking { ranking, .. } => {
+            let gone = |s: &u8| left.get(*s as usize).copied().unwrap_or(false);
+            let order = ranking
+                .iter()
+                .filter(|s| !gone(s))
+                .chain(ranking.iter().filter(|s| gone(s)));
             let mut places = vec![0; ranking.len()];
-            for (i, seat) in ranking.iter().enumerate() {
+            for (i, seat) in order.enumerate() {
                 places[*seat as usize] = i as u8 + 1;
             }
             places

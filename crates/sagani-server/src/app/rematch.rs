@@ -6,7 +6,7 @@ use super::create::created;
 use super::{detached, store_refusal, wrong_token, App};
 use crate::api::Created;
 use crate::error::{ApiError, ErrorCode};
-use crate::store::{rematch_id, Conflict, SavedGame, StoreError};
+use crate::store::{rematch_id, Conflict, SavedGame, SavedSeat, StoreError};
 use std::sync::Arc;
 
 impl App {
@@ -34,7 +34,7 @@ impl App {
         if st.seat_of_hash(&token_hash).is_none() {
             return Err(wrong_token());
         }
-        if !st.game.game().is_over() {
+        if !st.over() {
             return Err(ApiError::conflict(
                 ErrorCode::GameInProgress,
                 "a rematch follows a game that is over",
@@ -58,10 +58,25 @@ impl App {
                 creator: ip.clone(),
                 host: table.host.clone(),
                 rated: st.rated,
-                seats: st.seats.clone(),
+                // Whoever left the old game to a bot has the seat back.
+                seats: st
+                    .seats
+                    .iter()
+                    .cloned()
+                    .map(|mut s| {
+                        if let SavedSeat::Human { left, .. } = &mut s {
+                            *left = None;
+                        }
+                        s
+                    })
+                    .collect(),
                 moves: Vec::new(),
                 rev: 0,
                 rematch: None,
+                clock: st.clock,
+                started_ms: None,
+                ended: None,
+                chats: 0,
             };
             match self.open_game(&saved, Some((&id, st.rev))).await {
                 // Asked for on another server at the same moment: that one is the rematch.

@@ -5,7 +5,6 @@
 use super::{store_refusal, App};
 use crate::bots::{self, Job};
 use crate::scheduler::{Lane, Turn};
-use crate::store::SavedSeat;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -117,23 +116,24 @@ impl App {
         };
         let game = st.game.game();
         let Some(seat) = game.to_act() else { return };
-        let SavedSeat::Bot { bot, level } = &st.seats[seat as usize] else {
+        let Some((bot, level)) = st.seats[seat as usize].bot() else {
             return;
         };
+        let (bot, level) = (bot.to_string(), level);
         let version = st.version();
-        if bots::is_slow(bot) && !slow {
+        if bots::is_slow(&bot) && !slow {
             // Searches wait in their own lane, so quick bots never wait behind them.
             self.lanes.slow.push(Turn { version, ..turn });
             return;
         }
-        let think_ms = bots::level_ms(*level, self.config.bot_think_ms);
+        let think_ms = bots::level_ms(level, self.config.bot_think_ms);
         let lease = Duration::from_millis(think_ms) + self.config.bot_lease_grace;
         if !self.lease(&turn.game, version, lease).await {
             return;
         }
         let job = Job {
-            bot: bot.clone(),
-            level: *level,
+            bot,
+            level,
             view: game.view(Some(seat)),
             legal: game.legal_moves(),
             think_ms: self.config.bot_think_ms,

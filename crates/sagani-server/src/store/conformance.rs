@@ -3,9 +3,11 @@
 //! would hold them, so races between them are races between servers.
 
 use super::{
-    BotTurn, Change, ClaimWrite, Conflict, GameEnd, MoveWrite, NewPlayer, Progress, SavedGame,
-    SavedMove, SavedSeat, Status, Store, StoreError,
+    BotTurn, Change, ChatText, ChatWrite, ClaimWrite, Conflict, Ended, GameEnd, IdleSweep,
+    LeaveWrite, Left, LeftReason, MoveWrite, NewPlayer, Progress, SavedGame, SavedMove, SavedSeat,
+    Status, Store, StoreError,
 };
+use crate::time_control::TimeControl;
 use sagani_core::{Move, Variant};
 use std::future::Future;
 use std::pin::Pin;
@@ -75,6 +77,25 @@ pub fn cases() -> Vec<(&'static str, Case)> {
         ("an unrated game's end leaves ratings alone", |h| {
             Box::pin(unrated_end(h))
         }),
+        ("the last claim starts the clocks, once", |h| {
+            Box::pin(clocks_start_once(h))
+        }),
+        ("a bot takes a seat over once, at its version", |h| {
+            Box::pin(leaving(h))
+        }),
+        ("due clocks are found by their deadline", |h| {
+            Box::pin(due_clocks(h))
+        }),
+        (
+            "idle games are ended once, and free the creator's count",
+            |h| Box::pin(idle_games(h)),
+        ),
+        ("a game is cancelled only before anyone else joins", |h| {
+            Box::pin(cancelling(h))
+        }),
+        ("chat lines are numbered, kept and capped", |h| {
+            Box::pin(chat(h))
+        }),
     ]
 }
 
@@ -98,6 +119,7 @@ fn human(invite: &str) -> SavedSeat {
         token_hash: None,
         name: None,
         player: None,
+        left: None,
     }
 }
 
@@ -127,12 +149,17 @@ pub fn game(id: &str, seats: Vec<SavedSeat>) -> SavedGame {
         moves: Vec::new(),
         rev: 0,
         rematch: None,
+        clock: TimeControl::None,
+        started_ms: None,
+        ended: None,
+        chats: 0,
     }
 }
 
 const PLAYING: Progress = Progress {
     over: false,
     bot_to_act: false,
+    deadline_ms: None,
 };
 
 fn place(tile: u8) -> Move {
@@ -151,6 +178,7 @@ fn mv(game: &str, n: u64, seat: u8, token: Option<&str>, m: Move) -> MoveWrite {
         seat,
         mv: m,
         token_hash: token.map(str::to_string),
+        at_ms: 1_700_000_000_000 + n as i64,
         after: PLAYING,
         end: None,
     }
@@ -165,6 +193,8 @@ fn claim(game: &str, seat: u8, seen: Option<&str>, token: &str) -> ClaimWrite {
         by_number: false,
         name: None,
         player: None,
+        at_ms: 1_700_000_000_000,
+        deadline_if_started: None,
     }
 }
 
@@ -234,11 +264,13 @@ async fn moves_are_conditional((a, b): Handles) {
         vec![
             SavedMove {
                 seat: 0,
-                mv: place(5)
+                mv: place(5),
+                at_ms: 1_700_000_000_000,
             },
             SavedMove {
                 seat: 1,
-                mv: Move::Pass
+                mv: Move::Pass,
+                at_ms: 1_700_000_000_001,
             }
         ]
     );
@@ -329,6 +361,7 @@ async fn claims_are_conditional((a, b): Handles) {
                 token_hash: Some("t0".into()),
                 name: None,
                 player: None,
+                left: None,
             },
             bot(),
             SavedSeat::Human {
@@ -336,6 +369,7 @@ async fn claims_are_conditional((a, b): Handles) {
                 token_hash: Some("t2".into()),
                 name: None,
                 player: None,
+                left: None,
             },
         ]
     );
@@ -378,6 +412,7 @@ async fn reclaim_revokes_in_rematch((a, b): Handles) {
                 token_hash: Some("t1".into()),
                 name: None,
                 player: None,
+                left: None,
             },
             "{id}"
         );
@@ -402,6 +437,7 @@ async fn lobby((a, b): Handles) {
         after: Progress {
             over: true,
             bot_to_act: false,
+            deadline_ms: None,
         },
         ..mv("g2", 0, 0, None, Move::Pass)
     };
@@ -430,6 +466,7 @@ async fn open_games_limit((a, b): Handles) {
         after: Progress {
             over: true,
             bot_to_act: false,
+            deadline_ms: None,
         },
         ..mv("g1", 0, 0, None, Move::Pass)
     };
@@ -442,6 +479,7 @@ async fn leases((a, b): Handles) {
     let bot_turn = Progress {
         over: false,
         bot_to_act: true,
+        deadline_ms: None,
     };
     let mut g = game("g1", vec![bot(), human("i")]);
     g.creator = "c".into();
@@ -511,10 +549,12 @@ async fn listing_and_import((a, b): Handles) {
         SavedMove {
             seat: 0,
             mv: place(3),
+            at_ms: 0,
         },
         SavedMove {
             seat: 1,
             mv: Move::Pass,
+            at_ms: 0,
         },
     ];
     whole.rematch = Some("f".into());
@@ -582,6 +622,7 @@ async fn racing_claims((a, b): Handles) {
             token_hash: Some(winners[0].clone()),
             name: None,
             player: None,
+            left: None,
         }
     );
 }
@@ -746,6 +787,7 @@ fn last(game: &str, n: u64, seat: u8, token: &str, places: Vec<u8>, outcome: &st
         after: Progress {
             over: true,
             bot_to_act: false,
+            deadline_ms: None,
         },
         end: Some(GameEnd {
             at: 1_700_000_100,
@@ -852,4 +894,330 @@ async fn unrated_end((a, b): Handles) {
     assert_eq!(results.len(), 1);
     assert_eq!(results[0].outcome.as_deref(), Some(outcome));
     assert_eq!(b.game("g1").await.unwrap().moves.len(), 1);
+}
+
+const MINUTE: TimeControl = TimeControl::Realtime {
+    initial_s: 60,
+    increment_s: 0,
+};
+
+async fn clocks_start_once((a, b): Handles) {
+    let mut g = game("g1", vec![human("i0"), human("i1")]);
+    g.clock = MINUTE;
+    create(&*a, &g).await;
+    let mut first = claim("g1", 0, None, "t0");
+    first.at_ms = 5_000;
+    first.deadline_if_started = Some(1);
+    a.claim(&first).await.unwrap();
+    assert_eq!(
+        b.game("g1").await.unwrap().started_ms,
+        None,
+        "a seat is free"
+    );
+    let mut second = claim("g1", 1, None, "t1");
+    second.at_ms = 9_000;
+    second.deadline_if_started = Some(69_000);
+    b.claim(&second).await.unwrap();
+    let stored = a.game("g1").await.unwrap();
+    assert_eq!((stored.clock, stored.started_ms), (MINUTE, Some(9_000)));
+    assert_eq!(
+        a.due_clocks(68_999, 10).await.unwrap(),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        a.due_clocks(69_000, 10).await.unwrap(),
+        vec!["g1".to_string()]
+    );
+    // A re-claim later starts nothing again.
+    let mut again = claim("g1", 1, Some("t1"), "t1b");
+    again.at_ms = 20_000;
+    again.deadline_if_started = Some(80_000);
+    a.claim(&again).await.unwrap();
+    let news = b.since("g1", 0).await.unwrap();
+    assert_eq!(news.started_ms, Some(9_000));
+    assert_eq!(
+        b.due_clocks(69_000, 10).await.unwrap(),
+        vec!["g1".to_string()]
+    );
+}
+
+fn leave_write(
+    game: &str,
+    n: u64,
+    seat: u8,
+    reason: LeftReason,
+    ended: Option<Ended>,
+) -> LeaveWrite {
+    LeaveWrite {
+        game: game.into(),
+        n,
+        seat,
+        left: Left {
+            reason,
+            version: n,
+            at_ms: 7_000,
+            bot: "greedy".into(),
+            level: 1,
+        },
+        after: Progress {
+            over: ended.is_some(),
+            bot_to_act: true,
+            deadline_ms: None,
+        },
+        ended,
+    }
+}
+
+async fn leaving((a, b): Handles) {
+    create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
+    a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
+    a.claim(&claim("g1", 1, None, "t1")).await.unwrap();
+    a.append_move(&mv("g1", 0, 0, Some("t0"), place(1)))
+        .await
+        .unwrap();
+    let rev = a.rev("g1").await.unwrap();
+    // Made for an older version: refused, nothing changes.
+    assert_eq!(
+        conflict(
+            b.leave(&leave_write("g1", 0, 1, LeftReason::TimedOut, None))
+                .await
+        ),
+        Conflict::StaleVersion { current: 1 }
+    );
+    // Racing servers: exactly one takes the seat over.
+    let mut racers = Vec::new();
+    for i in 0..6 {
+        let s = if i % 2 == 0 { a.clone() } else { b.clone() };
+        racers.push(tokio::spawn(async move {
+            s.leave(&leave_write("g1", 1, 1, LeftReason::TimedOut, None))
+                .await
+        }));
+    }
+    let mut done = 0;
+    for r in racers {
+        match r.await.unwrap() {
+            Ok(new_rev) => {
+                assert_eq!(new_rev, rev + 1);
+                done += 1;
+            }
+            Err(StoreError::Conflict(Conflict::Changed)) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(done, 1);
+    let stored = b.game("g1").await.unwrap();
+    assert_eq!(
+        stored.seats[1].left(),
+        Some(&Left {
+            reason: LeftReason::TimedOut,
+            version: 1,
+            at_ms: 7_000,
+            bot: "greedy".into(),
+            level: 1,
+        })
+    );
+    assert_eq!(stored.seats[1].bot(), Some(("greedy", 1)));
+    assert_eq!(stored.ended, None);
+    // Its person's token moves for it no more; the bot does.
+    assert_eq!(
+        conflict(a.append_move(&mv("g1", 1, 1, Some("t1"), place(2))).await),
+        Conflict::NotYourSeat
+    );
+    assert_eq!(
+        b.bot_turns(0, 10).await.unwrap(),
+        vec![BotTurn {
+            game: "g1".into(),
+            version: 1,
+            creator: "10.0.0.1".into()
+        }]
+    );
+    a.append_move(&mv("g1", 1, 1, None, place(2)))
+        .await
+        .unwrap();
+    // A solo player resigns: the game ends, without an outcome of the rules.
+    create(&*a, &game("solo", vec![human("s")])).await;
+    a.claim(&claim("solo", 0, None, "ts")).await.unwrap();
+    b.leave(&leave_write(
+        "solo",
+        0,
+        0,
+        LeftReason::Resigned,
+        Some(Ended::Resigned),
+    ))
+    .await
+    .unwrap();
+    let solo = a.game("solo").await.unwrap();
+    assert_eq!(solo.ended, Some(Ended::Resigned));
+    assert_eq!(a.counts().await.unwrap().open, 1, "only g1 is open");
+    assert_eq!(
+        conflict(a.append_move(&mv("solo", 0, 0, Some("ts"), place(1))).await),
+        Conflict::NotYourSeat,
+        "an ended game takes no move"
+    );
+    assert_eq!(
+        a.leave(&leave_write("nope", 0, 0, LeftReason::Resigned, None))
+            .await,
+        Err(StoreError::NotFound)
+    );
+}
+
+async fn due_clocks((a, b): Handles) {
+    for (id, deadline) in [("late", 3_000), ("early", 1_000), ("none", 0)] {
+        create(&*a, &game(id, vec![human("i0"), bot()])).await;
+        a.claim(&claim(id, 0, None, "t0")).await.unwrap();
+        let mut w = mv(id, 0, 0, Some("t0"), place(1));
+        w.after.deadline_ms = (deadline > 0).then_some(deadline);
+        a.append_move(&w).await.unwrap();
+    }
+    assert_eq!(b.due_clocks(999, 10).await.unwrap(), Vec::<String>::new());
+    assert_eq!(
+        b.due_clocks(5_000, 10).await.unwrap(),
+        vec!["early", "late"]
+    );
+    assert_eq!(b.due_clocks(5_000, 1).await.unwrap(), vec!["early"]);
+    // The next move clears the deadline (a bot to act has none).
+    a.append_move(&mv("early", 1, 1, None, place(2)))
+        .await
+        .unwrap();
+    assert_eq!(b.due_clocks(5_000, 10).await.unwrap(), vec!["late"]);
+}
+
+async fn idle_games((a, b): Handles) {
+    // Created at 1_700_000_000 s: one waits for a seat, one is played (its move at +10 s).
+    create(&*a, &game("waiting", vec![human("i0"), human("i1")])).await;
+    a.claim(&claim("waiting", 0, None, "w0")).await.unwrap();
+    create(&*a, &game("played", vec![human("i0"), bot()])).await;
+    a.claim(&claim("played", 0, None, "p0")).await.unwrap();
+    let mut w = mv("played", 0, 0, Some("p0"), place(1));
+    w.at_ms = 1_700_000_010_000;
+    a.append_move(&w).await.unwrap();
+    assert_eq!(a.counts().await.unwrap().open, 2,);
+    let sweep = |active_before_ms, created_before_s| IdleSweep {
+        now_ms: 1_800_000_000_000,
+        active_before_ms,
+        created_before_s,
+    };
+    // Nothing is old enough yet.
+    assert!(a
+        .end_idle(sweep(1_700_000_010_000, 1_700_000_000))
+        .await
+        .unwrap()
+        .is_empty());
+    // The waiting game is closed (once, though both servers sweep).
+    let (one, two) = tokio::join!(
+        a.end_idle(sweep(1_700_000_010_000, 1_700_000_001)),
+        b.end_idle(sweep(1_700_000_010_000, 1_700_000_001))
+    );
+    let mut ended: Vec<String> = one
+        .unwrap()
+        .into_iter()
+        .chain(two.unwrap())
+        .map(|(g, _)| g)
+        .collect();
+    ended.sort();
+    assert_eq!(ended, vec!["waiting"]);
+    assert_eq!(b.game("waiting").await.unwrap().ended, Some(Ended::Closed));
+    assert_eq!(a.counts().await.unwrap().open, 1);
+    // The played game is abandoned once its last move is old enough.
+    let ended = b.end_idle(sweep(1_700_000_010_001, 0)).await.unwrap();
+    assert_eq!(
+        ended.iter().map(|(g, _)| g.as_str()).collect::<Vec<_>>(),
+        vec!["played"]
+    );
+    assert_eq!(ended[0].1, a.rev("played").await.unwrap());
+    assert_eq!(
+        a.game("played").await.unwrap().ended,
+        Some(Ended::Abandoned)
+    );
+    assert_eq!(a.counts().await.unwrap().open, 0);
+    assert!(a.bot_turns(0, 10).await.unwrap().is_empty());
+    // The creator may open new games again.
+    let mut g = game("new", vec![human("i0")]);
+    g.creator = "10.0.0.1".into();
+    a.create(&g, PLAYING, Some(1), None).await.unwrap();
+}
+
+async fn cancelling((a, b): Handles) {
+    create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
+    a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
+    assert_eq!(
+        conflict(b.cancel("g1", "stranger", 1_000).await),
+        Conflict::NotYourSeat
+    );
+    assert_eq!(
+        b.cancel("nope", "t0", 1_000).await,
+        Err(StoreError::NotFound)
+    );
+    let rev = b.cancel("g1", "t0", 1_000).await.unwrap();
+    assert_eq!(rev, a.rev("g1").await.unwrap());
+    assert_eq!(a.game("g1").await.unwrap().ended, Some(Ended::Cancelled));
+    assert_eq!(
+        conflict(b.cancel("g1", "t0", 1_000).await),
+        Conflict::Changed
+    );
+    // Someone else joined: too late to cancel.
+    create(&*a, &game("g2", vec![human("i0"), human("i1")])).await;
+    a.claim(&claim("g2", 0, None, "t0")).await.unwrap();
+    a.claim(&claim("g2", 1, None, "t1")).await.unwrap();
+    assert_eq!(
+        conflict(b.cancel("g2", "t0", 1_000).await),
+        Conflict::Changed
+    );
+    assert_eq!(a.game("g2").await.unwrap().ended, None);
+}
+
+async fn chat((a, b): Handles) {
+    create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
+    let line = |seat: u8, line: ChatText| ChatWrite {
+        game: "g1".into(),
+        seat,
+        at_ms: 1_000 + seat as i64,
+        name: Some(format!("seat {seat}")),
+        line,
+        max_lines: 3,
+    };
+    let rev = a.rev("g1").await.unwrap();
+    let mut racers = Vec::new();
+    for seat in 0..2u8 {
+        let s = if seat == 0 { a.clone() } else { b.clone() };
+        let w = line(seat, ChatText::Text("<b>hi</b> & bye".into()));
+        racers.push(tokio::spawn(async move { s.post_chat(&w).await }));
+    }
+    let mut numbers = Vec::new();
+    for r in racers {
+        numbers.push(r.await.unwrap().unwrap().0);
+    }
+    numbers.sort();
+    assert_eq!(numbers, [0, 1], "each line its own number");
+    assert_eq!(a.rev("g1").await.unwrap(), rev + 2);
+    let (n, _) = b
+        .post_chat(&line(0, ChatText::Phrase("thanks".into())))
+        .await
+        .unwrap();
+    assert_eq!(n, 2);
+    assert_eq!(
+        conflict(
+            a.post_chat(&line(1, ChatText::Text("one more".into())))
+                .await
+        ),
+        Conflict::Changed,
+        "the chat is full"
+    );
+    let lines = b.chat("g1", 0, 10).await.unwrap();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0].line, ChatText::Text("<b>hi</b> & bye".into()));
+    assert_eq!(lines[2].line, ChatText::Phrase("thanks".into()));
+    assert_eq!(lines[2].name.as_deref(), Some("seat 0"));
+    assert_eq!(b.chat("g1", 2, 10).await.unwrap().len(), 1);
+    assert_eq!(b.chat("g1", 0, 1).await.unwrap().len(), 1);
+    assert_eq!(a.game("g1").await.unwrap().chats, 3);
+    assert_eq!(a.since("g1", 0).await.unwrap().chats, 3);
+    assert_eq!(
+        a.post_chat(&ChatWrite {
+            game: "nope".into(),
+            ..line(0, ChatText::Text("x".into()))
+        })
+        .await,
+        Err(StoreError::NotFound)
+    );
 }

@@ -19,6 +19,7 @@ pub use error::{Conflict, StoreError};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
+use crate::time_control::TimeControl;
 use async_trait::async_trait;
 use sagani_core::{Move, TileId, Variant};
 use std::collections::HashMap;
@@ -52,6 +53,89 @@ pub struct SavedGame {
     pub rev: u64,
     /// The game's rematch, once one was created.
     pub rematch: Option<String>,
+    /// Its time control (chosen at creation).
+    pub clock: TimeControl,
+    /// When every seat was first claimed, in milliseconds: the clocks started then.
+    pub started_ms: Option<i64>,
+    /// Why it ended, when its rules did not end it.
+    pub ended: Option<Ended>,
+    /// Chat lines written at the table so far.
+    pub chats: u64,
+}
+
+/// How a game ended other than by its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The solo player resigned.
+    Resigned,
+    /// The solo player's time ran out.
+    TimedOut,
+    /// Nobody moved for `--abandon-after-days`.
+    Abandoned,
+    /// Its seats were not all claimed within `--expire-unstarted-days`.
+    Closed,
+    /// Its creator cancelled it before anyone else joined.
+    Cancelled,
+}
+
+impl Ended {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ended::Resigned => "resigned",
+            Ended::TimedOut => "timeout",
+            Ended::Abandoned => "abandoned",
+            Ended::Closed => "closed",
+            Ended::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Ended> {
+        [
+            Ended::Resigned,
+            Ended::TimedOut,
+            Ended::Abandoned,
+            Ended::Closed,
+            Ended::Cancelled,
+        ]
+        .into_iter()
+        .find(|e| e.name() == s)
+    }
+}
+
+/// Why a bot plays a person's seat now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeftReason {
+    TimedOut,
+    Resigned,
+}
+
+impl LeftReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            LeftReason::TimedOut => "timeout",
+            LeftReason::Resigned => "resigned",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<LeftReason> {
+        match s {
+            "timeout" => Some(LeftReason::TimedOut),
+            "resigned" => Some(LeftReason::Resigned),
+            _ => None,
+        }
+    }
+}
+
+/// A person's seat that a bot took over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Left {
+    pub reason: LeftReason,
+    /// The game's version (moves played) when it happened.
+    pub version: u64,
+    /// When, in milliseconds.
+    pub at_ms: i64,
+    pub bot: String,
+    pub level: u8,
 }
 
 /// Who plays a seat. Secrets are kept only as SHA-256 hashes.
@@ -67,6 +151,8 @@ pub enum SavedSeat {
         name: Option<String>,
         /// The account that claimed it (its id), if one did.
         player: Option<String>,
+        /// Set once the person timed out or resigned: a bot plays the seat from then on.
+        left: Option<Left>,
     },
     Bot {
         bot: String,
@@ -85,6 +171,11 @@ pub(crate) struct SeatColumns {
     pub token: Option<String>,
     pub name: Option<String>,
     pub player: Option<String>,
+    pub left_reason: Option<String>,
+    pub left_version: Option<i64>,
+    pub left_at: Option<i64>,
+    pub left_bot: Option<String>,
+    pub left_level: Option<u8>,
 }
 
 impl SavedSeat {
@@ -95,11 +186,37 @@ impl SavedSeat {
             token_hash: None,
             name: None,
             player: None,
+            left: None,
         }
     }
 
+    /// Played by a bot: a bot's seat, or a person's a bot took over.
     pub fn is_bot(&self) -> bool {
-        matches!(self, SavedSeat::Bot { .. })
+        self.bot().is_some()
+    }
+
+    /// The bot that plays the seat now, with its level.
+    pub fn bot(&self) -> Option<(&str, u8)> {
+        match self {
+            SavedSeat::Bot { bot, level } => Some((bot, *level)),
+            SavedSeat::Human {
+                left: Some(left), ..
+            } => Some((&left.bot, left.level)),
+            SavedSeat::Human { .. } => None,
+        }
+    }
+
+    /// How the person left the seat, if they did.
+    pub fn left(&self) -> Option<&Left> {
+        match self {
+            SavedSeat::Human { left, .. } => left.as_ref(),
+            SavedSeat::Bot { .. } => None,
+        }
+    }
+
+    /// A person plays it against the clock: a person's seat no bot took over.
+    pub fn timed(&self) -> bool {
+        matches!(self, SavedSeat::Human { left: None, .. })
     }
 
     /// The account holding the seat, if one does.
@@ -117,12 +234,18 @@ impl SavedSeat {
                 token_hash,
                 name,
                 player,
+                left,
             } => SeatColumns {
                 kind: "human".into(),
                 invite: (!invite_hash.is_empty()).then(|| invite_hash.clone()),
                 token: token_hash.clone(),
                 name: name.clone(),
                 player: player.clone(),
+                left_reason: left.as_ref().map(|l| l.reason.name().to_string()),
+                left_version: left.as_ref().map(|l| l.version as i64),
+                left_at: left.as_ref().map(|l| l.at_ms),
+                left_bot: left.as_ref().map(|l| l.bot.clone()),
+                left_level: left.as_ref().map(|l| l.level),
                 ..SeatColumns::default()
             },
             SavedSeat::Bot { bot, level } => SeatColumns {
@@ -142,6 +265,17 @@ impl SavedSeat {
                 token_hash: c.token,
                 name: c.name,
                 player: c.player,
+                left: match c.left_reason.as_deref() {
+                    None => None,
+                    Some(r) => Some(Left {
+                        reason: LeftReason::parse(r)
+                            .ok_or_else(|| StoreError::damaged(game, format!("left for {r:?}")))?,
+                        version: c.left_version.unwrap_or(0) as u64,
+                        at_ms: c.left_at.unwrap_or(0),
+                        bot: c.left_bot.unwrap_or_else(|| "greedy".into()),
+                        level: c.left_level.unwrap_or(1),
+                    }),
+                },
             }),
             "bot" => Ok(SavedSeat::Bot {
                 bot: c.bot.unwrap_or_default(),
@@ -156,22 +290,29 @@ impl SavedSeat {
 pub struct SavedMove {
     pub seat: u8,
     pub mv: Move,
+    /// When it was stored, in milliseconds (0 for moves stored before clocks were).
+    pub at_ms: i64,
 }
 
-/// Moves as stored (`n`, seat, JSON), which must be numbers `from`, `from + 1`, … in order.
+/// Moves as stored (`n`, seat, JSON, time), which must be numbers `from`, `from + 1`, … in
+/// order.
 fn decode_moves<'a>(
     game: &str,
     from: u64,
-    rows: impl IntoIterator<Item = (i64, u8, &'a str)>,
+    rows: impl IntoIterator<Item = (i64, u8, &'a str, Option<i64>)>,
 ) -> Result<Vec<SavedMove>, StoreError> {
     let mut moves = Vec::new();
-    for (n, seat, text) in rows {
+    for (n, seat, text, at) in rows {
         if n as u64 != from + moves.len() as u64 {
             return Err(StoreError::damaged(game, format!("move {n} out of order")));
         }
         let mv = serde_json::from_str(text)
             .map_err(|e| StoreError::damaged(game, format!("move {n}: {e}")))?;
-        moves.push(SavedMove { seat, mv });
+        moves.push(SavedMove {
+            seat,
+            mv,
+            at_ms: at.unwrap_or(0),
+        });
     }
     Ok(moves)
 }
@@ -211,6 +352,8 @@ pub struct Progress {
     pub over: bool,
     /// The seat to act is a bot's.
     pub bot_to_act: bool,
+    /// When the running clock runs out (the time-out sweep looks then).
+    pub deadline_ms: Option<i64>,
 }
 
 /// "Store move `n` of `game`", valid only if the game has exactly `n` moves and, for a person,
@@ -223,6 +366,8 @@ pub struct MoveWrite {
     pub mv: Move,
     /// `None` for a bot's move.
     pub token_hash: Option<String>,
+    /// When it is stored, in milliseconds.
+    pub at_ms: i64,
     pub after: Progress,
     /// Set when this move ends the game: stored with it, in the same transaction, with the
     /// ratings of a rated game.
@@ -254,6 +399,77 @@ pub struct ClaimWrite {
     pub name: Option<String>,
     /// The claiming account's id.
     pub player: Option<String>,
+    /// When, in milliseconds: the clocks start now if this claim is the last one missing.
+    pub at_ms: i64,
+    /// The running clock's deadline should they start now.
+    pub deadline_if_started: Option<i64>,
+}
+
+/// "A bot takes over `seat` of `game`", valid only while the game has exactly `n` moves, is
+/// not over, and the seat is a person's not yet taken over.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeaveWrite {
+    pub game: String,
+    pub n: u64,
+    pub seat: u8,
+    pub left: Left,
+    pub after: Progress,
+    /// Set when leaving ends the game (a solo player resigned).
+    pub ended: Option<Ended>,
+}
+
+/// Ends games nobody plays: those with no move since `active_before_ms` are abandoned; those
+/// created before `created_before_s` whose seats are not all claimed are closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdleSweep {
+    pub now_ms: i64,
+    pub active_before_ms: i64,
+    pub created_before_s: i64,
+}
+
+/// A line of chat to store as line number `chats` of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatWrite {
+    pub game: String,
+    pub seat: u8,
+    pub at_ms: i64,
+    pub name: Option<String>,
+    pub line: ChatText,
+    /// The most lines a game keeps.
+    pub max_lines: u64,
+}
+
+/// What a chat line says: words someone wrote, or a quick phrase's key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChatText {
+    Text(String),
+    Phrase(String),
+}
+
+/// A stored chat line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatLine {
+    pub n: u64,
+    pub at_ms: i64,
+    pub seat: u8,
+    pub name: Option<String>,
+    pub line: ChatText,
+}
+
+impl ChatText {
+    pub(crate) fn columns(&self) -> (Option<&str>, Option<&str>) {
+        match self {
+            ChatText::Text(t) => (Some(t), None),
+            ChatText::Phrase(p) => (None, Some(p)),
+        }
+    }
+
+    pub(crate) fn from_columns(text: Option<String>, phrase: Option<String>) -> ChatText {
+        match phrase {
+            Some(p) => ChatText::Phrase(p),
+            None => ChatText::Text(text.unwrap_or_default()),
+        }
+    }
 }
 
 /// A game as the lobby lists it.
@@ -285,6 +501,9 @@ pub struct Catchup {
     pub rev: u64,
     pub seats: Vec<SavedSeat>,
     pub rematch: Option<String>,
+    pub started_ms: Option<i64>,
+    pub ended: Option<Ended>,
+    pub chats: u64,
     /// Moves number `from`, `from + 1`, … (what `since` asked from).
     pub moves: Vec<SavedMove>,
 }
@@ -362,6 +581,31 @@ pub trait Store: Accounts + Send + Sync + 'static {
 
     /// Gives a lease back (after the move is stored, or when it could not be).
     async fn release(&self, game: &str, holder: &str) -> Result<(), StoreError>;
+
+    /// A bot takes over a person's seat (a time-out, a resignation); returns the game's new
+    /// `rev`. `Conflict::StaleVersion` if the game has moved on, `Conflict::Changed` if the seat
+    /// was taken over already or the game is over.
+    async fn leave(&self, w: &LeaveWrite) -> Result<u64, StoreError>;
+
+    /// Games whose running clock ran out by `now_ms` (by the deadline stored with their last
+    /// change), oldest deadline first.
+    async fn due_clocks(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError>;
+
+    /// Ends abandoned games and closes unstarted ones (`IdleSweep`); returns those it ended,
+    /// with their new `rev`. Each game is ended once, whichever server sweeps.
+    async fn end_idle(&self, sweep: IdleSweep) -> Result<Vec<(String, u64)>, StoreError>;
+
+    /// Cancels a game by its creator, whose seat `token_hash` holds, while no other person
+    /// has claimed a seat; returns its new `rev`. `Conflict::Changed` if someone joined or it
+    /// is over, `Conflict::NotYourSeat` if the token holds no seat.
+    async fn cancel(&self, game: &str, token_hash: &str, at_ms: i64) -> Result<u64, StoreError>;
+
+    /// Stores a chat line; returns its number and the game's new `rev`. `Conflict::Changed`
+    /// once the game holds `max_lines` lines.
+    async fn post_chat(&self, w: &ChatWrite) -> Result<(u64, u64), StoreError>;
+
+    /// Up to `limit` chat lines of a game, from number `from` on.
+    async fn chat(&self, game: &str, from: u64, limit: u32) -> Result<Vec<ChatLine>, StoreError>;
 
     /// Whether the store answers (for `/readyz`).
     async fn ping(&self) -> Result<(), StoreError>;
@@ -449,4 +693,35 @@ pub(crate) fn rated(
 /// the same game.
 pub fn rematch_id(id: &str) -> String {
     crate::secret::hash(&format!("rematch of {id}"))[..16].to_string()
+}
+
+/// A game's timing columns, read back.
+pub(crate) fn timing_from(
+    game: &str,
+    clock: Option<String>,
+    started_ms: Option<i64>,
+    ended: Option<String>,
+    chats: i64,
+) -> Result<(TimeControl, Option<i64>, Option<Ended>, u64), StoreError> {
+    let clock =
+        TimeControl::from_stored(clock.as_deref()).map_err(|e| StoreError::damaged(game, e))?;
+    let ended = match ended {
+        None => None,
+        Some(e) => Some(
+            Ended::parse(&e).ok_or_else(|| StoreError::damaged(game, format!("ended {e:?}")))?,
+        ),
+    };
+    Ok((clock, started_ms, ended, chats.max(0) as u64))
+}
+
+/// When a person last acted in a stored game, in milliseconds: its last move, else when its
+/// clocks started, else its creation.
+pub(crate) fn active_at(game: &SavedGame, moves: &[SavedMove]) -> i64 {
+    moves
+        .iter()
+        .map(|m| m.at_ms)
+        .chain(game.started_ms)
+        .max()
+        .filter(|&at| at > 0)
+        .unwrap_or(game.created_at * 1000)
 }

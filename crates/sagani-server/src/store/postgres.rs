@@ -4,10 +4,12 @@
 
 use super::replay;
 use super::{
-    decode_moves, rated, Accounts, BotTurn, Catchup, Change, ClaimWrite, Conflict, Counts, GameEnd,
+    active_at, decode_moves, rated, timing_from, Accounts, BotTurn, Catchup, Change, ChatLine,
+    ChatText, ChatWrite, ClaimWrite, Conflict, Counts, Ended, GameEnd, IdleSweep, LeaveWrite,
     MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint, SavedGame,
     SavedMove, SavedSeat, SeatColumns, Status, Store, StoreError, Summary,
 };
+use crate::time_control::TimeControl;
 use async_trait::async_trait;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
@@ -214,8 +216,10 @@ async fn insert_game(
         &prepared(
             tx,
             "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
-                            version, status, bot_to_act, rev, rematch, host, rated)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                            version, status, bot_to_act, rev, rematch, host, rated, clock,
+                            started_at, deadline, active_at, ended, chats)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                 $18, $19, $20)",
         )
         .await?,
         &[
@@ -233,6 +237,12 @@ async fn insert_game(
             &g.rematch,
             &g.host,
             &g.rated,
+            &g.clock.stored(),
+            &g.started_ms,
+            &after.deadline_ms,
+            &active_at(g, moves),
+            &g.ended.map(Ended::name),
+            &(g.chats as i64),
         ],
     )
     .await
@@ -240,12 +250,14 @@ async fn insert_game(
     for (i, seat) in g.seats.iter().enumerate() {
         let c = seat.columns();
         let level = c.level.map(i16::from);
+        let left_level = c.left_level.map(i16::from);
         tx.execute(
             &prepared(
                 tx,
                 "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash,
-                                    name, player_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                                    name, player_id, left_reason, left_version, left_at,
+                                    left_bot, left_level)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
             )
             .await?,
             &[
@@ -258,6 +270,11 @@ async fn insert_game(
                 &c.token,
                 &c.name,
                 &c.player,
+                &c.left_reason,
+                &c.left_version,
+                &c.left_at,
+                &c.left_bot,
+                &left_level,
             ],
         )
         .await
@@ -271,15 +288,20 @@ async fn insert_game(
             .map(|m| serde_json::to_string(&m.mv))
             .collect::<Result<_, _>>()
             .map_err(unavailable)?;
+        let ats: Vec<Option<i64>> = moves
+            .iter()
+            .map(|m| (m.at_ms != 0).then_some(m.at_ms))
+            .collect();
         tx.execute(
             &prepared(
                 tx,
-                "INSERT INTO moves (game_id, n, seat, move)
-             SELECT $1, n, seat, move FROM unnest($2::bigint[], $3::smallint[], $4::text[])
-                 AS m(n, seat, move)",
+                "INSERT INTO moves (game_id, n, seat, move, at)
+             SELECT $1, n, seat, move, at
+             FROM unnest($2::bigint[], $3::smallint[], $4::text[], $5::bigint[])
+                 AS m(n, seat, move, at)",
             )
             .await?,
-            &[&g.id, &ns, &seats, &texts],
+            &[&g.id, &ns, &seats, &texts, &ats],
         )
         .await
         .map_err(db_error)?;
@@ -287,13 +309,46 @@ async fn insert_game(
     Ok(())
 }
 
-/// A move row's columns: `n`, seat, JSON.
-fn move_columns(r: &Row) -> (i64, u8, &str) {
-    (r.get(0), r.get::<_, i16>(1) as u8, r.get(2))
+/// A move row's columns: `n`, seat, JSON, time.
+fn move_columns(r: &Row) -> (i64, u8, &str, Option<i64>) {
+    (r.get(0), r.get::<_, i16>(1) as u8, r.get(2), r.get(3))
+}
+
+/// A game's time control, when its clocks started, why it ended and its chat lines, from
+/// columns `at`…`at + 3` of `r`.
+fn timing_columns(
+    game: &str,
+    r: &Row,
+    at: usize,
+) -> Result<(TimeControl, Option<i64>, Option<Ended>, u64), StoreError> {
+    timing_from(game, r.get(at), r.get(at + 1), r.get(at + 2), r.get(at + 3))
+}
+
+/// Why a write that changed nothing was refused: the game is missing, at another version, or
+/// else `otherwise`.
+async fn refusal(
+    client: &impl GenericClient,
+    game: &str,
+    n: u64,
+    otherwise: Conflict,
+) -> Result<StoreError, StoreError> {
+    let version = client
+        .query_opt(
+            &prepared(client, "SELECT version FROM games WHERE id = $1").await?,
+            &[&game],
+        )
+        .await
+        .map_err(db_error)?;
+    Ok(match version.map(|r| r.get::<_, i64>(0) as u64) {
+        None => StoreError::NotFound,
+        Some(v) if v != n => StoreError::Conflict(Conflict::StaleVersion { current: v }),
+        Some(_) => StoreError::Conflict(otherwise),
+    })
 }
 
 fn seat_from(game: &str, r: &Row, at: usize) -> Result<SavedSeat, StoreError> {
     let level: Option<i16> = r.get(at + 2);
+    let left_level: Option<i16> = r.get(at + 11);
     SavedSeat::from_columns(
         game,
         SeatColumns {
@@ -304,6 +359,11 @@ fn seat_from(game: &str, r: &Row, at: usize) -> Result<SavedSeat, StoreError> {
             token: r.get(at + 4),
             name: r.get(at + 5),
             player: r.get(at + 6),
+            left_reason: r.get(at + 7),
+            left_version: r.get(at + 8),
+            left_at: r.get(at + 9),
+            left_bot: r.get(at + 10),
+            left_level: left_level.map(|l| l as u8),
         },
     )
 }
@@ -418,7 +478,8 @@ async fn seats_of(
         .query(
             &prepared(
                 client,
-                "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash, name, player_id
+                "SELECT game_id, seat, kind, bot, level, invite_hash, token_hash, name, player_id,
+                    left_reason, left_version, left_at, left_bot, left_level
              FROM seats WHERE game_id = ANY($1) ORDER BY game_id, seat",
             )
             .await?,
@@ -464,11 +525,14 @@ async fn append(
                 client,
                 "WITH g AS (
                  UPDATE games SET version = version + 1, rev = rev + 1,
-                     status = CASE WHEN $4 THEN 'over' ELSE status END, bot_to_act = $5
-                 WHERE id = $1 AND version = $2 AND ($3::text IS NULL OR EXISTS (
-                     SELECT 1 FROM seats WHERE game_id = $1 AND seat = $6 AND token_hash = $3))
+                     status = CASE WHEN $4 THEN 'over' ELSE status END, bot_to_act = $5,
+                     deadline = $8, active_at = $9
+                 WHERE id = $1 AND version = $2 AND status <> 'over' AND ($3::text IS NULL
+                     OR (NOT bot_to_act AND EXISTS (SELECT 1 FROM seats WHERE game_id = $1
+                         AND seat = $6 AND token_hash = $3 AND left_reason IS NULL)))
                  RETURNING id, rev),
-             m AS (INSERT INTO moves (game_id, n, seat, move) SELECT id, $2, $6, $7 FROM g),
+             m AS (INSERT INTO moves (game_id, n, seat, move, at)
+                   SELECT id, $2, $6, $7, $9 FROM g),
              l AS (DELETE FROM bot_leases WHERE game_id IN (SELECT id FROM g))
              SELECT rev FROM g",
             )
@@ -481,6 +545,8 @@ async fn append(
                 &w.after.bot_to_act,
                 &(w.seat as i16),
                 &text,
+                &w.after.deadline_ms,
+                &w.at_ms,
             ],
         )
         .await
@@ -571,7 +637,7 @@ impl Store for PostgresStore {
                 &prepared(
                     &client,
                     "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch,
-                        host, rated
+                        host, rated, clock, started_at, ended, chats
                  FROM games WHERE id = $1",
                 )
                 .await?,
@@ -589,7 +655,7 @@ impl Store for PostgresStore {
             .query(
                 &prepared(
                     &client,
-                    "SELECT n, seat, move FROM moves WHERE game_id = $1 ORDER BY n",
+                    "SELECT n, seat, move, at FROM moves WHERE game_id = $1 ORDER BY n",
                 )
                 .await?,
                 &[&id],
@@ -597,6 +663,7 @@ impl Store for PostgresStore {
             .await
             .map_err(db_error)?;
         let saved_moves = decode_moves(id, 0, moves.iter().map(move_columns))?;
+        let (clock, started_ms, ended, chats) = timing_columns(id, &row, 10)?;
         let seats = seats_of(&client, &[id.to_string()])
             .await?
             .remove(id)
@@ -615,6 +682,10 @@ impl Store for PostgresStore {
             moves: saved_moves,
             rev: row.get::<_, i64>(6) as u64,
             rematch: row.get(7),
+            clock,
+            started_ms,
+            ended,
+            chats,
         })
     }
 
@@ -635,7 +706,11 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let row = client
             .query_opt(
-                &prepared(&client, "SELECT rev, rematch FROM games WHERE id = $1").await?,
+                &prepared(
+                    &client,
+                    "SELECT rev, rematch, clock, started_at, ended, chats FROM games WHERE id = $1",
+                )
+                .await?,
                 &[&id],
             )
             .await
@@ -645,7 +720,7 @@ impl Store for PostgresStore {
             .query(
                 &prepared(
                     &client,
-                    "SELECT n, seat, move FROM moves WHERE game_id = $1 AND n >= $2 ORDER BY n",
+                    "SELECT n, seat, move, at FROM moves WHERE game_id = $1 AND n >= $2 ORDER BY n",
                 )
                 .await?,
                 &[&id, &(from as i64)],
@@ -657,10 +732,14 @@ impl Store for PostgresStore {
             .await?
             .remove(id)
             .unwrap_or(Ok(Vec::new()))?;
+        let (_, started_ms, ended, chats) = timing_columns(id, &row, 2)?;
         Ok(Catchup {
             rev: row.get::<_, i64>(0) as u64,
             seats,
             rematch: row.get(1),
+            started_ms,
+            ended,
+            chats,
             moves,
         })
     }
@@ -696,18 +775,7 @@ impl Store for PostgresStore {
             }
             return Ok(rev);
         }
-        let version = client
-            .query_opt(
-                &prepared(&client, "SELECT version FROM games WHERE id = $1").await?,
-                &[&w.game],
-            )
-            .await
-            .map_err(db_error)?;
-        Err(match version.map(|r| r.get::<_, i64>(0) as u64) {
-            None => StoreError::NotFound,
-            Some(v) if v != w.n => StoreError::Conflict(Conflict::StaleVersion { current: v }),
-            Some(_) => StoreError::Conflict(Conflict::NotYourSeat),
-        })
+        Err(refusal(&client, &w.game, w.n, Conflict::NotYourSeat).await?)
     }
 
     async fn claim(&self, w: &ClaimWrite) -> Result<Vec<(String, u64)>, StoreError> {
@@ -811,8 +879,284 @@ impl Store for PostgresStore {
             notify(&tx, &g, rev as u64).await?;
             changed.push((g, rev as u64));
         }
+        // The last seat claimed starts the clocks (once).
+        tx.execute(
+            &prepared(
+                &tx,
+                "UPDATE games SET started_at = $2, active_at = $2, deadline = $3
+                 WHERE id = $1 AND status = 'playing' AND started_at IS NULL",
+            )
+            .await?,
+            &[&w.game, &w.at_ms, &w.deadline_if_started],
+        )
+        .await
+        .map_err(db_error)?;
         tx.commit().await.map_err(db_error)?;
         Ok(changed)
+    }
+
+    async fn leave(&self, w: &LeaveWrite) -> Result<u64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        // The game's row first, locked: every check after this sees what the transactions
+        // before it committed (a condition inside the UPDATE would read the seats as they were
+        // when it started, and two servers could both take the seat over).
+        let row = tx
+            .query_opt(
+                &prepared(
+                    &tx,
+                    "SELECT version, status FROM games WHERE id = $1 FOR UPDATE",
+                )
+                .await?,
+                &[&w.game],
+            )
+            .await
+            .map_err(db_error)?
+            .ok_or(StoreError::NotFound)?;
+        let version = row.get::<_, i64>(0) as u64;
+        if version != w.n {
+            return Err(StoreError::Conflict(Conflict::StaleVersion {
+                current: version,
+            }));
+        }
+        if row.get::<_, &str>(1) == "over" {
+            return Err(StoreError::Conflict(Conflict::Changed));
+        }
+        let taken = tx
+            .execute(
+                &prepared(
+                    &tx,
+                    "UPDATE seats SET left_reason = $3, left_version = $4, left_at = $5,
+                         left_bot = $6, left_level = $7
+                     WHERE game_id = $1 AND seat = $2 AND kind = 'human' AND left_reason IS NULL",
+                )
+                .await?,
+                &[
+                    &w.game,
+                    &(w.seat as i16),
+                    &w.left.reason.name(),
+                    &(w.n as i64),
+                    &w.left.at_ms,
+                    &w.left.bot,
+                    &i16::from(w.left.level),
+                ],
+            )
+            .await
+            .map_err(db_error)?;
+        if taken != 1 {
+            return Err(StoreError::Conflict(Conflict::Changed));
+        }
+        let rev = tx
+            .query_one(
+                &prepared(
+                    &tx,
+                    "UPDATE games SET rev = rev + 1, bot_to_act = $2, deadline = $3,
+                         status = CASE WHEN $4::text IS NOT NULL THEN 'over' ELSE status END,
+                         ended = $4,
+                         ended_at = CASE WHEN $4::text IS NOT NULL THEN $5::bigint / 1000 END
+                     WHERE id = $1 RETURNING rev",
+                )
+                .await?,
+                &[
+                    &w.game,
+                    &w.after.bot_to_act,
+                    &w.after.deadline_ms,
+                    &w.ended.map(Ended::name),
+                    &w.left.at_ms,
+                ],
+            )
+            .await
+            .map_err(db_error)?
+            .get::<_, i64>(0) as u64;
+        notify(&tx, &w.game, rev).await?;
+        tx.commit().await.map_err(db_error)?;
+        Ok(rev)
+    }
+
+    async fn due_clocks(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                &prepared(
+                    &client,
+                    "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1
+                         AND status <> 'over'
+                     ORDER BY deadline LIMIT $2",
+                )
+                .await?,
+                &[&now_ms, &(limit as i64)],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn end_idle(&self, sweep: IdleSweep) -> Result<Vec<(String, u64)>, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        // Each row's own condition is checked again under its lock: a game two servers sweep
+        // together is ended by one of them.
+        let rows = tx
+            .query(
+                &prepared(
+                    &tx,
+                    "UPDATE games SET rev = rev + 1, status = 'over', bot_to_act = FALSE,
+                         deadline = NULL, ended_at = $1::bigint / 1000,
+                         ended = CASE WHEN status = 'waiting' THEN 'closed' ELSE 'abandoned' END
+                     WHERE status <> 'over' AND (
+                         (status = 'waiting' AND created_at < $3)
+                         OR (status = 'playing' AND active_at < $2))
+                     RETURNING id, rev",
+                )
+                .await?,
+                &[
+                    &sweep.now_ms,
+                    &sweep.active_before_ms,
+                    &sweep.created_before_s,
+                ],
+            )
+            .await
+            .map_err(db_error)?;
+        let ended: Vec<(String, u64)> = rows
+            .iter()
+            .map(|r| (r.get(0), r.get::<_, i64>(1) as u64))
+            .collect();
+        for (g, rev) in &ended {
+            notify(&tx, g, *rev).await?;
+        }
+        tx.commit().await.map_err(db_error)?;
+        Ok(ended)
+    }
+
+    async fn cancel(&self, game: &str, token_hash: &str, at_ms: i64) -> Result<u64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        // Locked first, so a claim committed meanwhile is seen below (claims lock it too).
+        let status: String = tx
+            .query_opt(
+                &prepared(&tx, "SELECT status FROM games WHERE id = $1 FOR UPDATE").await?,
+                &[&game],
+            )
+            .await
+            .map_err(db_error)?
+            .ok_or(StoreError::NotFound)?
+            .get(0);
+        let seats = tx
+            .query(
+                &prepared(
+                    &tx,
+                    "SELECT token_hash FROM seats WHERE game_id = $1 AND kind = 'human'
+                         AND token_hash IS NOT NULL",
+                )
+                .await?,
+                &[&game],
+            )
+            .await
+            .map_err(db_error)?;
+        let claimed: Vec<String> = seats.iter().map(|r| r.get(0)).collect();
+        if !claimed.iter().any(|t| t == token_hash) {
+            return Err(StoreError::Conflict(Conflict::NotYourSeat));
+        }
+        if status == "over" || claimed.iter().any(|t| t != token_hash) {
+            return Err(StoreError::Conflict(Conflict::Changed));
+        }
+        let rev = tx
+            .query_one(
+                &prepared(
+                    &tx,
+                    "UPDATE games SET rev = rev + 1, status = 'over', bot_to_act = FALSE,
+                         deadline = NULL, ended = 'cancelled', ended_at = $2::bigint / 1000
+                     WHERE id = $1 RETURNING rev",
+                )
+                .await?,
+                &[&game, &at_ms],
+            )
+            .await
+            .map_err(db_error)?
+            .get::<_, i64>(0) as u64;
+        notify(&tx, game, rev).await?;
+        tx.commit().await.map_err(db_error)?;
+        Ok(rev)
+    }
+
+    async fn post_chat(&self, w: &ChatWrite) -> Result<(u64, u64), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        let row = tx
+            .query_opt(
+                &prepared(
+                    &tx,
+                    "UPDATE games SET chats = chats + 1, rev = rev + 1
+                     WHERE id = $1 AND chats < $2 RETURNING chats - 1, rev",
+                )
+                .await?,
+                &[&w.game, &(w.max_lines as i64)],
+            )
+            .await
+            .map_err(db_error)?;
+        let Some(row) = row else {
+            let exists = tx
+                .query_opt(
+                    &prepared(&tx, "SELECT 1 FROM games WHERE id = $1").await?,
+                    &[&w.game],
+                )
+                .await
+                .map_err(db_error)?;
+            return Err(match exists {
+                Some(_) => StoreError::Conflict(Conflict::Changed),
+                None => StoreError::NotFound,
+            });
+        };
+        let (n, rev) = (row.get::<_, i64>(0), row.get::<_, i64>(1) as u64);
+        let (text, phrase) = w.line.columns();
+        tx.execute(
+            &prepared(
+                &tx,
+                "INSERT INTO chat (game_id, n, at, seat, name, text, phrase)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .await?,
+            &[
+                &w.game,
+                &n,
+                &w.at_ms,
+                &(w.seat as i16),
+                &w.name,
+                &text,
+                &phrase,
+            ],
+        )
+        .await
+        .map_err(db_error)?;
+        notify(&tx, &w.game, rev).await?;
+        tx.commit().await.map_err(db_error)?;
+        Ok((n as u64, rev))
+    }
+
+    async fn chat(&self, game: &str, from: u64, limit: u32) -> Result<Vec<ChatLine>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                &prepared(
+                    &client,
+                    "SELECT n, at, seat, name, text, phrase FROM chat
+                     WHERE game_id = $1 AND n >= $2 ORDER BY n LIMIT $3",
+                )
+                .await?,
+                &[&game, &(from as i64), &(limit as i64)],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(rows
+            .iter()
+            .map(|r| ChatLine {
+                n: r.get::<_, i64>(0) as u64,
+                at_ms: r.get(1),
+                seat: r.get::<_, i16>(2) as u8,
+                name: r.get(3),
+                line: ChatText::from_columns(r.get(4), r.get(5)),
+            })
+            .collect())
     }
 
     async fn lobby(&self, limit: u32) -> Result<Vec<Summary>, StoreError> {

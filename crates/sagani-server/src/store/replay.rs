@@ -67,7 +67,7 @@ pub fn replay(saved: &SavedGame) -> Result<GameLog, String> {
     Ok(game)
 }
 
-/// Where `game` stands with these seats.
+/// Where `game` stands with these seats, clocks aside (`table::progress_of` adds them).
 pub fn progress(game: &GameLog, seats: &[SavedSeat]) -> Progress {
     let g = game.game();
     Progress {
@@ -76,6 +76,7 @@ pub fn progress(game: &GameLog, seats: &[SavedSeat]) -> Progress {
             .to_act()
             .and_then(|s| seats.get(s as usize))
             .is_some_and(SavedSeat::is_bot),
+        deadline_ms: None,
     }
 }
 

@@ -5,10 +5,12 @@
 
 use super::replay::{self, progress};
 use super::{
-    decode_moves, rated, rematch_id, Accounts, BotTurn, Catchup, ClaimWrite, Conflict, Counts,
-    GameEnd, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint,
-    SavedGame, SavedMove, SavedSeat, SeatColumns, Status, Store, StoreError, Summary,
+    active_at, decode_moves, rated, rematch_id, timing_from, Accounts, BotTurn, Catchup, ChatLine,
+    ChatText, ChatWrite, ClaimWrite, Conflict, Counts, Ended, GameEnd, IdleSweep, LeaveWrite,
+    MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint, SavedGame,
+    SavedMove, SavedSeat, SeatColumns, Status, Store, StoreError, Summary,
 };
+use crate::time_control::TimeControl;
 use async_trait::async_trait;
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -27,7 +29,7 @@ const GROUP: usize = 512;
 
 /// SQLite's `user_version` of a file this code wrote: the first release wrote 1 and refuses
 /// anything else, so it never runs on a file it cannot read.
-const USER_VERSION: i64 = 4;
+const USER_VERSION: i64 = 5;
 
 /// Read connections kept open between reads.
 const IDLE_READERS: usize = 4;
@@ -45,6 +47,14 @@ enum Op {
     },
     Move(MoveWrite),
     Claim(ClaimWrite),
+    Leave(LeaveWrite),
+    EndIdle(IdleSweep),
+    Cancel {
+        game: String,
+        token_hash: String,
+        at_ms: i64,
+    },
+    Chat(ChatWrite),
     Lease {
         game: String,
         version: u64,
@@ -66,6 +76,7 @@ enum Op {
 
 enum Out {
     Revs(Vec<(String, u64)>),
+    Line(u64, u64),
     Rev(u64),
     Leased(bool),
     Done,
@@ -395,9 +406,11 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
             let rev: Option<i64> = tx
                 .query_row(
                     "UPDATE games SET version = version + 1, rev = rev + 1,
-                         status = CASE WHEN ?4 THEN 'over' ELSE status END, bot_to_act = ?5
-                     WHERE id = ?1 AND version = ?2 AND (?3 IS NULL OR EXISTS (
-                         SELECT 1 FROM seats WHERE game_id = ?1 AND seat = ?6 AND token_hash = ?3))
+                         status = CASE WHEN ?4 THEN 'over' ELSE status END, bot_to_act = ?5,
+                         deadline = ?7, active_at = ?8
+                     WHERE id = ?1 AND version = ?2 AND status <> 'over' AND (?3 IS NULL OR EXISTS (
+                         SELECT 1 FROM seats WHERE game_id = ?1 AND seat = ?6 AND token_hash = ?3
+                             AND left_reason IS NULL))
                      RETURNING rev",
                     params![
                         w.game,
@@ -405,31 +418,21 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                         w.token_hash,
                         w.after.over,
                         w.after.bot_to_act,
-                        w.seat
+                        w.seat,
+                        w.after.deadline_ms,
+                        w.at_ms
                     ],
                     |r| r.get(0),
                 )
                 .optional()
                 .map_err(unavailable)?;
             let Some(rev) = rev else {
-                let version: Option<i64> = tx
-                    .query_row("SELECT version FROM games WHERE id = ?1", [&w.game], |r| {
-                        r.get(0)
-                    })
-                    .optional()
-                    .map_err(unavailable)?;
-                return Err(match version {
-                    None => StoreError::NotFound,
-                    Some(v) if v as u64 != w.n => {
-                        StoreError::Conflict(Conflict::StaleVersion { current: v as u64 })
-                    }
-                    Some(_) => StoreError::Conflict(Conflict::NotYourSeat),
-                });
+                return Err(refusal(tx, &w.game, w.n, Conflict::NotYourSeat)?);
             };
             let text = serde_json::to_string(&w.mv).map_err(unavailable)?;
             tx.execute(
-                "INSERT INTO moves (game_id, n, seat, move) VALUES (?1, ?2, ?3, ?4)",
-                params![w.game, w.n as i64, w.seat, text],
+                "INSERT INTO moves (game_id, n, seat, move, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![w.game, w.n as i64, w.seat, text, w.at_ms],
             )
             .map_err(unavailable)?;
             tx.execute("DELETE FROM bot_leases WHERE game_id = ?1", [&w.game])
@@ -498,7 +501,148 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                     .map_err(unavailable)?;
                 changed.push((g, rev as u64));
             }
+            // The last seat claimed starts the clocks (once).
+            tx.execute(
+                "UPDATE games SET started_at = ?2, active_at = ?2, deadline = ?3
+                 WHERE id = ?1 AND status = 'playing' AND started_at IS NULL",
+                params![w.game, w.at_ms, w.deadline_if_started],
+            )
+            .map_err(unavailable)?;
             Ok(Out::Revs(changed))
+        }
+        Op::Leave(w) => {
+            let rev: Option<i64> = tx
+                .query_row(
+                    "UPDATE games SET rev = rev + 1, bot_to_act = ?3, deadline = ?4,
+                         status = CASE WHEN ?5 IS NOT NULL THEN 'over' ELSE status END,
+                         ended = ?5, ended_at = CASE WHEN ?5 IS NOT NULL THEN ?6 / 1000 END
+                     WHERE id = ?1 AND version = ?2 AND status <> 'over' AND EXISTS (
+                         SELECT 1 FROM seats WHERE game_id = ?1 AND seat = ?7 AND kind = 'human'
+                             AND left_reason IS NULL)
+                     RETURNING rev",
+                    params![
+                        w.game,
+                        w.n as i64,
+                        w.after.bot_to_act,
+                        w.after.deadline_ms,
+                        w.ended.map(Ended::name),
+                        w.left.at_ms,
+                        w.seat
+                    ],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(unavailable)?;
+            let Some(rev) = rev else {
+                return Err(refusal(tx, &w.game, w.n, Conflict::Changed)?);
+            };
+            tx.execute(
+                "UPDATE seats SET left_reason = ?3, left_version = ?4, left_at = ?5,
+                     left_bot = ?6, left_level = ?7
+                 WHERE game_id = ?1 AND seat = ?2",
+                params![
+                    w.game,
+                    w.seat,
+                    w.left.reason.name(),
+                    w.n as i64,
+                    w.left.at_ms,
+                    w.left.bot,
+                    w.left.level
+                ],
+            )
+            .map_err(unavailable)?;
+            Ok(Out::Rev(rev as u64))
+        }
+        Op::EndIdle(sweep) => {
+            let mut q = tx
+                .prepare_cached(
+                    "UPDATE games SET rev = rev + 1, status = 'over', bot_to_act = 0,
+                         deadline = NULL, ended_at = ?1 / 1000,
+                         ended = CASE WHEN status = 'waiting' THEN 'closed' ELSE 'abandoned' END
+                     WHERE status <> 'over' AND (
+                         (status = 'waiting' AND created_at < ?3)
+                         OR (status = 'playing' AND active_at < ?2))
+                     RETURNING id, rev",
+                )
+                .map_err(unavailable)?;
+            let ended: Vec<(String, i64)> = q
+                .query_map(
+                    params![sweep.now_ms, sweep.active_before_ms, sweep.created_before_s],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .and_then(|rows| rows.collect())
+                .map_err(unavailable)?;
+            Ok(Out::Revs(
+                ended.into_iter().map(|(g, r)| (g, r as u64)).collect(),
+            ))
+        }
+        Op::Cancel {
+            game,
+            token_hash,
+            at_ms,
+        } => {
+            let seat: Option<i64> = tx
+                .query_row(
+                    "SELECT seat FROM seats WHERE game_id = ?1 AND token_hash = ?2",
+                    params![game, token_hash],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(unavailable)?;
+            if seat.is_none() {
+                let exists: Option<i64> = tx
+                    .query_row("SELECT 1 FROM games WHERE id = ?1", [game], |r| r.get(0))
+                    .optional()
+                    .map_err(unavailable)?;
+                return Err(match exists {
+                    Some(_) => StoreError::Conflict(Conflict::NotYourSeat),
+                    None => StoreError::NotFound,
+                });
+            }
+            let rev: Option<i64> = tx
+                .query_row(
+                    "UPDATE games SET rev = rev + 1, status = 'over', bot_to_act = 0,
+                         deadline = NULL, ended = 'cancelled', ended_at = ?2 / 1000
+                     WHERE id = ?1 AND status <> 'over' AND NOT EXISTS (
+                         SELECT 1 FROM seats WHERE game_id = ?1 AND kind = 'human'
+                             AND token_hash IS NOT NULL AND token_hash <> ?3)
+                     RETURNING rev",
+                    params![game, at_ms, token_hash],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(unavailable)?;
+            rev.map(|r| Out::Rev(r as u64))
+                .ok_or(StoreError::Conflict(Conflict::Changed))
+        }
+        Op::Chat(w) => {
+            let row: Option<(i64, i64)> = tx
+                .query_row(
+                    "UPDATE games SET chats = chats + 1, rev = rev + 1
+                     WHERE id = ?1 AND chats < ?2 RETURNING chats - 1, rev",
+                    params![w.game, w.max_lines as i64],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()
+                .map_err(unavailable)?;
+            let Some((n, rev)) = row else {
+                let exists: Option<i64> = tx
+                    .query_row("SELECT 1 FROM games WHERE id = ?1", [&w.game], |r| r.get(0))
+                    .optional()
+                    .map_err(unavailable)?;
+                return Err(match exists {
+                    Some(_) => StoreError::Conflict(Conflict::Changed),
+                    None => StoreError::NotFound,
+                });
+            };
+            let (text, phrase) = w.line.columns();
+            tx.execute(
+                "INSERT INTO chat (game_id, n, at, seat, name, text, phrase)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![w.game, n, w.at_ms, w.seat, w.name, text, phrase],
+            )
+            .map_err(unavailable)?;
+            Ok(Out::Line(n as u64, rev as u64))
         }
         Op::Lease {
             game,
@@ -563,8 +707,10 @@ fn insert_game(
 ) -> Result<(), StoreError> {
     let inserted = tx.execute(
         "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
-                            version, status, bot_to_act, rev, rematch, host, rated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                            version, status, bot_to_act, rev, rematch, host, rated, clock,
+                            started_at, deadline, active_at, ended, chats)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19, ?20)",
         params![
             g.id,
             g.created_at,
@@ -580,6 +726,12 @@ fn insert_game(
             g.rematch,
             g.host,
             g.rated,
+            g.clock.stored(),
+            g.started_ms,
+            after.deadline_ms,
+            active_at(g, moves),
+            g.ended.map(Ended::name),
+            g.chats as i64,
         ],
     );
     match inserted {
@@ -591,20 +743,37 @@ fn insert_game(
         let c = seat.columns();
         tx.execute(
             "INSERT INTO seats (game_id, seat, kind, bot, level, invite_hash, token_hash, name,
-                                player_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![g.id, i as i64, c.kind, c.bot, c.level, c.invite, c.token, c.name, c.player],
+                                player_id, left_reason, left_version, left_at, left_bot,
+                                left_level)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            params![
+                g.id,
+                i as i64,
+                c.kind,
+                c.bot,
+                c.level,
+                c.invite,
+                c.token,
+                c.name,
+                c.player,
+                c.left_reason,
+                c.left_version,
+                c.left_at,
+                c.left_bot,
+                c.left_level
+            ],
         )
         .map_err(unavailable)?;
     }
     for (n, m) in moves.iter().enumerate() {
         tx.execute(
-            "INSERT INTO moves (game_id, n, seat, move) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO moves (game_id, n, seat, move, at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![
                 g.id,
                 n as i64,
                 m.seat,
-                serde_json::to_string(&m.mv).map_err(unavailable)?
+                serde_json::to_string(&m.mv).map_err(unavailable)?,
+                (m.at_ms != 0).then_some(m.at_ms)
             ],
         )
         .map_err(unavailable)?;
@@ -615,8 +784,9 @@ fn insert_game(
 fn seats(conn: &Connection, id: &str) -> Result<Vec<SavedSeat>, StoreError> {
     let mut q = conn
         .prepare_cached(
-            "SELECT seat, kind, bot, level, invite_hash, token_hash, name, player_id FROM seats
-             WHERE game_id = ?1 ORDER BY seat",
+            "SELECT seat, kind, bot, level, invite_hash, token_hash, name, player_id,
+                    left_reason, left_version, left_at, left_bot, left_level
+             FROM seats WHERE game_id = ?1 ORDER BY seat",
         )
         .map_err(unavailable)?;
     let rows: Vec<(i64, SeatColumns)> = q
@@ -631,6 +801,11 @@ fn seats(conn: &Connection, id: &str) -> Result<Vec<SavedSeat>, StoreError> {
                     token: r.get(5)?,
                     name: r.get(6)?,
                     player: r.get(7)?,
+                    left_reason: r.get(8)?,
+                    left_version: r.get(9)?,
+                    left_at: r.get(10)?,
+                    left_bot: r.get(11)?,
+                    left_level: r.get(12)?,
                 },
             ))
         })
@@ -739,14 +914,8 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
         serde_json::from_str(&deck).map_err(|e| StoreError::damaged(id, format!("deck: {e}")))?;
     let variant = Variant::parse(&variant)
         .ok_or_else(|| StoreError::damaged(id, format!("unknown variant {variant:?}")))?;
-    let mut q = conn
-        .prepare_cached("SELECT n, seat, move FROM moves WHERE game_id = ?1 ORDER BY n")
-        .map_err(unavailable)?;
-    let rows: Vec<(i64, u8, String)> = q
-        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .and_then(|rows| rows.collect())
-        .map_err(|e| StoreError::damaged(id, e))?;
-    let moves = decode_moves(id, 0, rows.iter().map(|(n, s, t)| (*n, *s, t.as_str())))?;
+    let moves = moves_from(conn, id, 0)?;
+    let (clock, started_ms, ended, chats) = timing(conn, id)?;
     Ok(SavedGame {
         id: id.to_string(),
         created_at,
@@ -761,6 +930,65 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
         moves,
         rev: rev as u64,
         rematch,
+        clock,
+        started_ms,
+        ended,
+        chats,
+    })
+}
+
+/// The moves of a game from number `from` on.
+fn moves_from(conn: &Connection, id: &str, from: u64) -> Result<Vec<SavedMove>, StoreError> {
+    let mut q = conn
+        .prepare_cached(
+            "SELECT n, seat, move, at FROM moves WHERE game_id = ?1 AND n >= ?2 ORDER BY n",
+        )
+        .map_err(unavailable)?;
+    let rows: Vec<(i64, u8, String, Option<i64>)> = q
+        .query_map(params![id, from as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
+        .and_then(|rows| rows.collect())
+        .map_err(|e| StoreError::damaged(id, e))?;
+    decode_moves(
+        id,
+        from,
+        rows.iter().map(|(n, s, t, at)| (*n, *s, t.as_str(), *at)),
+    )
+}
+
+/// A game's time control, when its clocks started, why it ended, its chat lines.
+fn timing(
+    conn: &Connection,
+    id: &str,
+) -> Result<(TimeControl, Option<i64>, Option<Ended>, u64), StoreError> {
+    let (clock, started, ended, chats): (Option<String>, Option<i64>, Option<String>, i64) = conn
+        .prepare_cached("SELECT clock, started_at, ended, chats FROM games WHERE id = ?1")
+        .and_then(|mut q| q.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))))
+        .map_err(|e| StoreError::damaged(id, e))?;
+    timing_from(id, clock, started, ended, chats)
+}
+
+/// Why a write that changed nothing was refused: the game is missing, at another version, or
+/// else `otherwise`.
+fn refusal(
+    tx: &Connection,
+    game: &str,
+    n: u64,
+    otherwise: Conflict,
+) -> Result<StoreError, StoreError> {
+    let version: Option<i64> = tx
+        .query_row("SELECT version FROM games WHERE id = ?1", [game], |r| {
+            r.get(0)
+        })
+        .optional()
+        .map_err(unavailable)?;
+    Ok(match version {
+        None => StoreError::NotFound,
+        Some(v) if v as u64 != n => {
+            StoreError::Conflict(Conflict::StaleVersion { current: v as u64 })
+        }
+        Some(_) => StoreError::Conflict(otherwise),
     })
 }
 
@@ -817,22 +1045,15 @@ impl Store for SqliteStore {
             let Some((rev, rematch)) = row else {
                 return Err(StoreError::NotFound);
             };
-            let mut q = c
-                .prepare_cached(
-                    "SELECT n, seat, move FROM moves WHERE game_id = ?1 AND n >= ?2 ORDER BY n",
-                )
-                .map_err(unavailable)?;
-            let rows: Vec<(i64, u8, String)> = q
-                .query_map(params![id, from as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })
-                .and_then(|rows| rows.collect())
-                .map_err(|e| StoreError::damaged(&id, e))?;
-            let moves = decode_moves(&id, from, rows.iter().map(|(n, s, t)| (*n, *s, t.as_str())))?;
+            let moves = moves_from(c, &id, from)?;
+            let (_, started_ms, ended, chats) = timing(c, &id)?;
             Ok(Catchup {
                 rev: rev as u64,
                 seats: seats(c, &id)?,
                 rematch,
+                started_ms,
+                ended,
+                chats,
                 moves,
             })
         })
@@ -851,6 +1072,79 @@ impl Store for SqliteStore {
             Out::Revs(changed) => Ok(changed),
             _ => unreachable!("a claim answers the games it changed"),
         }
+    }
+
+    async fn leave(&self, w: &LeaveWrite) -> Result<u64, StoreError> {
+        match self.write(Op::Leave(w.clone())).await? {
+            Out::Rev(rev) => Ok(rev),
+            _ => unreachable!("leaving answers the game's rev"),
+        }
+    }
+
+    async fn due_clocks(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached(
+                    "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?1
+                         AND status <> 'over'
+                     ORDER BY deadline LIMIT ?2",
+                )
+                .map_err(unavailable)?;
+            q.query_map(params![now_ms, limit], |r| r.get(0))
+                .and_then(|rows| rows.collect())
+                .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn end_idle(&self, sweep: IdleSweep) -> Result<Vec<(String, u64)>, StoreError> {
+        match self.write(Op::EndIdle(sweep)).await? {
+            Out::Revs(changed) => Ok(changed),
+            _ => unreachable!("a sweep answers the games it ended"),
+        }
+    }
+
+    async fn cancel(&self, game: &str, token_hash: &str, at_ms: i64) -> Result<u64, StoreError> {
+        let op = Op::Cancel {
+            game: game.to_string(),
+            token_hash: token_hash.to_string(),
+            at_ms,
+        };
+        match self.write(op).await? {
+            Out::Rev(rev) => Ok(rev),
+            _ => unreachable!("cancelling answers the game's rev"),
+        }
+    }
+
+    async fn post_chat(&self, w: &ChatWrite) -> Result<(u64, u64), StoreError> {
+        match self.write(Op::Chat(w.clone())).await? {
+            Out::Line(n, rev) => Ok((n, rev)),
+            _ => unreachable!("a chat line answers its number"),
+        }
+    }
+
+    async fn chat(&self, game: &str, from: u64, limit: u32) -> Result<Vec<ChatLine>, StoreError> {
+        let game = game.to_string();
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached(
+                    "SELECT n, at, seat, name, text, phrase FROM chat
+                     WHERE game_id = ?1 AND n >= ?2 ORDER BY n LIMIT ?3",
+                )
+                .map_err(unavailable)?;
+            q.query_map(params![game, from as i64, limit], |r| {
+                Ok(ChatLine {
+                    n: r.get::<_, i64>(0)? as u64,
+                    at_ms: r.get(1)?,
+                    seat: r.get(2)?,
+                    name: r.get(3)?,
+                    line: ChatText::from_columns(r.get(4)?, r.get(5)?),
+                })
+            })
+            .and_then(|rows| rows.collect())
+            .map_err(unavailable)
+        })
+        .await
     }
 
     async fn lobby(&self, limit: u32) -> Result<Vec<Summary>, StoreError> {

@@ -3,8 +3,9 @@
 
 use async_trait::async_trait;
 use sagani_server::store::{
-    Accounts, BotTurn, Catchup, Change, ClaimWrite, Counts, MoveWrite, NewPlayer, PlayedGame,
-    Player, Progress, Ranked, Rating, RatingPoint, SavedGame, Store, StoreError, Summary,
+    Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, IdleSweep,
+    LeaveWrite, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint,
+    SavedGame, Store, StoreError, Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -88,6 +89,24 @@ impl Store for Intercepted {
     }
     async fn claim(&self, w: &ClaimWrite) -> Result<Vec<(String, u64)>, StoreError> {
         self.inner.claim(w).await
+    }
+    async fn leave(&self, w: &LeaveWrite) -> Result<u64, StoreError> {
+        self.inner.leave(w).await
+    }
+    async fn due_clocks(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.inner.due_clocks(now_ms, limit).await
+    }
+    async fn end_idle(&self, sweep: IdleSweep) -> Result<Vec<(String, u64)>, StoreError> {
+        self.inner.end_idle(sweep).await
+    }
+    async fn cancel(&self, game: &str, token_hash: &str, at_ms: i64) -> Result<u64, StoreError> {
+        self.inner.cancel(game, token_hash, at_ms).await
+    }
+    async fn post_chat(&self, w: &ChatWrite) -> Result<(u64, u64), StoreError> {
+        self.inner.post_chat(w).await
+    }
+    async fn chat(&self, game: &str, from: u64, limit: u32) -> Result<Vec<ChatLine>, StoreError> {
+        self.inner.chat(game, from, limit).await
     }
     async fn lobby(&self, limit: u32) -> Result<Vec<Summary>, StoreError> {
         self.inner.lobby(limit).await

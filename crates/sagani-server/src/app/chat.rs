@@ -1,0 +1,132 @@
+//! Chat at the table: players write, players and spectators read. Lines are stored with the
+//! game (part of its history), at most `MAX_LINE` characters, rate-limited per seat, and given
+//! out as text: the page shows them as text, never as HTML.
+
+use super::{detached, store_refusal, wrong_token, App};
+use crate::error::{ApiError, ErrorCode};
+use crate::store::{ChatLine, ChatText, ChatWrite, Conflict, StoreError};
+use std::sync::Arc;
+
+/// The longest line, in characters.
+pub const MAX_LINE: usize = 300;
+
+/// The most lines one game keeps.
+pub const MAX_LINES: u64 = 2000;
+
+/// The quick phrases: each reader sees them in their own language.
+pub const PHRASES: [&str; 5] = ["hello", "good_luck", "good_game", "thanks", "well_played"];
+
+/// What someone asks to write.
+pub enum Say {
+    Text(String),
+    Phrase(String),
+}
+
+impl Say {
+    /// The line as it is stored, or what is wrong with it.
+    fn checked(self) -> Result<ChatText, ApiError> {
+        match self {
+            Say::Phrase(p) if PHRASES.contains(&p.as_str()) => Ok(ChatText::Phrase(p)),
+            Say::Phrase(p) => Err(ApiError::bad_request(format!(
+                "unknown phrase {p:?}; the phrases are {}",
+                PHRASES.join(", ")
+            ))),
+            Say::Text(t) => {
+                let t = t.trim();
+                let count = t.chars().count();
+                if count == 0 {
+                    return Err(ApiError::bad_request("text: write something"));
+                }
+                if count > MAX_LINE {
+                    return Err(ApiError::bad_request(format!(
+                        "text: at most {MAX_LINE} characters, not {count}"
+                    )));
+                }
+                if t.chars().any(|c| c.is_control()) {
+                    return Err(ApiError::bad_request(
+                        "text: one line, without control characters",
+                    ));
+                }
+                Ok(ChatText::Text(t.to_string()))
+            }
+        }
+    }
+}
+
+impl App {
+    /// Writes a line for the seat `token_hash` (or the account `player`) holds.
+    pub async fn say(
+        self: &Arc<App>,
+        id: &str,
+        token_hash: Option<String>,
+        player: Option<String>,
+        say: Say,
+    ) -> Result<ChatLine, ApiError> {
+        let line = say.checked()?;
+        let (app, id) = (self.clone(), id.to_string());
+        detached(async move {
+            let (table, mut st) = app.fresh(&id, None).await?;
+            let seat = token_hash
+                .as_deref()
+                .and_then(|h| st.seat_of_hash(h))
+                .or_else(|| {
+                    let p = player.as_deref()?;
+                    st.seats
+                        .iter()
+                        .position(|s| s.player() == Some(p))
+                        .map(|i| i as u8)
+                })
+                .ok_or_else(wrong_token)?;
+            app.limiters.check_chat(&format!("{id} {seat}"))?;
+            let write = ChatWrite {
+                game: id.clone(),
+                seat,
+                at_ms: app.now_ms(),
+                name: crate::table::record_names(&st.seats)[seat as usize].clone(),
+                line: line.clone(),
+                max_lines: MAX_LINES,
+            };
+            match app.store.post_chat(&write).await {
+                Ok((n, rev)) => {
+                    if rev == st.rev + 1 {
+                        st.chats = n + 1;
+                        st.rev = rev;
+                    } else {
+                        app.reload(&table, &mut st).await?;
+                    }
+                    drop(st);
+                    app.keep(&table).await;
+                    app.announce(&[(id.clone(), rev)], &id).await;
+                    Ok(ChatLine {
+                        n,
+                        at_ms: write.at_ms,
+                        seat,
+                        name: write.name,
+                        line,
+                    })
+                }
+                Err(StoreError::Conflict(Conflict::Changed)) => Err(ApiError::new(
+                    ErrorCode::RateLimited,
+                    format!("this game's chat is full ({MAX_LINES} lines)"),
+                )),
+                Err(e) => Err(store_refusal(e)),
+            }
+        })
+        .await
+    }
+
+    /// Up to `limit` lines of a game's chat from number `from` on.
+    pub async fn chat_lines(
+        &self,
+        id: &str,
+        from: u64,
+        limit: u32,
+    ) -> Result<Vec<ChatLine>, ApiError> {
+        // The game must exist: an empty chat and a missing game are told apart.
+        self.store.rev(id).await.map_err(store_refusal)?;
+        self.store
+            .chat(id, from, limit)
+            .await
+            .map_err(store_refusal)
+    }
+}
