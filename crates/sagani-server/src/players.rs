@@ -129,10 +129,9 @@ fn result(g: &PlayedGame) -> (Option<u8>, Option<i64>) {
     let seat = g.seat as u64;
     match outcome["kind"].as_str() {
         Some("ranking") => {
-            let ranking = outcome["ranking"].as_array().cloned().unwrap_or_default();
-            let place = ranking
+            let place = ranking(&outcome, g)
                 .iter()
-                .position(|s| s.as_u64() == Some(seat))
+                .position(|&s| s == seat)
                 .map(|i| i as u8 + 1);
             (place, outcome["scores"][g.seat as usize].as_i64())
         }
@@ -144,7 +143,7 @@ fn result(g: &PlayedGame) -> (Option<u8>, Option<i64>) {
 
 fn entry(g: PlayedGame) -> GameEntry {
     let (place, score) = result(&g);
-    let over = g.outcome.is_some();
+    let over = g.status == crate::store::Status::Over;
     GameEntry {
         url: format!("/games/{}", g.id),
         record_url: over.then(|| format!("/api/games/{}/record", g.id)),
@@ -161,6 +160,18 @@ fn entry(g: PlayedGame) -> GameEntry {
     }
 }
 
+/// A finished game's ranking, seats first to last, with those whose player timed out or
+/// resigned placed after everyone else (as their ratings were).
+fn ranking(outcome: &Value, g: &PlayedGame) -> Vec<u64> {
+    let ranking: Vec<u64> = outcome["ranking"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let left = |s: &u64| g.left_seats.contains(&(*s as u8));
+    let (stayed, left): (Vec<u64>, Vec<u64>) = ranking.into_iter().partition(|s| !left(s));
+    stayed.into_iter().chain(left).collect()
+}
+
 /// The counts and records of a player's finished games.
 fn tally(results: &[PlayedGame]) -> (u32, u32, SoloRecords) {
     let (mut games, mut wins) = (0, 0);
@@ -175,7 +186,7 @@ fn tally(results: &[PlayedGame]) -> (u32, u32, SoloRecords) {
         };
         games += 1;
         match outcome["kind"].as_str() {
-            Some("ranking") if outcome["ranking"][0].as_u64() == Some(g.seat as u64) => {
+            Some("ranking") if ranking(&outcome, g).first() == Some(&(g.seat as u64)) => {
                 wins += 1;
             }
             Some("solo") => {
@@ -326,6 +337,7 @@ mod tests {
             seat,
             outcome: Some(outcome.into()),
             seats: Vec::new(),
+            left_seats: Vec::new(),
         }
     }
 
@@ -380,5 +392,13 @@ mod tests {
         assert_eq!(result(&games[0]), (Some(1), Some(75)));
         assert_eq!(result(&games[1]), (Some(2), Some(40)));
         assert_eq!(result(&games[5]), (None, Some(85)));
+        // Seat 1 scored most but timed out (a bot played on): it is ranked last.
+        let mut left = games[0].clone();
+        left.left_seats = vec![1];
+        let mut stayed = games[1].clone();
+        stayed.left_seats = vec![1];
+        assert_eq!(result(&left), (Some(2), Some(75)));
+        assert_eq!(result(&stayed), (Some(1), Some(40)));
+        assert_eq!(tally(&[left, stayed]).1, 1);
     }
 }

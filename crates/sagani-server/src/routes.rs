@@ -262,19 +262,40 @@ pub async fn moves(
               (status = 409, body = ErrorBody, description = "the game is not over (`game_in_progress`)")))]
 pub async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (table, st) = app.fresh(&id, None).await?;
-    if !st.game.game().is_over() {
+    if !st.over() {
         return Err(ApiError::conflict(
             ErrorCode::GameInProgress,
             "the record is given out once the game is over (it holds the draw pile's order)",
             st.version(),
         ));
     }
-    // Who played each seat: records name them (RECORD.md), and readers ignore the field.
+    // Who played each seat, the clock, who left to a bot, and why a game ended early: notes
+    // RECORD.md describes, which readers ignore.
     let names = crate::table::record_names(&st.seats);
-    let body = st
-        .game
-        .record()
-        .to_json_with(&[("names", serde_json::json!(names))]);
+    let mut extra = vec![("names", serde_json::json!(names))];
+    if !st.clock.is_none() {
+        extra.push(("clock", serde_json::json!(st.clock)));
+    }
+    let left: Vec<serde_json::Value> = st
+        .seat_infos()
+        .into_iter()
+        .filter_map(|s| {
+            let r = s.replaced?;
+            Some(serde_json::json!({
+                "seat": s.seat,
+                "reason": r.reason,
+                "version": r.version,
+                "bot": r.bot,
+            }))
+        })
+        .collect();
+    if !left.is_empty() {
+        extra.push(("left", serde_json::json!(left)));
+    }
+    if let Some(ended) = st.ended {
+        extra.push(("ended", serde_json::json!(ended.name())));
+    }
+    let body = st.game.record().to_json_with(&extra);
     Ok((
         [
             (header::CONTENT_TYPE, "application/json".to_string()),

@@ -193,6 +193,7 @@ impl App {
             };
             match self.store.leave(&write).await {
                 Ok(rev) => {
+                    self.metrics.seat_left(reason);
                     if rev == st.rev + 1 {
                         st.seats = seats;
                         st.ended = ended;
@@ -204,7 +205,6 @@ impl App {
                     drop(st);
                     self.keep(&table).await;
                     self.announce(&[(id.to_string(), rev)], id).await;
-                    self.metrics.seat_left(reason);
                     tracing::info!(
                         "game {id} seat {seat}: {} at version {version}",
                         reason.name()

@@ -67,6 +67,8 @@ pub struct PlayedGame {
     pub outcome: Option<String>,
     /// Everyone at the table (empty where the caller asked only for results).
     pub seats: Vec<super::SavedSeat>,
+    /// The seats whose player timed out or resigned (a bot played on): ranked last.
+    pub left_seats: Vec<u8>,
 }
 
 #[async_trait]

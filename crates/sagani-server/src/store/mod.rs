@@ -725,3 +725,11 @@ pub(crate) fn active_at(game: &SavedGame, moves: &[SavedMove]) -> i64 {
         .filter(|&at| at > 0)
         .unwrap_or(game.created_at * 1000)
 }
+
+/// Seat numbers as a query lists them ("0,2"); none for `None`.
+pub(crate) fn seat_list(list: Option<String>) -> Vec<u8> {
+    list.unwrap_or_default()
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect()
+}

@@ -1555,7 +1555,8 @@ impl Accounts for PostgresStore {
     async fn games_of(&self, player: &str, limit: u32) -> Result<Vec<PlayedGame>, StoreError> {
         let client = self.client().await?;
         let sql = "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
-                          g.outcome
+                          g.outcome, (SELECT string_agg(l.seat::text, ',') FROM seats l
+                                      WHERE l.game_id = g.id AND l.left_reason IS NOT NULL)
                    FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1
                    ORDER BY g.created_at DESC, g.id DESC LIMIT $2";
         let rows = client
@@ -1574,7 +1575,8 @@ impl Accounts for PostgresStore {
     async fn results_of(&self, player: &str) -> Result<Vec<PlayedGame>, StoreError> {
         let client = self.client().await?;
         let sql = "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
-                          g.outcome
+                          g.outcome, (SELECT string_agg(l.seat::text, ',') FROM seats l
+                                      WHERE l.game_id = g.id AND l.left_reason IS NOT NULL)
                    FROM seats s JOIN games g ON g.id = s.game_id
                    WHERE s.player_id = $1 AND g.status = 'over'";
         let rows = client
@@ -1626,6 +1628,7 @@ fn played(rows: &[Row]) -> Vec<PlayedGame> {
                 seat: r.get::<_, i16>(6) as u8,
                 outcome: r.get(7),
                 seats: Vec::new(),
+                left_seats: super::seat_list(r.get(8)),
             })
         })
         .collect()

@@ -1533,7 +1533,8 @@ impl Accounts for SqliteStore {
             let mut games = played(
                 c,
                 "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
-                        g.outcome
+                        g.outcome, (SELECT group_concat(l.seat) FROM seats l
+                                    WHERE l.game_id = g.id AND l.left_reason IS NOT NULL)
                  FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = ?1
                  ORDER BY g.created_at DESC, g.id DESC LIMIT ?2",
                 params![player, limit],
@@ -1552,7 +1553,8 @@ impl Accounts for SqliteStore {
             played(
                 c,
                 "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
-                        g.outcome
+                        g.outcome, (SELECT group_concat(l.seat) FROM seats l
+                                    WHERE l.game_id = g.id AND l.left_reason IS NOT NULL)
                  FROM seats s JOIN games g ON g.id = s.game_id
                  WHERE s.player_id = ?1 AND g.status = 'over'",
                 params![player],
@@ -1605,6 +1607,7 @@ fn played(
         String,
         u8,
         Option<String>,
+        Option<String>,
     );
     let rows: Vec<Row> = q
         .query_map(values, |r| {
@@ -1617,6 +1620,7 @@ fn played(
                 r.get(5)?,
                 r.get(6)?,
                 r.get(7)?,
+                r.get(8)?,
             ))
         })
         .and_then(|rows| rows.collect())
@@ -1624,7 +1628,7 @@ fn played(
     Ok(rows
         .into_iter()
         .filter_map(
-            |(id, created_at, ended_at, variant, rated, status, seat, outcome)| {
+            |(id, created_at, ended_at, variant, rated, status, seat, outcome, left)| {
                 Some(PlayedGame {
                     variant: Variant::parse(&variant)?,
                     status: Status::parse(&status)?,
@@ -1635,6 +1639,7 @@ fn played(
                     seat,
                     outcome,
                     seats: Vec::new(),
+                    left_seats: super::seat_list(left),
                 })
             },
         )
