@@ -88,8 +88,9 @@ export function seatRequest(choice) {
 /// Creates a game from seat choices (exactly one `me`), claims my seat, and remembers it.
 /// `name`: a guest's display name (a logged-in player is named by the account); `rated`: a rated
 /// game (people only, accounts only).
-export async function createGame(choices, { variant, public: isPublic = false, tutorial = false, rated = false, name } = {}) {
+export async function createGame(choices, { variant, public: isPublic = false, tutorial = false, rated = false, name, clock } = {}) {
   const body = { seats: choices.map(seatRequest), public: isPublic };
+  if (clock) body.clock = clock;
   if (variant) body.variant = variant;
   // The tutorial's fixed deck (a solo game for one person).
   if (tutorial) body.tutorial = true;

@@ -3,6 +3,7 @@
 // games with a free seat. Every word comes from the message catalogues.
 
 import { api, createGame, findGame, forgetGame, myGames, tiles as loadTiles } from './api.js';
+import { clockText, controlText } from './clock.js';
 import { seatName } from './words.js';
 import { copy, h } from './dom.js';
 import * as draw from './draw.js';
@@ -29,6 +30,17 @@ const SEAT_CHOICES = [
 const HERO_TILES = [9, 54, 28, 64];
 /// The draw pile on the solo card: backs, the top one a Water 6.
 const PILE_TILES = [20, 3, 44];
+
+/// The clocks a game may have: the page's choice, and what is sent (none: the server's default,
+/// which is no clock, or 10+10 for an open game).
+const CLOCKS = [
+  ['none', null],
+  ['3+2', { kind: 'realtime', initial_s: 180, increment_s: 2 }],
+  ['5+5', { kind: 'realtime', initial_s: 300, increment_s: 5 }],
+  ['10+10', { kind: 'realtime', initial_s: 600, increment_s: 10 }],
+  ['turn1', { kind: 'turn', days: 1 }],
+  ['turn3', { kind: 'turn', days: 3 }],
+];
 
 export async function home(app) {
   document.title = t('app.name');
@@ -120,7 +132,17 @@ export async function home(app) {
   };
   players.addEventListener('change', drawSeats);
   drawSeats();
+  // The clock: none among friends; an open game gets 10+10 unless another is chosen.
+  const clock = h('select', { id: 'clock', 'data-testid': 'clock' },
+    CLOCKS.map(([key]) => h('option', { value: key }, t(`home.multi.clock.${key}`))));
+  const clockHint = h('p', { class: 'hint', hidden: true }, t('home.multi.clock.public'));
   const isPublic = h('input', { type: 'checkbox', id: 'public', 'data-testid': 'public' });
+  isPublic.addEventListener('change', () => {
+    clockHint.hidden = !(isPublic.checked && clock.value === 'none');
+  });
+  clock.addEventListener('change', () => {
+    clockHint.hidden = !(isPublic.checked && clock.value === 'none');
+  });
   // A rated game: people only, each with an account; only an account can start one.
   const isRated = h('input', { type: 'checkbox', id: 'rated', 'data-testid': 'rated', disabled: !account });
   isRated.addEventListener('change', () => {
@@ -132,7 +154,8 @@ export async function home(app) {
   const create = h('button', { type: 'button', 'data-testid': 'create', class: 'primary' }, t('home.multi.create'));
   create.addEventListener('click', () => busy(create, () => {
     const choices = ['me', ...seatSelects.slice(1, Number(players.value)).map((s) => s.value)];
-    return createGame(choices, { public: isPublic.checked, rated: isRated.checked, name: claimName() });
+    const control = CLOCKS.find(([key]) => key === clock.value)[1];
+    return createGame(choices, { public: isPublic.checked, rated: isRated.checked, name: claimName(), clock: control });
   }));
 
   const mine = h('ul', { class: 'game-list', 'data-testid': 'my-games' });
@@ -150,7 +173,9 @@ export async function home(app) {
     h('p', { class: 'card-lead' }, t('home.multi.text')),
     h('div', { class: 'field' }, h('label', { for: 'players' }, t('home.multi.players')), players),
     seatRows,
+    h('div', { class: 'field' }, h('label', { for: 'clock' }, t('home.multi.clock')), clock),
     h('label', { class: 'check' }, isPublic, h('span', {}, t('home.multi.public'))),
+    clockHint,
     h('label', { class: 'check' }, isRated, h('span', {}, t(account ? 'home.multi.rated' : 'home.multi.rated.login'))),
     h('div', { class: 'card-actions' }, create),
     h('p', { class: 'hint' }, t('home.multi.hint')));
@@ -210,6 +235,17 @@ function startedOn(g) {
   return t('home.mine.started', { date: new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short' }).format(new Date(g.created)) });
 }
 
+/// Puts the games where it is my turn first, the least time left first; the rest keep their
+/// order.
+function urgent(list) {
+  const items = [...list.children];
+  const key = (li) => (li.dataset.urgency === undefined ? Infinity : Number(li.dataset.urgency));
+  const sorted = items.map((li, i) => [li, i]).sort(([a, i], [b, j]) => key(a) - key(b) || i - j).map(([li]) => li);
+  sorted.forEach((li, i) => {
+    if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
+  });
+}
+
 /// The games of this browser, each with its state as fetched now.
 function drawMine(list, games) {
   if (games.length === 0) {
@@ -249,9 +285,13 @@ function drawMine(list, games) {
           });
           actions.prepend(b);
         }
-      } else if (v.next && v.next.player === s.you) {
-        status.textContent = t('home.status.yours');
+      } else if (v.next && v.next.player === s.you && !s.seats[s.you].replaced) {
+        const left = s.clock ? s.clock.left_ms[s.you] : null;
+        status.textContent = left === null || left === undefined ? t('home.status.yours') : t('home.status.yours.time', { time: clockText(left) });
         status.classList.add('yours');
+        // Most urgent first: my turn, the least time left.
+        item.dataset.urgency = String(left === null || left === undefined ? 1e15 : left);
+        urgent(list);
       } else status.textContent = t('home.status.playing');
     }, (e) => {
       status.textContent = t(e.status === 404 ? 'home.status.gone' : e.status === 403 ? 'home.status.claimed' : 'home.status.unreachable');
@@ -336,7 +376,8 @@ async function drawLobby(list, fail, account) {
       ? h('a', { href: '/account', class: 'small-link' }, t('home.open.login')) : null;
     return h('li', { class: 'game-item' },
       h('span', { class: 'game-main' },
-        h('strong', {}, t('home.mine.players', { count: g.players, n: num(g.players) }), g.rated ? ` · ${t('profile.rated')}` : ''),
+        h('strong', {}, t('home.mine.players', { count: g.players, n: num(g.players) }), g.rated ? ` · ${t('profile.rated')}` : '',
+          g.clock ? h('span', { 'data-testid': `lobby-clock-${g.game}` }, ` · ${controlText(g.clock)}`) : null),
         h('span', { class: 'game-date', 'data-testid': `lobby-host-${g.game}` },
           g.host ? t('home.open.by', { name: g.host, age: age(g.created_at) }) : age(g.created_at)),
         h('span', { class: 'seats' }, g.seats.map((s) => seatName(state, s.seat)).join(', '))),

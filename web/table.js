@@ -14,6 +14,8 @@ import * as motion from './motion.js';
 import { coach } from './tutorial.js';
 import { claimName } from './account.js';
 import { describeMove, expectText, reasonText, seatName, shortName, tileName } from './words.js';
+import { clockText, controlText, leftNow, ticker, LOW_MS } from './clock.js';
+import { Chat } from './chat.js';
 
 const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
 
@@ -139,6 +141,8 @@ class Table {
     this.parts = new Map();
     this.jobs = [];
     this.held = []; // socket messages that came in while my move was on its way
+    this.arrived = performance.now(); // when the state shown arrived (the clocks count from it)
+    this.resigning = false; // the resign button asks again first
     this.onKey = (ev) => this.key(ev);
     this.touch = touch();
   }
@@ -190,6 +194,7 @@ class Table {
     if (this.dialog) this.dialog.close();
     if (this.frame) this.frame.close();
     if (this.dockSize) this.dockSize.disconnect();
+    if (this.clocks) this.clocks.stop();
     const main = document.querySelector('main');
     if (main) main.style.removeProperty('--dock-h');
     document.body.classList.remove('at-table');
@@ -235,6 +240,7 @@ class Table {
     const old = this.state;
     if (old && state.version < old.version) return false;
     this.state = state;
+    this.arrived = performance.now();
     if (!old || old.version !== state.version) {
       this.clearSelection();
       if (old && this.error && this.error.kind === 'move-network') this.error = null;
@@ -350,6 +356,17 @@ class Table {
       this.soonAnimate = false;
       if (!this.closed) this.render({ animate: a });
     }, 0));
+  }
+
+  /// Resigns or cancels (`POST /api/games/{id}/{what}`) and shows the game as it is then; a
+  /// refusal says `failed`.
+  async act(what, failed) {
+    try {
+      this.apply(await api('POST', `/api/games/${this.id}/${what}`, { token: this.token }));
+    } catch (e) {
+      this.error = { kind: e.code === 'network' ? 'network' : 'move', text: e.code === 'network' ? t('error.network') : t(failed) };
+    }
+    this.render();
   }
 
   // ---- what I may do now ----
@@ -631,7 +648,8 @@ class Table {
           h('section', { class: 'panel players-panel' }, slot('players', 'div', {}),
             h('h3', {}, t('track.title'), ' ', help('help.track')), this.trackEl = h('div', { class: 'track' }), slot('ties', 'div', {})),
           h('section', { class: 'panel log-panel' }, h('h2', {}, t('log.title')),
-            this.logEl = h('ol', { class: 'log-list', 'data-testid': 'log', tabindex: 0, 'aria-label': t('log.title') })))),
+            this.logEl = h('ol', { class: 'log-list', 'data-testid': 'log', tabindex: 0, 'aria-label': t('log.title') })),
+          (this.chat = new Chat(this.id, (i) => seatName(this.state, i), () => this.token)).el)),
       slot('end', 'div', { class: 'end-slot' }));
     this.app.replaceChildren(this.root);
     document.body.classList.add('at-table');
@@ -641,6 +659,12 @@ class Table {
       for (const el of [document.querySelector('main'), this.boardArea]) if (el && el.style.getPropertyValue('--dock-h') !== px) el.style.setProperty('--dock-h', px);
     });
     this.dockSize.observe(this.dockEl);
+    this.clocks = ticker(this.root, () => ({ clock: this.state && this.state.status === 'playing' ? this.state.clock : null, arrived: this.arrived }), (left) => {
+      // The tab counts down too, on my turn.
+      if (!this.myTurn() || left[this.you] === null || left[this.you] === undefined) return;
+      const title = t('title.your-turn.time', { time: clockText(left[this.you]) });
+      if (document.title !== title) document.title = title;
+    });
   }
 
   render({ animate = false } = {}) {
@@ -669,8 +693,9 @@ class Table {
     }) : null;
     this.coachTarget = coached ? coached.target : null;
 
-    this.part('bar', JSON.stringify([s.status, this.offline, this.you, this.mode, this.notifyAsked, this.endHidden]), () => this.bar(myTurn, names));
-    this.part('banners', JSON.stringify([s.version, this.notice, this.error, v.final_round]), () => this.banners(names));
+    const gone = s.seats.map((x) => x.replaced || null);
+    this.part('bar', JSON.stringify([s.status, this.offline, this.you, this.mode, this.notifyAsked, this.endHidden, gone, this.resigning, s.clock && s.clock.control]), () => this.bar(myTurn, names));
+    this.part('banners', JSON.stringify([s.version, this.notice, this.error, v.final_round, gone]), () => this.banners(names));
     this.part('invites', JSON.stringify([s.version, s.seats]), () => this.invites());
     this.part('turn', JSON.stringify([s.version, s.status, this.offline, myTurn, this.sel]), () => this.turnLine(names, myTurn));
     this.part('tabs', JSON.stringify([s.version, this.mode, this.focus, names]), () => this.tabs(names));
@@ -679,12 +704,14 @@ class Table {
     // The dock is rebuilt for a new coach text too (a card's Next button changes it).
     this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget]), () => [coached ? coached.panel : null, this.placing(), this.offer(), this.revealed(), this.storage()]);
     this.part('common', JSON.stringify([s.version]), () => this.pile());
-    this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, names]), () => this.players(names));
+    this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, names, s.clock, gone, s.status]), () => this.players(names));
     const trackKey = JSON.stringify([v.seats.map((p) => p.score), v.ranking, names]);
     this.part('ties', trackKey, () => this.ties(names));
-    this.part('end', JSON.stringify([s.version, s.status, s.rematch, this.endHidden, this.error]), () => this.end(names));
+    this.part('end', JSON.stringify([s.version, s.status, s.rematch, this.endHidden, this.error, s.ended, gone]), () => this.end(names));
     const boardKey = this.boardKeyNow(names);
     this.redraw(boardKey);
+    this.clocks.tick();
+    this.chat.sync(s.chats || 0);
     const drawn = this.displays(names, boardKey);
     const logKey = JSON.stringify([s.version, this.log.size, [...this.log.values()].filter((m) => m.effect).length, names]);
     if (this.logKey !== logKey) {
@@ -777,13 +804,18 @@ class Table {
     const s = this.state;
     if (myTurn && !this.wasMyTurn && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
       try {
-        new Notification(t('notify.title'), { body: expectText(s.view.next.expects, this.touch), tag: `sagani-${this.id}` });
+        const left = s.clock ? leftNow(s.clock, this.arrived)[this.you] : null;
+        const body = expectText(s.view.next.expects, this.touch) + (left === null || left === undefined ? '' : ` ${t('notify.time', { time: clockText(left) })}`);
+        new Notification(t('notify.title'), { body, tag: `sagani-${this.id}` });
       } catch {
         // Some browsers only notify from a service worker; the title still tells.
       }
     }
     this.wasMyTurn = myTurn;
-    const title = myTurn ? t('title.your-turn') : s.status === 'over' ? t('title.over') : t('title.other', { status: this.statusText(names) });
+    let title = myTurn ? t('title.your-turn') : s.status === 'over' ? t('title.over') : t('title.other', { status: this.statusText(names) });
+    // On my turn with a clock, the tab says how much time is left.
+    const left = myTurn && s.clock ? leftNow(s.clock, this.arrived)[this.you] : null;
+    if (left !== null && left !== undefined) title = t('title.your-turn.time', { time: clockText(left) });
     if (document.title !== title) document.title = title;
   }
 
@@ -795,7 +827,7 @@ class Table {
     if (this.myTurn()) return expectText(v.next.expects, this.touch);
     if (!v.next) return '';
     const who = names[v.next.player];
-    const bot = s.seats[v.next.player].kind === 'bot';
+    const bot = s.seats[v.next.player].kind === 'bot' || !!s.seats[v.next.player].replaced;
     const during = v.next.expects === 'intermezzo-pick';
     return t(`status.${bot ? 'thinking' : 'waiting-for'}${during ? '.intermezzo' : ''}`, { who });
   }
@@ -824,6 +856,31 @@ class Table {
         this.render();
       }));
     }
+    // Resigning asks once more: a bot then plays the seat (a solo game ends).
+    let resign = null;
+    if (this.you !== undefined && s.status === 'playing' && !s.seats[this.you].replaced) {
+      if (!this.resigning) {
+        resign = h('button', { class: 'small', 'data-testid': 'resign' }, t('resign.button'));
+        resign.addEventListener('click', () => {
+          this.resigning = true;
+          this.render();
+        });
+      } else {
+        const yes = h('button', { class: 'small danger', 'data-testid': 'resign-yes' }, t('resign.yes'));
+        const no = h('button', { class: 'small', 'data-testid': 'resign-no' }, t('resign.no'));
+        yes.addEventListener('click', async () => {
+          yes.disabled = true;
+          this.resigning = false;
+          await this.act('resign', 'resign.failed');
+        });
+        no.addEventListener('click', () => {
+          this.resigning = false;
+          this.render();
+        });
+        resign = h('span', { class: 'resign-ask', role: 'group', 'data-testid': 'resign-ask' },
+          t(s.view.players === 1 ? 'resign.ask.solo' : 'resign.ask'), ' ', yes, no);
+      }
+    }
     let result = null;
     if (s.status === 'over' && this.endHidden) {
       result = h('button', { class: 'small primary', 'data-testid': 'show-result' }, t('end.show'));
@@ -838,7 +895,9 @@ class Table {
       this.you === undefined ? h('span', { class: 'watching', 'data-testid': 'watching' }, t('bar.watching')) : null,
       s.rated ? h('span', { class: 'watching', 'data-testid': 'rated', title: t('bar.rated.title') }, t('profile.rated')) : null,
       notify, result,
+      s.clock ? h('span', { class: 'watching', 'data-testid': 'clock-control' }, controlText(s.clock.control)) : null,
       h('span', { class: 'spacer' }),
+      resign,
       h('a', { href: '/rules', class: 'small-link', target: '_blank', rel: 'noopener' }, t('bar.rules')),
       s.view.seats.length > 1 ? toggle : null,
       this.mode === 'one' ? h('span', { class: 'zoom', role: 'group', 'aria-label': t('zoom.group') },
@@ -856,6 +915,13 @@ class Table {
       else text = t('final.turns', { count: v.turns_left, last: names[v.last_player] });
       out.push(h('p', { class: 'banner final', 'data-testid': 'final-round', role: 'status', 'data-turns-left': v.turns_left ?? '' }, h('strong', {}, t('final.title')), ' ', text));
     }
+    // Who left the table to a bot, and why: everyone sees it.
+    this.state.seats.forEach((seat, i) => {
+      if (!seat.replaced || this.state.status === 'over') return;
+      const who = i === this.you ? t('left.you') : names[i];
+      out.push(h('p', { class: 'notice', 'data-testid': `left-banner-${i}`, role: 'status' },
+        t(`left.banner.${seat.replaced.reason}`, { who, bot: seat.replaced.bot })));
+    });
     if (this.notice) out.push(h('p', { class: 'notice', 'data-testid': 'notice' }, this.notice));
     if (this.error) out.push(h('p', { class: 'error', role: 'alert', 'data-testid': 'error', 'data-kind': this.error.kind }, this.error.text));
     return out;
@@ -1158,14 +1224,19 @@ class Table {
         this.render();
       });
       const acting = v.next && v.next.player === i;
+      const gone = s.seats[i].replaced;
+      const left = s.clock ? s.clock.left_ms[i] : null;
+      const clock = !s.clock ? null : h('td', { class: `clock${s.clock.running === i && s.status === 'playing' ? ' running' : ''}${s.clock.running === i && left < LOW_MS ? ' low' : ''}`, 'data-testid': `clock-${i}`, 'data-clock': left === null ? null : i },
+        left === null ? '–' : clockText(left));
       return h('tr', { class: acting ? 'acting' : '', 'data-seat': i },
         h('th', { scope: 'row', title: names[i] },
           h('span', { class: 'who' },
             acting ? h('span', { class: 'acting-mark', role: 'img', 'aria-label': t('players.acting') }, '▶') : null,
             h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), h('span', { class: 'name' }, shortName(s, i)),
-            i === v.start_player && v.players > 1 ? this.startBadge() : null, magnify)),
+            i === v.start_player && v.players > 1 ? this.startBadge() : null, magnify),
+          gone ? h('span', { class: 'left-note', 'data-testid': `left-${i}` }, t(`left.${gone.reason}`, { bot: gone.bot })) : null),
         h('td', { 'data-testid': `score-${i}`, title: t('players.rank', { n: rank.get(i) }) }, p.score),
-        h('td', {}, p.supply), h('td', { class: p.cacophony ? 'warn' : '' }, p.cacophony));
+        h('td', {}, p.supply), h('td', { class: p.cacophony ? 'warn' : '' }, p.cacophony), clock);
     });
     return [
       h('h2', {}, t('players.title')),
@@ -1173,7 +1244,8 @@ class Table {
         h('thead', {}, h('tr', {}, h('th', {}, t('players.player')),
           h('th', { title: t('players.score.title') }, t('players.score')),
           h('th', { title: t('players.discs.title') }, t('players.discs'), ' ', help('help.discs')),
-          h('th', { title: t('players.cacophony.title') }, t('players.cacophony'), ' ', help('help.cacophony')))),
+          h('th', { title: t('players.cacophony.title') }, t('players.cacophony'), ' ', help('help.cacophony')),
+          s.clock ? h('th', { title: controlText(s.clock.control) }, t('players.clock')) : null)),
         h('tbody', {}, rows)),
     ];
   }
@@ -1208,9 +1280,19 @@ class Table {
     if (!this.entry || !this.entry.invites || s.status === 'over') return null;
     const open = this.entry.invites.filter((i) => s.seats[i.seat] && !s.seats[i.seat].claimed);
     if (!open.length) return null;
+    // Nobody else has joined yet: the creator may call the game off.
+    const alone = s.seats.every((x, i) => x.kind !== 'human' || !x.claimed || i === this.you);
+    let cancel = null;
+    if (alone && this.you !== undefined) {
+      cancel = h('button', { class: 'small', 'data-testid': 'cancel-game' }, t('cancel.button'));
+      cancel.addEventListener('click', async () => {
+        cancel.disabled = true;
+        await this.act('cancel', 'cancel.failed');
+      });
+    }
     return h('section', { class: 'panel invites', 'data-testid': 'invites' },
       h('h2', {}, t('invites.title')),
-      h('p', { class: 'hint' }, t('invites.hint')),
+      h('p', { class: 'hint' }, t('invites.hint'), ' ', cancel),
       open.map((i) => {
         const url = `${location.origin}/games/${this.id}/join/${i.code}`;
         const input = h('input', { readonly: true, value: url, 'data-testid': `invite-link-${i.seat}`, 'aria-label': t('invites.link', { n: i.seat + 1 }), size: 40 });
@@ -1232,13 +1314,17 @@ class Table {
     let result;
     let won = false;
     if (o.kind === 'ranking') {
-      won = this.you !== undefined && o.ranking[0] === this.you;
-      head = won ? t('end.won') : this.you !== undefined ? t('end.place', { n: o.ranking.indexOf(this.you) + 1, count: v.players }) : t('end.winner', { who: names[o.ranking[0]] });
-      result = h('ol', { class: 'ranking', 'data-testid': 'ranking' }, o.ranking.map((seat, i) => {
+      // A seat whose player timed out or resigned is ranked after the others (as the server
+      // rates it), whatever its bot scored.
+      const order = [...o.ranking.filter((x) => !s.seats[x].replaced), ...o.ranking.filter((x) => s.seats[x].replaced)];
+      won = this.you !== undefined && order[0] === this.you;
+      head = won ? t('end.won') : this.you !== undefined ? t('end.place', { n: order.indexOf(this.you) + 1, count: v.players }) : t('end.winner', { who: names[order[0]] });
+      result = h('ol', { class: 'ranking', 'data-testid': 'ranking' }, order.map((seat, i) => {
         const p = v.seats[seat];
         return h('li', { class: i === 0 ? 'first' : '' },
           h('span', { class: 'dot', style: `background:${SEAT_COLORS[seat]}` }),
           h('strong', {}, names[seat]), ' ', t('end.points', { count: o.scores[seat] }),
+          s.seats[seat].replaced ? h('span', { class: 'end-detail', 'data-testid': `end-left-${seat}` }, ` · ${t(`left.${s.seats[seat].replaced.reason}`, { bot: s.seats[seat].replaced.bot })}`) : null,
           h('span', { class: 'end-detail' }, t('end.detail', { tiles: p.display.length, flipped: p.display.filter((d) => d.flipped).length, cacophony: p.cacophony })));
       }));
     } else if (o.kind === 'solo') {
@@ -1251,6 +1337,11 @@ class Table {
       won = true;
       head = t('end.solo-all.head');
       result = h('p', { 'data-testid': 'solo-result' }, t('end.solo-all', { final: o.final_score, score: o.score, count: o.discs_left, tiles: v.placements }));
+    }
+    if (s.ended) {
+      // Ended before its rules ended it: resigned, out of time, abandoned, closed, cancelled.
+      head = t(`end.ended.${s.ended}`);
+      result = h('p', { 'data-testid': 'ended' }, t(`end.ended.${s.ended}.text`));
     }
     const ties = v.variant === 'standard' ? tieNotes(v, names) : '';
     // A rematch keeps every person in the same seat with the same token, and the bots.

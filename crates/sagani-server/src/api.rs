@@ -363,6 +363,9 @@ pub struct LobbyEntry {
     pub host: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The time control (every listed game has one).
+    #[schema(value_type = Object)]
+    pub clock: crate::time_control::TimeControl,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]

@@ -112,6 +112,7 @@ pub async fn lobby(State(app): AppState) -> Result<Json<Lobby>, ApiError> {
             created_at: g.created_at,
             host: g.host,
             rated: g.rated,
+            clock: g.clock,
         })
         .collect();
     Ok(Json(Lobby { games }))

@@ -54,6 +54,13 @@ async fn serve(
     (url, app)
 }
 
+/// A new SQLite store in a directory of its own (kept while the directory is).
+fn sqlite() -> (tempfile::TempDir, Arc<dyn Store>) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqliteStore::open(&dir.path().join("games.db")).unwrap());
+    (dir, store)
+}
+
 fn clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::new(1_900_000_000_000))
 }
@@ -269,8 +276,7 @@ async fn a_seat_times_out(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_times_out_once_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("c.db")).unwrap());
+    let (_dir, store) = sqlite();
     let time = clock();
     let one = serve(store, time.clone(), false).await;
     // One server for a SQLite file: it races itself.
@@ -396,8 +402,7 @@ async fn resigning(url: &str, time: Arc<ManualClock>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resigning_in_two_three_and_solo_games() {
-    let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("r.db")).unwrap());
+    let (_dir, store) = sqlite();
     let time = clock();
     let (url, _app) = serve(store, time.clone(), true).await;
     resigning(&url, time).await;
@@ -485,8 +490,7 @@ async fn idle_games(url: &str, app: Arc<App>, time: Arc<ManualClock>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn abandoned_unstarted_and_cancelled_games_end() {
-    let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("i.db")).unwrap());
+    let (_dir, store) = sqlite();
     let time = clock();
     let (url, app) = serve(store, time.clone(), false).await;
     idle_games(&url, app, time).await;
@@ -505,8 +509,7 @@ async fn abandoned_unstarted_and_cancelled_games_end_on_postgres() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_is_kept_as_text_with_limits() {
-    let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
+    let (_dir, store) = sqlite();
     let (url, _app) = serve(store, clock(), false).await;
     let mut b = Browser::new(&url);
     let (game, inv) = create(
@@ -588,4 +591,58 @@ async fn chat_is_kept_as_text_with_limits() {
     }
     assert_eq!(statuses, [201, 201, 201, 201, 429, 429]);
     assert_eq!(state(&mut b, &game, &t0).await["chats"], 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_games_have_a_clock() {
+    let (_dir, store) = sqlite();
+    let (url, _app) = serve(store, clock(), false).await;
+    let mut b = Browser::new(&url);
+    let two = json!([{"kind":"human"}, {"kind":"human"}]);
+    // Listed without a clock chosen: 10+10.
+    let (game, _) = create(&mut b, json!({ "seats": two, "public": true })).await;
+    let lobby = ok(b.send("GET", "/api/games", None).await);
+    assert_eq!(lobby["games"][0]["game"], game);
+    assert_eq!(
+        lobby["games"][0]["clock"],
+        json!({"kind":"realtime","initial_s":600,"increment_s":10})
+    );
+    // Listed with none: refused, and so are controls out of bounds.
+    for (clock, why) in [
+        (json!({"kind":"none"}), "needs a clock"),
+        (
+            json!({"kind":"realtime","initial_s":5,"increment_s":0}),
+            "initial_s",
+        ),
+        (json!({"kind":"turn","days":5}), "days"),
+        (json!({"kind":"hourglass"}), "clock"),
+    ] {
+        let a = b
+            .send(
+                "POST",
+                "/api/games",
+                Some(json!({ "seats": two, "public": true, "clock": clock })),
+            )
+            .await;
+        assert_eq!(a.status, 400, "{}", a.body);
+        assert!(
+            a.body["message"].as_str().unwrap().contains(why),
+            "{}",
+            a.body
+        );
+    }
+    // A private game has no clock unless asked; turn-based shows days.
+    let (private, inv) = create(
+        &mut b,
+        json!({ "seats": two, "clock": {"kind":"turn","days":2} }),
+    )
+    .await;
+    let t0 = join(&mut b, &private, &inv[0]).await;
+    let s = state(&mut b, &private, &t0).await;
+    assert_eq!(s["clock"]["left_ms"], json!([2 * DAY_MS, 2 * DAY_MS]));
+    assert_eq!(
+        s["clock"]["running"],
+        Value::Null,
+        "seat 2 is not claimed yet"
+    );
 }

@@ -483,6 +483,7 @@ pub struct Summary {
     pub version: u64,
     pub status: Status,
     pub seats: Vec<SavedSeat>,
+    pub clock: TimeControl,
 }
 
 /// One change, heard from any server sharing the store.

@@ -1165,7 +1165,7 @@ impl Store for PostgresStore {
             .query(
                 &prepared(
                     &client,
-                    "SELECT id, created_at, variant, version, status, host, rated FROM games
+                    "SELECT id, created_at, variant, version, status, host, rated, clock FROM games
                  WHERE public AND status <> 'over'
                  ORDER BY created_at DESC, id DESC LIMIT $1",
                 )
@@ -1179,10 +1179,11 @@ impl Store for PostgresStore {
         let mut games = Vec::new();
         for r in rows {
             let id: String = r.get(0);
-            let (Some(variant), Some(status), Some(Ok(seats))) = (
+            let (Some(variant), Some(status), Some(Ok(seats)), Ok(clock)) = (
                 Variant::parse(r.get(2)),
                 Status::parse(r.get(4)),
                 seats.remove(&id),
+                TimeControl::from_stored(r.get(7)),
             ) else {
                 tracing::warn!("game {id} is damaged; left out of the lobby");
                 continue;
@@ -1196,6 +1197,7 @@ impl Store for PostgresStore {
                 version: r.get::<_, i64>(3) as u64,
                 status,
                 seats,
+                clock,
             });
         }
         Ok(games)

@@ -1151,12 +1151,21 @@ impl Store for SqliteStore {
         self.read(move |c| {
             let mut q = c
                 .prepare_cached(
-                    "SELECT id, created_at, variant, version, status, host, rated FROM games
+                    "SELECT id, created_at, variant, version, status, host, rated, clock FROM games
                      WHERE public AND status <> 'over'
                      ORDER BY created_at DESC, id DESC LIMIT ?1",
                 )
                 .map_err(unavailable)?;
-            type Row = (String, i64, String, i64, String, Option<String>, bool);
+            type Row = (
+                String,
+                i64,
+                String,
+                i64,
+                String,
+                Option<String>,
+                bool,
+                Option<String>,
+            );
             let rows: Vec<Row> = q
                 .query_map([limit], |r| {
                     Ok((
@@ -1167,17 +1176,19 @@ impl Store for SqliteStore {
                         r.get(4)?,
                         r.get(5)?,
                         r.get(6)?,
+                        r.get(7)?,
                     ))
                 })
                 .and_then(|rows| rows.collect())
                 .map_err(unavailable)?;
             let mut games = Vec::new();
-            for (id, created_at, variant, version, status, host, is_rated) in rows {
+            for (id, created_at, variant, version, status, host, is_rated, clock) in rows {
                 // A damaged game stays out of the lobby rather than emptying it.
-                let (Some(variant), Some(status), Ok(seats)) = (
+                let (Some(variant), Some(status), Ok(seats), Ok(clock)) = (
                     Variant::parse(&variant),
                     Status::parse(&status),
                     seats(c, &id),
+                    TimeControl::from_stored(clock.as_deref()),
                 ) else {
                     tracing::warn!("game {id} is damaged; left out of the lobby");
                     continue;
@@ -1191,6 +1202,7 @@ impl Store for SqliteStore {
                     version: version as u64,
                     status,
                     seats,
+                    clock,
                 });
             }
             Ok(games)

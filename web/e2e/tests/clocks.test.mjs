@@ -1,0 +1,117 @@
+// Time at the table in real Chromium browsers against a real `sagani serve`: the clocks count
+// down and turn red under 30 seconds, a player who never moves runs out of time and the
+// opponent sees it live, chat between two browsers (text stays text), the quick phrases in
+// German, and resigning from the page.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
+
+const catalogue = (lang) => JSON.parse(readFileSync(new URL(`../../i18n/${lang}.json`, import.meta.url), 'utf8'));
+const EN = catalogue('en');
+const DE = catalogue('de');
+
+const WIDE = { viewport: { width: 1300, height: 900 } };
+
+async function create(url, body) {
+  const r = await fetch(`${url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal(r.status, 201);
+  return r.json();
+}
+
+async function state(url, game) {
+  return (await fetch(`${url}/api/games/${game}`)).json();
+}
+
+describe('time at the table', () => {
+  let server;
+  before(async () => {
+    server = await startServer({ botThinkMs: 50 });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('clocks count and turn red, a time-out is seen live, chat between two browsers, quick phrases in German', async (t) => {
+    const ada = await launchBrowser({ ...WIDE, locale: 'en-US' });
+    const bea = await launchBrowser({ ...WIDE, locale: 'de-DE' });
+    t.after(() => Promise.all([ada.close(), bea.close()]));
+    const a = await ada.newPage();
+    const b = await bea.newPage();
+    const errors = [watchErrors(a), watchErrors(b)];
+    // The shortest clock the API takes: 10 seconds, no increment.
+    const created = await create(server.url, { seats: [{ kind: 'human' }, { kind: 'human' }], clock: { kind: 'realtime', initial_s: 10, increment_s: 0 } });
+    const game = created.game;
+    await a.goto(`${server.url}${created.invites[0].url}`);
+    await a.waitForSelector('[data-testid=table]');
+    await b.goto(`${server.url}${created.invites[1].url}`);
+    await b.waitForSelector('[data-testid=table]');
+    const first = (await state(server.url, game)).view.next.player;
+    // Whoever is to act first never moves; the other watches.
+    const [mover, watcher, moverLang] = first === 0 ? [a, b, EN] : [b, a, DE];
+    const leaver = first;
+    const clock = `[data-testid=clock-${leaver}]`;
+    await watcher.waitForSelector(`${clock}.running`);
+    // Under 30 s from the start: red, and counting.
+    await watcher.waitForSelector(`${clock}.low`);
+    const shown = await watcher.textContent(clock);
+    assert.match(shown, /^0:(0\d|10)$/);
+    await watcher.waitForFunction(([sel, was]) => document.querySelector(sel).textContent !== was, [clock, shown]);
+    await screenshot(watcher, 'clock-low');
+    assert.match(await mover.title(), /\d:\d\d/, 'the tab says how much time is left');
+
+    // Chat while the clock runs: text stays text.
+    const evil = 'Hello <b>there</b> & good luck';
+    await a.fill('[data-testid=chat-input]', evil);
+    await a.click('[data-testid=chat-send]');
+    await b.waitForFunction((text) => [...document.querySelectorAll('[data-testid=chat-lines] li')].some((li) => li.textContent.includes(text)), evil);
+    assert.equal(await b.locator('[data-testid=chat-lines] b').count(), 0, 'no markup from a message');
+    // Bea's quick phrase, in German for her and in English for Ada.
+    assert.equal(await b.textContent('[data-testid=phrase-good_game]'), DE['chat.phrase.good_game']);
+    await b.click('[data-testid=phrase-good_game]');
+    await a.waitForFunction((text) => document.querySelector('[data-testid=chat-lines]').textContent.includes(text), EN['chat.phrase.good_game']);
+    await b.waitForFunction((text) => document.querySelector('[data-testid=chat-lines]').textContent.includes(text), DE['chat.phrase.good_game']);
+    // Hidden on one device, and it stays hidden there.
+    await a.click('[data-testid=chat-toggle]');
+    assert.equal(await a.locator('[data-testid=chat-lines]').count(), 0);
+    await a.click('[data-testid=chat-toggle]');
+    await a.waitForSelector('[data-testid=chat-lines]');
+
+    // The server runs the clock out; the opponent sees it without reloading.
+    await watcher.waitForSelector(`[data-testid=left-banner-${leaver}]`, { timeout: 30_000 });
+    await mover.waitForSelector(`[data-testid=left-banner-${leaver}]`);
+    assert.match(await mover.textContent(`[data-testid=left-banner-${leaver}]`), new RegExp(moverLang['left.you']));
+    await watcher.waitForSelector(`[data-testid=left-${leaver}]`);
+    await screenshot(watcher, 'timed-out');
+    await screenshot(b, 'chat-de');
+    const after = await state(server.url, game);
+    assert.equal(after.seats[leaver].replaced.reason, 'timeout');
+    assert.deepEqual(errors, [[], []]);
+  });
+
+  test('resign from the page: a bot plays on, the game ends', async (t) => {
+    const ada = await launchBrowser({ ...WIDE, locale: 'en-US' });
+    t.after(() => ada.close());
+    const a = await ada.newPage();
+    const errors = watchErrors(a);
+    const created = await create(server.url, { seats: [{ kind: 'human' }, { kind: 'bot', bot: 'greedy' }] });
+    await a.goto(`${server.url}${created.invites[0].url}`);
+    await a.waitForSelector('[data-testid=table]');
+    await a.click('[data-testid=resign]');
+    await a.waitForSelector('[data-testid=resign-ask]');
+    // Changed one's mind: nothing happens.
+    await a.click('[data-testid=resign-no]');
+    await a.waitForSelector('[data-testid=resign]');
+    await a.click('[data-testid=resign]');
+    await a.click('[data-testid=resign-yes]');
+    await a.waitForSelector('[data-testid=left-banner-0]');
+    assert.equal(await a.locator('[data-testid=resign]').count(), 0, 'no second resignation');
+    // Two bots play it out; the end card ranks the resigned seat last.
+    await a.waitForSelector('[data-testid=end]', { timeout: 60_000 });
+    await a.waitForSelector('[data-testid=end-left-0]');
+    const ranking = await a.locator('[data-testid=ranking] li').allTextContents();
+    assert.match(ranking[1], new RegExp(EN['left.resigned'].split(':')[0]));
+    assert.deepEqual(errors, []);
+  });
+});
