@@ -34,14 +34,17 @@ export class Chat {
   /// The state says `count` lines exist: fetch the ones not here yet.
   async sync(count) {
     if (count <= this.lines.length || this.loading) return;
-    this.loading = api('GET', `/api/games/${this.game}/chat?from=${this.lines.length}`).then(({ lines }) => {
+    const had = this.lines.length;
+    this.loading = api('GET', `/api/games/${this.game}/chat?from=${had}`).then(({ lines }) => {
       for (const l of lines) if (l.n === this.lines.length) this.lines.push(l);
       this.drawLines();
     }, () => {}).finally(() => {
       this.loading = null;
     });
     await this.loading;
-    if (count > this.lines.length) await this.sync(count);
+    // More than one page of lines: fetch on while each fetch brings some (a failed or empty
+    // one waits for the next state).
+    if (count > this.lines.length && this.lines.length > had) await this.sync(count);
   }
 
   async send(body) {

@@ -378,6 +378,37 @@ async fn resigning(url: &str, time: Arc<ManualClock>) {
         .await);
     assert_eq!(record["ended"], "resigned");
 
+    // Its rematch: every seat is taken already, so the clocks start with its first move (nobody's
+    // runs before the player is back at the table).
+    let clock5 = json!({ "kind": "realtime", "initial_s": 300, "increment_s": 5 });
+    let (old, inv) = create(
+        &mut b,
+        json!({ "seats": [{"kind":"human"}], "clock": clock5 }),
+    )
+    .await;
+    let to = join(&mut b, &old, &inv[0]).await;
+    ok(
+        b.post_with(&format!("/api/games/{old}/resign"), &to, json!({}))
+            .await,
+    );
+    let again = ok(b
+        .post_with(&format!("/api/games/{old}/rematch"), &to, json!({}))
+        .await);
+    let rematch = again["game"].as_str().unwrap().to_string();
+    time.advance(60_000);
+    let s = state(&mut b, &rematch, &to).await;
+    assert_eq!(
+        (s["clock"]["running"].clone(), s["clock"]["left_ms"].clone()),
+        (Value::Null, json!([300_000]))
+    );
+    assert_eq!(first_move(&mut b, &rematch, &to).await.status, 200);
+    time.advance(1_000);
+    let s = state(&mut b, &rematch, &to).await;
+    assert_eq!(
+        (s["clock"]["running"].clone(), s["clock"]["left_ms"].clone()),
+        (json!(0), json!([304_000]))
+    );
+
     // Solo on a clock: the server's own sweep ends it when the time runs out.
     let clock = json!({ "kind": "realtime", "initial_s": 10, "increment_s": 5 });
     let (timed, inv) = create(

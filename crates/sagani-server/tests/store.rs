@@ -92,6 +92,7 @@ async fn a_database_of_the_first_release_is_upgraded_in_place() {
         mv,
         token_hash: token,
         at_ms: 1_800_000_000_000,
+        start_ms: None,
         after: sagani_server::store::Progress {
             over: false,
             bot_to_act: false,

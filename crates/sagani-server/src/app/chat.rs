@@ -4,7 +4,7 @@
 
 use super::{detached, store_refusal, wrong_token, App};
 use crate::error::{ApiError, ErrorCode};
-use crate::store::{ChatLine, ChatText, ChatWrite, Conflict, StoreError};
+use crate::store::{ChatLine, ChatText, ChatWrite, Conflict, SavedSeat, StoreError};
 use std::sync::Arc;
 
 /// The longest line, in characters.
@@ -117,16 +117,39 @@ impl App {
 
     /// Up to `limit` lines of a game's chat from number `from` on.
     pub async fn chat_lines(
-        &self,
+        self: &Arc<App>,
         id: &str,
         from: u64,
         limit: u32,
     ) -> Result<Vec<ChatLine>, ApiError> {
         // The game must exist: an empty chat and a missing game are told apart.
-        self.store.rev(id).await.map_err(store_refusal)?;
-        self.store
+        let (_, st) = self.fresh(id, None).await?;
+        let deleted: Vec<bool> = st
+            .seats
+            .iter()
+            .map(|s| {
+                matches!(
+                    s,
+                    SavedSeat::Human {
+                        player: Some(_),
+                        name: None,
+                        ..
+                    }
+                )
+            })
+            .collect();
+        drop(st);
+        let mut lines = self
+            .store
             .chat(id, from, limit)
             .await
-            .map_err(store_refusal)
+            .map_err(store_refusal)?;
+        // A deleted account's name goes from its lines too.
+        for l in &mut lines {
+            if deleted.get(l.seat as usize) == Some(&true) {
+                l.name = None;
+            }
+        }
+        Ok(lines)
     }
 }

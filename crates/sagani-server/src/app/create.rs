@@ -5,7 +5,7 @@ use crate::api::{CreateGame, Created, Invite, SeatRequest};
 use crate::bots;
 use crate::error::ApiError;
 use crate::secret;
-use crate::store::{replay, Conflict, SavedGame, SavedSeat, Status, StoreError};
+use crate::store::{replay, Conflict, SavedGame, SavedSeat, StoreError};
 use crate::table::Table;
 use crate::time_control::TimeControl;
 use sagani_core::{TileId, Variant};
@@ -192,12 +192,6 @@ impl App {
         saved: &SavedGame,
         rematch_of: Option<(&str, u64)>,
     ) -> Result<(), StoreError> {
-        // Every seat taken already (a rematch of the same people, bots): the clocks start now.
-        let mut saved = saved.clone();
-        if replay::status(false, &saved.seats) == Status::Playing {
-            saved.started_ms = Some(self.now_ms());
-        }
-        let saved = &saved;
         let table = Arc::new(Table::restore(saved).map_err(|e| StoreError::damaged(&saved.id, e))?);
         let st = table.lock().await;
         let max = self.config.limits.open_games_per_ip as u64;

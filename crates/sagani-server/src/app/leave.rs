@@ -77,13 +77,25 @@ impl App {
         let (app, id, game) = (self.clone(), game.to_string(), game.to_string());
         let done = detached(async move {
             let version = {
-                let (_, st) = app.fresh(&game, None).await?;
+                let (table, st) = app.fresh(&game, None).await?;
                 let clocks = st.clocks(app.now_ms());
                 match clocks.running {
                     Some(s) if clocks.left_ms[s as usize] == Some(0) && !st.over() => {
                         (s, st.version())
                     }
-                    _ => return Ok(false),
+                    _ => {
+                        // Not due: what the store keeps of it is stale (a claim and a move, or a
+                        // resignation and a move, raced on two servers). Put it right.
+                        let repaired = app
+                            .store
+                            .repair(&game, st.version(), st.progress())
+                            .await
+                            .map_err(store_refusal)?;
+                        if repaired {
+                            app.queue_bot(&table, &st);
+                        }
+                        return Ok(false);
+                    }
                 }
             };
             let (seat, version) = version;

@@ -120,6 +120,11 @@ impl App {
         })?;
         let mut times = st.times.clone();
         times.push(now);
+        // Every seat was taken when the game was made (a rematch): its first move starts the
+        // clocks, so nobody's runs before the players are back at the table.
+        let start_ms = (st.started_ms.is_none() && !st.clock.is_none() && st.status() == "playing")
+            .then_some(now);
+        let started = st.started_ms.or(start_ms);
         let left: Vec<bool> = st.seats.iter().map(|s| s.left().is_some()).collect();
         let write = MoveWrite {
             game: id.to_string(),
@@ -128,7 +133,8 @@ impl App {
             mv,
             token_hash: token_hash.map(str::to_string),
             at_ms: now,
-            after: progress_of(&next, &st.seats, st.clock, st.started_ms, &times, None),
+            start_ms,
+            after: progress_of(&next, &st.seats, st.clock, started, &times, None),
             end: next
                 .game()
                 .outcome()
@@ -141,6 +147,7 @@ impl App {
                     st.game = next;
                     st.rev = rev;
                     st.times = times;
+                    st.started_ms = started;
                 } else {
                     // Something else changed the game meanwhile (a claim on another server):
                     // the store's copy has both.

@@ -96,6 +96,9 @@ pub fn cases() -> Vec<(&'static str, Case)> {
         ("chat lines are numbered, kept and capped", |h| {
             Box::pin(chat(h))
         }),
+        ("a running clock without a deadline is found and repaired", |h| {
+            Box::pin(repairs(h))
+        }),
     ]
 }
 
@@ -179,6 +182,7 @@ fn mv(game: &str, n: u64, seat: u8, token: Option<&str>, m: Move) -> MoveWrite {
         mv: m,
         token_hash: token.map(str::to_string),
         at_ms: 1_700_000_000_000 + n as i64,
+        start_ms: None,
         after: PLAYING,
         end: None,
     }
@@ -1220,4 +1224,39 @@ async fn chat((a, b): Handles) {
         .await,
         Err(StoreError::NotFound)
     );
+}
+
+async fn repairs((a, b): Handles) {
+    let mut g = game("g1", vec![human("i0"), human("i1")]);
+    g.clock = MINUTE;
+    create(&*a, &g).await;
+    // The clocks started, but no deadline was stored (what a race on two servers can leave).
+    a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
+    b.claim(&claim("g1", 1, None, "t1")).await.unwrap();
+    assert_eq!(a.due_clocks(0, 10).await.unwrap(), vec!["g1".to_string()]);
+    let fixed = Progress {
+        over: false,
+        bot_to_act: false,
+        deadline_ms: Some(5_000),
+    };
+    assert!(
+        !b.repair("g1", 1, fixed).await.unwrap(),
+        "not at that version"
+    );
+    assert!(b.repair("g1", 0, fixed).await.unwrap());
+    assert!(a.due_clocks(4_999, 10).await.unwrap().is_empty());
+    assert_eq!(
+        a.due_clocks(5_000, 10).await.unwrap(),
+        vec!["g1".to_string()]
+    );
+    // A bot to act has no clock: found by the bots' sweep instead.
+    let bots = Progress {
+        bot_to_act: true,
+        deadline_ms: None,
+        ..fixed
+    };
+    assert!(a.repair("g1", 0, bots).await.unwrap());
+    assert!(a.due_clocks(i64::MAX, 10).await.unwrap().is_empty());
+    assert_eq!(b.bot_turns(0, 10).await.unwrap().len(), 1);
+    assert!(!a.repair("nope", 0, bots).await.unwrap());
 }

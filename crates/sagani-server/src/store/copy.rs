@@ -1,7 +1,7 @@
 //! `sagani db copy`: every game of one store into another, game by game, each checked by
 //! replaying the copy to the same state as the original.
 
-use super::replay::{progress, replay};
+use super::replay::replay;
 use super::{Conflict, SavedGame, Store, StoreError};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,14 +50,18 @@ pub async fn copy(
                 }
                 Err(e) => return Err(format!("reading game {id}: {e}")),
             };
-            let original = match replay(&game) {
-                Ok(r) => r,
+            // Where it stands, its clocks and an early end included.
+            let (original, after) = match crate::table::TableState::restore(&game) {
+                Ok(st) => {
+                    let after = st.progress();
+                    (st.game, after)
+                }
                 Err(e) => {
                     report.skipped.push((id.clone(), e));
                     continue;
                 }
             };
-            match to.import(&game, progress(&original, &game.seats)).await {
+            match to.import(&game, after).await {
                 Ok(()) => report.copied += 1,
                 Err(StoreError::Conflict(Conflict::Exists)) => {
                     let there = to

@@ -368,6 +368,9 @@ pub struct MoveWrite {
     pub token_hash: Option<String>,
     /// When it is stored, in milliseconds.
     pub at_ms: i64,
+    /// Set when this move starts the clocks (a rematch's first move: its seats were all taken
+    /// when it was made).
+    pub start_ms: Option<i64>,
     pub after: Progress,
     /// Set when this move ends the game: stored with it, in the same transaction, with the
     /// ratings of a rated game.
@@ -589,8 +592,14 @@ pub trait Store: Accounts + Send + Sync + 'static {
     async fn leave(&self, w: &LeaveWrite) -> Result<u64, StoreError>;
 
     /// Games whose running clock ran out by `now_ms` (by the deadline stored with their last
-    /// change), oldest deadline first.
+    /// change), oldest deadline first; then running clocks with no deadline stored (a claim and
+    /// a move that raced on two servers).
     async fn due_clocks(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError>;
+
+    /// Stores where the game stands (its deadline, whether a bot is to act) as its table worked
+    /// it out, if it still has exactly `n` moves and is not over: it repairs what a race between
+    /// servers left stale. False if the game moved on.
+    async fn repair(&self, game: &str, n: u64, after: Progress) -> Result<bool, StoreError>;
 
     /// Ends abandoned games and closes unstarted ones (`IdleSweep`); returns those it ended,
     /// with their new `rev`. Each game is ended once, whichever server sweeps.

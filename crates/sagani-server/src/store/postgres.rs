@@ -526,7 +526,7 @@ async fn append(
                 "WITH g AS (
                  UPDATE games SET version = version + 1, rev = rev + 1,
                      status = CASE WHEN $4 THEN 'over' ELSE status END, bot_to_act = $5,
-                     deadline = $8, active_at = $9
+                     deadline = $8, active_at = $9, started_at = COALESCE(started_at, $10)
                  WHERE id = $1 AND version = $2 AND status <> 'over' AND ($3::text IS NULL
                      OR (NOT bot_to_act AND EXISTS (SELECT 1 FROM seats WHERE game_id = $1
                          AND seat = $6 AND token_hash = $3 AND left_reason IS NULL)))
@@ -547,6 +547,7 @@ async fn append(
                 &text,
                 &w.after.deadline_ms,
                 &w.at_ms,
+                &w.start_ms,
             ],
         )
         .await
@@ -979,9 +980,10 @@ impl Store for PostgresStore {
             .query(
                 &prepared(
                     &client,
-                    "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1
-                         AND status <> 'over'
-                     ORDER BY deadline LIMIT $2",
+                    "SELECT id FROM games WHERE status <> 'over' AND (deadline <= $1
+                         OR (deadline IS NULL AND clock IS NOT NULL AND started_at IS NOT NULL
+                             AND status = 'playing' AND NOT bot_to_act))
+                     ORDER BY deadline NULLS LAST LIMIT $2",
                 )
                 .await?,
                 &[&now_ms, &(limit as i64)],
@@ -989,6 +991,23 @@ impl Store for PostgresStore {
             .await
             .map_err(db_error)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn repair(&self, game: &str, n: u64, after: Progress) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let changed = client
+            .execute(
+                &prepared(
+                    &client,
+                    "UPDATE games SET deadline = $3, bot_to_act = $4
+                     WHERE id = $1 AND version = $2 AND status <> 'over'",
+                )
+                .await?,
+                &[&game, &(n as i64), &after.deadline_ms, &after.bot_to_act],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(changed == 1)
     }
 
     async fn end_idle(&self, sweep: IdleSweep) -> Result<Vec<(String, u64)>, StoreError> {

@@ -407,7 +407,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                 .query_row(
                     "UPDATE games SET version = version + 1, rev = rev + 1,
                          status = CASE WHEN ?4 THEN 'over' ELSE status END, bot_to_act = ?5,
-                         deadline = ?7, active_at = ?8
+                         deadline = ?7, active_at = ?8, started_at = COALESCE(started_at, ?9)
                      WHERE id = ?1 AND version = ?2 AND status <> 'over' AND (?3 IS NULL OR EXISTS (
                          SELECT 1 FROM seats WHERE game_id = ?1 AND seat = ?6 AND token_hash = ?3
                              AND left_reason IS NULL))
@@ -420,7 +420,8 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                         w.after.bot_to_act,
                         w.seat,
                         w.after.deadline_ms,
-                        w.at_ms
+                        w.at_ms,
+                        w.start_ms
                     ],
                     |r| r.get(0),
                 )
@@ -1085,9 +1086,10 @@ impl Store for SqliteStore {
         self.read(move |c| {
             let mut q = c
                 .prepare_cached(
-                    "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?1
-                         AND status <> 'over'
-                     ORDER BY deadline LIMIT ?2",
+                    "SELECT id FROM games WHERE status <> 'over' AND (deadline <= ?1
+                         OR (deadline IS NULL AND clock IS NOT NULL AND started_at IS NOT NULL
+                             AND status = 'playing' AND NOT bot_to_act))
+                     ORDER BY deadline IS NULL, deadline LIMIT ?2",
                 )
                 .map_err(unavailable)?;
             q.query_map(params![now_ms, limit], |r| r.get(0))
@@ -1095,6 +1097,27 @@ impl Store for SqliteStore {
                 .map_err(unavailable)
         })
         .await
+    }
+
+    async fn repair(&self, game: &str, n: u64, after: Progress) -> Result<bool, StoreError> {
+        let op = Op::Exec {
+            steps: vec![(
+                "UPDATE games SET deadline = ?3, bot_to_act = ?4
+                 WHERE id = ?1 AND version = ?2 AND status <> 'over'",
+                vec![
+                    Value::Text(game.to_string()),
+                    Value::Integer(n as i64),
+                    after.deadline_ms.map_or(Value::Null, Value::Integer),
+                    Value::Integer(i64::from(after.bot_to_act)),
+                ],
+            )],
+            first_must_change: true,
+        };
+        match self.write(op).await {
+            Ok(_) => Ok(true),
+            Err(StoreError::NotFound) => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     async fn end_idle(&self, sweep: IdleSweep) -> Result<Vec<(String, u64)>, StoreError> {

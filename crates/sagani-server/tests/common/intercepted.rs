@@ -96,6 +96,9 @@ impl Store for Intercepted {
     async fn due_clocks(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
         self.inner.due_clocks(now_ms, limit).await
     }
+    async fn repair(&self, game: &str, n: u64, after: Progress) -> Result<bool, StoreError> {
+        self.inner.repair(game, n, after).await
+    }
     async fn end_idle(&self, sweep: IdleSweep) -> Result<Vec<(String, u64)>, StoreError> {
         self.inner.end_idle(sweep).await
     }
