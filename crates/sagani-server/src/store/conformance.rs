@@ -96,9 +96,10 @@ pub fn cases() -> Vec<(&'static str, Case)> {
         ("chat lines are numbered, kept and capped", |h| {
             Box::pin(chat(h))
         }),
-        ("a running clock without a deadline is found and repaired", |h| {
-            Box::pin(repairs(h))
-        }),
+        (
+            "a running clock without a deadline is found and repaired",
+            |h| Box::pin(repairs(h)),
+        ),
     ]
 }
 
