@@ -66,15 +66,7 @@ impl TableState {
 
     /// The running clock's deadline if the clocks started at `now_ms`.
     pub fn deadline_if_started(&self, now_ms: i64) -> Option<i64> {
-        progress_of(
-            &self.game,
-            &self.seats,
-            self.clock,
-            Some(now_ms),
-            &self.times,
-            self.ended,
-        )
-        .deadline_ms
+        self.progress_from(Some(now_ms)).deadline_ms
     }
 
     /// The seats' clocks at `now_ms`.
@@ -96,11 +88,16 @@ impl TableState {
 
     /// Where the game stands, as the store keeps it.
     pub fn progress(&self) -> Progress {
+        self.progress_from(self.started_ms)
+    }
+
+    /// Where the game stands had its clocks started at `started_ms`.
+    fn progress_from(&self, started_ms: Option<i64>) -> Progress {
         progress_of(
             &self.game,
             &self.seats,
             self.clock,
-            self.started_ms,
+            started_ms,
             &self.times,
             self.ended,
         )

@@ -8,6 +8,7 @@ mod common;
 
 use common::browser::{Answer, Browser};
 use common::Watcher;
+use futures_util::StreamExt;
 use sagani_server::clock::ManualClock;
 use sagani_server::store::{PostgresStore, SqliteStore, Store};
 use sagani_server::testing::TestDatabase;
@@ -65,19 +66,6 @@ fn clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::new(1_900_000_000_000))
 }
 
-async fn sign_up(url: &str, name: &str) -> Browser {
-    let mut b = Browser::new(url);
-    let a = b
-        .send(
-            "POST",
-            "/api/players",
-            Some(json!({ "name": name, "password": format!("{name}'s secret") })),
-        )
-        .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    b
-}
-
 fn ok(a: Answer) -> Value {
     assert!(a.status < 300, "{}: {}", a.status, a.body);
     a.body
@@ -114,9 +102,14 @@ async fn first_move(b: &mut Browser, game: &str, token: &str) -> Answer {
         .await
 }
 
-/// Plays the seat `token` holds to the end of the game, whoever else plays (bots included).
+/// Plays the seat `token` holds to the end of the game, whoever else plays (bots included):
+/// while others are to act it waits for the game's next change on its WebSocket.
 async fn play_to_the_end(b: &mut Browser, game: &str, token: &str) -> Value {
-    for _ in 0..20_000 {
+    let ws = format!("{}/api/games/{game}/ws", b.url.replace("http://", "ws://"));
+    let (mut changes, _) = tokio_tungstenite::connect_async(ws)
+        .await
+        .expect("ws connects");
+    loop {
         let s = state(b, game, token).await;
         if s["status"] == "over" {
             return s;
@@ -130,11 +123,14 @@ async fn play_to_the_end(b: &mut Browser, game: &str, token: &str) -> Value {
                 a.body
             );
         } else {
-            // A bot is thinking.
-            tokio::time::sleep(Duration::from_millis(5)).await;
+            // A bot is to act: its move (or any change) comes as a message.
+            let next = tokio::time::timeout(Duration::from_secs(30), changes.next()).await;
+            assert!(
+                matches!(next, Ok(Some(Ok(_)))),
+                "the game went quiet: {next:?}"
+            );
         }
     }
-    panic!("the game did not end");
 }
 
 /// How many seats the servers timed out, by their metrics (a server named twice counts once).
@@ -166,8 +162,8 @@ async fn a_seat_times_out(
     time: Arc<ManualClock>,
 ) {
     let ((url1, app1), (url2, app2)) = (one, two);
-    let mut ann = sign_up(&url1, "Ann").await;
-    let mut bob = sign_up(&url2, "Bob").await;
+    let mut ann = Browser::signed_up(&url1, "Ann").await;
+    let mut bob = Browser::signed_up(&url2, "Bob").await;
     let clock = json!({ "kind": "realtime", "initial_s": 10, "increment_s": 0 });
     let (game, invites) = create(
         &mut ann,

@@ -25,19 +25,6 @@ async fn serve(store: Arc<dyn Store>) -> String {
     common::serve_store(store, config).await.0
 }
 
-async fn sign_up(url: &str, name: &str) -> Browser {
-    let mut b = Browser::new(url);
-    let a = b
-        .send(
-            "POST",
-            "/api/players",
-            Some(json!({ "name": name, "password": format!("{name}'s secret") })),
-        )
-        .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    b
-}
-
 fn token(a: &Answer) -> String {
     assert_eq!(a.status, 200, "{}", a.body);
     a.body["token"].as_str().unwrap().to_string()
@@ -78,8 +65,8 @@ async fn profile(b: &mut Browser, name: &str) -> Value {
 }
 
 async fn players(one: &str, two: &str) {
-    let mut ada = sign_up(one, "Ada").await;
-    let mut bea = sign_up(two, "Bea").await;
+    let mut ada = Browser::signed_up(one, "Ada").await;
+    let mut bea = Browser::signed_up(two, "Bea").await;
     let mut guest = Browser::new(one);
 
     // A guest plays at once under a display name, marked as a guest's.

@@ -324,6 +324,19 @@ fn timing_columns(
     timing_from(game, r.get(at), r.get(at + 1), r.get(at + 2), r.get(at + 3))
 }
 
+/// Why a conditional write changed nothing: the game is missing, else `otherwise`.
+async fn missing_or(client: &impl GenericClient, game: &str, otherwise: Conflict) -> StoreError {
+    let statement = match prepared(client, "SELECT 1 FROM games WHERE id = $1").await {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    match client.query_opt(&statement, &[&game]).await {
+        Ok(Some(_)) => StoreError::Conflict(otherwise),
+        Ok(None) => StoreError::NotFound,
+        Err(e) => db_error(e),
+    }
+}
+
 /// Why a write that changed nothing was refused: the game is missing, at another version, or
 /// else `otherwise`.
 async fn refusal(
@@ -609,17 +622,7 @@ impl Store for PostgresStore {
                 .await
                 .map_err(db_error)?;
             let Some(row) = row else {
-                let exists = tx
-                    .query_opt(
-                        &prepared(&tx, "SELECT 1 FROM games WHERE id = $1").await?,
-                        &[&old],
-                    )
-                    .await
-                    .map_err(db_error)?;
-                return Err(match exists {
-                    Some(_) => StoreError::Conflict(Conflict::Changed),
-                    None => StoreError::NotFound,
-                });
+                return Err(missing_or(&tx, old, Conflict::Changed).await);
             };
             changed.push((old.to_string(), row.get::<_, i64>(0) as u64));
         }
@@ -1114,17 +1117,7 @@ impl Store for PostgresStore {
             .await
             .map_err(db_error)?;
         let Some(row) = row else {
-            let exists = tx
-                .query_opt(
-                    &prepared(&tx, "SELECT 1 FROM games WHERE id = $1").await?,
-                    &[&w.game],
-                )
-                .await
-                .map_err(db_error)?;
-            return Err(match exists {
-                Some(_) => StoreError::Conflict(Conflict::Changed),
-                None => StoreError::NotFound,
-            });
+            return Err(missing_or(&tx, &w.game, Conflict::Changed).await);
         };
         let (n, rev) = (row.get::<_, i64>(0), row.get::<_, i64>(1) as u64);
         let (text, phrase) = w.line.columns();

@@ -345,6 +345,20 @@ fn commit(conn: &mut Connection, group: &[Job]) -> Vec<Result<Out, StoreError>> 
     }
 }
 
+/// Why a conditional write changed nothing: the game is missing, else `otherwise`.
+fn missing_or(tx: &Connection, game: &str, otherwise: Conflict) -> StoreError {
+    match tx
+        .query_row("SELECT 1 FROM games WHERE id = ?1", [game], |r| {
+            r.get::<_, i64>(0)
+        })
+        .optional()
+    {
+        Ok(Some(_)) => StoreError::Conflict(otherwise),
+        Ok(None) => StoreError::NotFound,
+        Err(e) => unavailable(e),
+    }
+}
+
 fn is_constraint(e: &rusqlite::Error) -> bool {
     matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation)
 }
@@ -384,14 +398,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                     .optional()
                     .map_err(unavailable)?;
                 let Some(rev) = rev else {
-                    let exists: Option<i64> = tx
-                        .query_row("SELECT 1 FROM games WHERE id = ?1", [old], |r| r.get(0))
-                        .optional()
-                        .map_err(unavailable)?;
-                    return Err(match exists {
-                        Some(_) => StoreError::Conflict(Conflict::Changed),
-                        None => StoreError::NotFound,
-                    });
+                    return Err(missing_or(tx, old, Conflict::Changed));
                 };
                 changed.push((old.clone(), rev as u64));
             }
@@ -591,14 +598,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                 .optional()
                 .map_err(unavailable)?;
             if seat.is_none() {
-                let exists: Option<i64> = tx
-                    .query_row("SELECT 1 FROM games WHERE id = ?1", [game], |r| r.get(0))
-                    .optional()
-                    .map_err(unavailable)?;
-                return Err(match exists {
-                    Some(_) => StoreError::Conflict(Conflict::NotYourSeat),
-                    None => StoreError::NotFound,
-                });
+                return Err(missing_or(tx, game, Conflict::NotYourSeat));
             }
             let rev: Option<i64> = tx
                 .query_row(
@@ -627,14 +627,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<Out, StoreError> {
                 .optional()
                 .map_err(unavailable)?;
             let Some((n, rev)) = row else {
-                let exists: Option<i64> = tx
-                    .query_row("SELECT 1 FROM games WHERE id = ?1", [&w.game], |r| r.get(0))
-                    .optional()
-                    .map_err(unavailable)?;
-                return Err(match exists {
-                    Some(_) => StoreError::Conflict(Conflict::Changed),
-                    None => StoreError::NotFound,
-                });
+                return Err(missing_or(tx, &w.game, Conflict::Changed));
             };
             let (text, phrase) = w.line.columns();
             tx.execute(

@@ -62,6 +62,21 @@ impl Browser {
         }
     }
 
+    /// A new browser on `url`, signed up (and so logged in) as `name`, whose password is
+    /// "`name`'s secret".
+    pub async fn signed_up(url: &str, name: &str) -> Browser {
+        let mut b = Browser::new(url);
+        let a = b
+            .send(
+                "POST",
+                "/api/players",
+                Some(json!({ "name": name, "password": format!("{name}'s secret") })),
+            )
+            .await;
+        assert_eq!(a.status, 201, "{}", a.body);
+        b
+    }
+
     pub async fn me(&mut self) -> Value {
         let a = self.send("GET", "/api/me", None).await;
         assert_eq!(a.status, 200);
