@@ -331,8 +331,17 @@ async function drawAccountGames(list, games, fail) {
       });
       actions.push(take);
     }
-    list.append(gameLine(g, { actions }));
+    const item = gameLine(g, { actions });
+    if (g.your_turn) {
+      // Its turn and time come from the server: the same order as on the device that holds it.
+      const status = item.querySelector('.status');
+      status.textContent = g.left_ms === undefined ? t('home.status.yours') : t('home.status.yours.time', { time: clockText(g.left_ms) });
+      status.classList.add('yours');
+      item.dataset.urgency = String(g.left_ms === undefined ? 1e15 : g.left_ms);
+    }
+    list.append(item);
   }
+  urgent(list);
 }
 
 /// "5 minutes ago": how long ago a game was made.

@@ -95,6 +95,13 @@ pub struct GameEntry {
     /// The game record (RECORD.md), once it is over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub record_url: Option<String>,
+    /// In "my games", while it is played: the player's seat is to decide now.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub your_turn: bool,
+    /// In "my games", while it is played with a clock: the player's time left, in
+    /// milliseconds, as of this answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_ms: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema, Debug)]
@@ -157,7 +164,38 @@ fn entry(g: PlayedGame) -> GameEntry {
         place,
         score,
         game: g.id,
+        your_turn: false,
+        left_ms: None,
     }
+}
+
+/// Whose turn it is in a game in play, and the player's time left: read from the game itself
+/// (its cached table, up to date with the store), so every server answers the same.
+async fn urgency(app: &App, e: &mut GameEntry) {
+    if e.status != "playing" {
+        return;
+    }
+    // A game that cannot be read now is listed without it.
+    let Ok((_, st)) = app.fresh(&e.game, None).await else {
+        return;
+    };
+    let seat = e.seat as usize;
+    let playing = !st.over() && st.seats.get(seat).is_some_and(|s| s.left().is_none());
+    e.your_turn = playing && st.game.game().to_act() == Some(e.seat);
+    if playing && !st.clock.is_none() {
+        e.left_ms = st.clocks(app.now_ms()).left_ms.get(seat).copied().flatten();
+    }
+}
+
+/// Most urgent first: games where it is my turn, the least time left first (no clock last);
+/// then the rest as they came (newest first).
+fn by_urgency(games: &mut [GameEntry]) {
+    games.sort_by_key(|g| {
+        (
+            !g.your_turn,
+            g.your_turn.then(|| g.left_ms.unwrap_or(i64::MAX)),
+        )
+    });
 }
 
 /// A finished game's ranking, seats first to last, with those whose player timed out or
@@ -295,8 +333,9 @@ pub async fn leaderboard(
     }))
 }
 
-/// The logged-in account's games, newest first (at most 50), on any device: a seat of one
-/// still in play is taken here with `POST /api/games/{id}/join {"seat"}`.
+/// The logged-in account's games (the latest 50), on any device, most urgent first: those where
+/// it is the player's turn, the least time left first, then the others, newest first. A seat of
+/// one still in play is taken here with `POST /api/games/{id}/join {"seat"}`.
 #[utoipa::path(get, path = "/api/me/games",
     responses((status = 200, body = MyGames),
               (status = 401, body = ErrorBody, description = "not logged in (`not_logged_in`)"),
@@ -315,9 +354,12 @@ pub async fn my_games(
         .games_of(&player.id, RECENT)
         .await
         .map_err(store_refusal)?;
-    Ok(Json(MyGames {
-        games: games.into_iter().map(entry).collect(),
-    }))
+    let mut games: Vec<GameEntry> = games.into_iter().map(entry).collect();
+    for g in &mut games {
+        urgency(&app, g).await;
+    }
+    by_urgency(&mut games);
+    Ok(Json(MyGames { games }))
 }
 
 #[cfg(test)]

@@ -20,18 +20,28 @@ use std::time::Duration;
 const DAY_MS: i64 = 86_400_000;
 
 /// A server on `store` whose time is `clock`; its sweeps run only when the test calls them
-/// (unless `sweeping`).
+/// (unless `sweeping`). An address may have two games open.
 async fn serve(
     store: Arc<dyn Store>,
     clock: Arc<ManualClock>,
     sweeping: bool,
+) -> (String, Arc<App>) {
+    serve_open(store, clock, sweeping, 2).await
+}
+
+/// `serve`, with `open_games` games open per address.
+async fn serve_open(
+    store: Arc<dyn Store>,
+    clock: Arc<ManualClock>,
+    sweeping: bool,
+    open_games: usize,
 ) -> (String, Arc<App>) {
     let config = Config {
         limits: Limits {
             claims_per_ip: 0,
             moves_per_token: 0,
             moves_per_ip: 0,
-            open_games_per_ip: 2,
+            open_games_per_ip: open_games,
             ..Limits::default()
         },
         clock,
@@ -291,6 +301,77 @@ async fn two_servers_race_to_time_out_a_seat_on_postgres() {
     let one = serve(a, time.clone(), false).await;
     let two = serve(b, time.clone(), false).await;
     a_seat_times_out(one, two, time).await;
+}
+
+/// "My games" on any device, most urgent first: the games where it is Ann's turn, the least
+/// time left first, then the one where Bob is to act. `two` is another server (or the same).
+async fn my_games_by_urgency(one: &str, two: &str, time: Arc<ManualClock>) {
+    let mut ann = Browser::signed_up(one, "Ann").await;
+    let mut bob = Browser::new(one);
+    let mut made = Vec::new();
+    for (initial_s, ann_to_act) in [(600, true), (60, true), (300, false)] {
+        let clock = json!({ "kind": "realtime", "initial_s": initial_s, "increment_s": 0 });
+        let seats = json!([{"kind":"human"}, {"kind":"human"}]);
+        let (game, invites) = create(&mut ann, json!({ "seats": seats, "clock": clock })).await;
+        let ann_t = join(&mut ann, &game, &invites[0]).await;
+        let bob_t = join(&mut bob, &game, &invites[1]).await;
+        // Whoever starts: one move, if need be, leaves the turn where the test wants it.
+        let first = state(&mut ann, &game, &ann_t).await["view"]["next"]["player"].as_u64();
+        if (first == Some(0)) != ann_to_act {
+            let t = if first == Some(0) { &ann_t } else { &bob_t };
+            assert_eq!(first_move(&mut ann, &game, t).await.status, 200);
+        }
+        made.push(game);
+    }
+    time.advance(5_000);
+    let mut elsewhere = Browser::new(two);
+    elsewhere.cookie = ann.cookie.clone();
+    let mine = ok(elsewhere.send("GET", "/api/me/games", None).await);
+    common::assert_documented("get", "/api/me/games", 200, &mine);
+    let listed: Vec<(&str, bool, Option<i64>)> = mine["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["game"].as_str().unwrap(),
+                g["your_turn"].as_bool().unwrap_or(false),
+                g["left_ms"].as_i64(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (made[1].as_str(), true, Some(55_000)),
+            (made[0].as_str(), true, Some(595_000)),
+            (made[2].as_str(), false, Some(300_000)),
+        ],
+        "{mine}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn my_games_are_sorted_by_urgency() {
+    let (_dir, store) = sqlite();
+    let time = clock();
+    let (url, _app) = serve_open(store, time.clone(), false, 3).await;
+    my_games_by_urgency(&url, &url, time).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn my_games_are_sorted_by_urgency_on_two_postgres_servers() {
+    let Some(db) =
+        TestDatabase::create("my_games_are_sorted_by_urgency_on_two_postgres_servers").await
+    else {
+        return;
+    };
+    let time = clock();
+    let a: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
+    let b: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
+    let (one, _a) = serve_open(a, time.clone(), false, 3).await;
+    let (two, _b) = serve_open(b, time.clone(), false, 3).await;
+    my_games_by_urgency(&one, &two, time).await;
 }
 
 async fn resigning(url: &str, time: Arc<ManualClock>) {

@@ -180,6 +180,9 @@ describe('players: accounts, names, a rated game, profiles', () => {
     await p2.fill('[data-testid=login-password]', PASSWORD);
     await p2.click('[data-testid=login-submit]');
     await p2.waitForSelector(`[data-testid=play-here-${game}]`);
+    // Held on the other device, it is still known to be Dora's turn, and listed first.
+    assert.equal(await p2.textContent(`[data-testid=game-${game}] .status`), EN['home.status.yours']);
+    assert.equal(await p2.getAttribute('[data-testid=my-games] li.game-item >> nth=0', 'data-testid'), `game-${game}`);
     await screenshot(p2, 'my-games-second-browser');
     await p2.click(`[data-testid=play-here-${game}]`);
     await p2.waitForSelector('[data-testid=table][data-my-turn=true]');
