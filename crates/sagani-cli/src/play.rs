@@ -5,19 +5,25 @@ use crate::seats::{bot_seed, exit, Roster};
 use sagani_core::record::RecordedGame;
 use sagani_core::{Setup, Variant};
 use sagani_tui::{App, Options, Player, SaveTo, Viewer};
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Play Sagani full-screen in the terminal: against bots, hot-seat, or solo.
+/// Play Sagani full-screen in the terminal: against bots, hot-seat, or solo; or at a table on a
+/// game server, with people in browsers.
 ///
 /// Seat 1 is you. `--bots` names who plays the other seats, in order: a bot (random, greedy,
 /// mcts, or an --engine NAME) or `human` for another person at the same keyboard. Naming every
 /// seat (as many names as players) puts a bot in seat 1 too, to watch bots play. `q` saves the
 /// game as a record (docs/RECORD.md, with the seats) and quits; `--load` resumes it.
+///
+/// Online: `--join LINK` takes the seat of an invite link (as the page copies it); `--server
+/// URL` makes a new game there (its bots play on the server, each `human` seat gets an invite
+/// link to hand out) and seats you in it. `q` leaves the table; the link brings you back.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani play                               # you against mcts\n  sagani play --players 3 --bots mcts,greedy --seed 7\n  sagani play --players 2 --bots human       # two people, one keyboard\n  sagani play --solo                        # reach 75 with as few tiles as you can\n  sagani play --solo --variant solo-all     # all 72 tiles\n  sagani play --load sagani-game.json       # go on with a game saved by q\n\nIn the game, ? shows every key."
+    after_help = "Examples:\n  sagani play                               # you against mcts\n  sagani play --players 3 --bots mcts,greedy --seed 7\n  sagani play --players 2 --bots human       # two people, one keyboard\n  sagani play --solo                        # reach 75 with as few tiles as you can\n  sagani play --solo --variant solo-all     # all 72 tiles\n  sagani play --load sagani-game.json       # go on with a game saved by q\n  sagani play --join http://127.0.0.1:8080/games/9f2c…/join/5be1…   # a seat at a server's table\n  sagani play --server http://127.0.0.1:8080 --bots human --clock 5+5 --name Tess\n\nIn the game, ? shows every key."
 )]
 pub struct Args {
     /// Seats in the game, 1 to 4 (default: one more than the --bots names, 2 to 4; 1 with
@@ -46,6 +52,25 @@ pub struct Args {
     /// The least time from the move before to a bot's move, so bots can be followed.
     #[arg(long, default_value_t = 400, value_name = "MS")]
     bot_pace_ms: u64,
+    /// Take the seat of an invite link at a game server's table (http://HOST:PORT/games/GAME/join/CODE).
+    #[arg(long, value_name = "LINK", conflicts_with_all = ["load", "players", "bots", "seed", "solo", "variant", "save", "server"])]
+    join: Option<String>,
+    /// Make a new game on this game server (http://HOST:PORT) and take its first seat. --bots
+    /// names the other seats: random, greedy, mcts or mcts:LEVEL (1-5) play on the server; each
+    /// `human` seat gets an invite link for its player.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["load", "seed", "save"])]
+    server: Option<String>,
+    /// Your name at a server's table (a guest's display name, 1-24 characters).
+    #[arg(long)]
+    name: Option<String>,
+    /// The time control of a new game on a server: none, M+S (Fischer: minutes and seconds
+    /// added per decision, e.g. 3+2, 5+5, 10+10) or turn:D (D days per decision: 1, 2, 3, 7).
+    #[arg(long, value_name = "CONTROL", requires = "server")]
+    clock: Option<String>,
+    /// List a new game on a server in its lobby, so anyone may take a free seat (it then needs
+    /// a clock: 10+10 unless --clock says otherwise).
+    #[arg(long, requires = "server")]
+    public: bool,
     #[command(flatten)]
     roster: Roster,
 }
@@ -93,6 +118,9 @@ fn players_of(args: &Args) -> Result<(u8, Option<Variant>), String> {
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
+    if args.join.is_some() || args.server.is_some() {
+        return online(&args);
+    }
     let (rg, names, seed, save_to) = match &args.load {
         Some(file) => {
             let loaded = sagani_tui::load(file)?;
@@ -182,6 +210,104 @@ fn run_inner(args: Args) -> Result<(), String> {
             path.display(),
             shell_word(&path)
         );
+    }
+    Ok(())
+}
+
+/// The time control a new game on a server gets, as `POST /api/games` takes it.
+fn clock_of(text: &str) -> Result<Value, String> {
+    let bad = || {
+        format!("--clock {text:?}: give none, M+S (minutes and seconds, e.g. 5+5) or turn:D (days)")
+    };
+    let t = text.trim();
+    if t == "none" {
+        return Ok(json!({ "kind": "none" }));
+    }
+    if let Some(days) = t.strip_prefix("turn:") {
+        let days: u32 = days.parse().map_err(|_| bad())?;
+        return Ok(json!({ "kind": "turn", "days": days }));
+    }
+    let (m, s) = t.split_once('+').ok_or_else(bad)?;
+    let (m, s): (u64, u64) = (m.parse().map_err(|_| bad())?, s.parse().map_err(|_| bad())?);
+    Ok(json!({ "kind": "realtime", "initial_s": m * 60, "increment_s": s }))
+}
+
+/// A server's seat for each name after mine: a person (with an invite link) or one of the
+/// server's bots.
+fn seat_request(name: &str) -> Result<Value, String> {
+    let (bot, level) = match name.split_once(':') {
+        Some((b, l)) => (b, Some(l)),
+        None => (name, None),
+    };
+    match (bot, level) {
+        ("human", None) => Ok(json!({ "kind": "human" })),
+        ("random" | "greedy" | "mcts", None) => Ok(json!({ "kind": "bot", "bot": bot })),
+        ("mcts", Some(l)) => match l.parse::<u8>() {
+            Ok(l @ 1..=5) => Ok(json!({ "kind": "bot", "bot": "mcts", "level": l })),
+            _ => Err(format!("{name:?}: an mcts level is 1 to 5")),
+        },
+        _ => Err(format!(
+            "{name:?} cannot play at a server's table: name random, greedy, mcts, mcts:LEVEL or human"
+        )),
+    }
+}
+
+/// A seat at a game server's table: joined by an invite, or in a new game made there.
+fn online(args: &Args) -> Result<(), String> {
+    let name = args.name.as_deref();
+    let (conn, invites) = match (&args.join, &args.server) {
+        (Some(link), _) => {
+            let invite = sagani_tui::Invite::parse(link)?;
+            (sagani_tui::Connection::join(&invite, name)?, Vec::new())
+        }
+        (None, Some(server)) => {
+            let server = sagani_tui::online::server(server)?;
+            let (players, variant) = players_of(args)?;
+            let names = seat_names(players, &args.bots)?;
+            if names[0] != "human" {
+                return Err("at a server's table the first seat is yours: name the seats after it with --bots".into());
+            }
+            let seats = names
+                .iter()
+                .map(|n| seat_request(n))
+                .collect::<Result<Vec<Value>, String>>()?;
+            let mut body = json!({ "seats": seats, "public": args.public });
+            if let Some(v) = variant {
+                body["variant"] = json!(v.name());
+            }
+            if let Some(c) = &args.clock {
+                body["clock"] = clock_of(c)?;
+            }
+            if let Some(n) = name {
+                body["name"] = json!(n);
+            }
+            sagani_tui::Connection::create(&server, body, name)?
+        }
+        (None, None) => unreachable!("online() runs for --join or --server"),
+    };
+    sagani_tui::interactive()?;
+    let (link, page) = (conn.link(), conn.page());
+    let mut app = App::online(
+        conn,
+        invites.clone(),
+        Options {
+            save_to: SaveTo::NewIn(PathBuf::new()),
+            seed: 0,
+            bot_pace: Duration::from_millis(args.bot_pace_ms),
+        },
+    )?;
+    sagani_tui::run_play(&mut app)?;
+    if app.over() {
+        println!("The game is over. Look back at it in a browser: {page}");
+    } else {
+        println!(
+            "You left the table; the seat is still yours (and its clock, if it has one, runs on)."
+        );
+        println!("Come back with: sagani play --join {link}");
+        println!("(or open that link in a browser; keep it to yourself: it takes the seat)");
+        for (seat, other) in &invites {
+            println!("Seat {} invite: {other}", seat + 1);
+        }
     }
     Ok(())
 }

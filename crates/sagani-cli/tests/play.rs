@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use sagani_core::record::replay_json;
+use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -202,7 +203,7 @@ fn without_a_terminal_play_and_view_say_so_and_save_nothing() {
 #[test]
 fn bad_arguments_are_one_clear_line() {
     let dir = temp_dir("bad-args");
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 11] = [
         (
             &["play", "--bots", "alphazero"],
             "unknown bot \"alphazero\"",
@@ -221,6 +222,26 @@ fn bad_arguments_are_one_clear_line() {
         ),
         (&["view", "missing.json"], "cannot read missing.json"),
         (&["play", "--players", "5"], "5 is not in 1..=4"),
+        (
+            &["play", "--join", "http://h/games/x"],
+            "is not an invite link",
+        ),
+        (
+            &["play", "--server", "https://h"],
+            "this build of sagani speaks plain http only",
+        ),
+        (
+            &["play", "--server", "http://127.0.0.1:1", "--clock", "5x5"],
+            "--clock \"5x5\": give none, M+S",
+        ),
+        (
+            &["play", "--server", "http://127.0.0.1:1", "--bots", "unruly"],
+            "\"unruly\" cannot play at a server's table",
+        ),
+        (
+            &["play", "--server", "http://127.0.0.1:1"],
+            "the game was not made: the server cannot be reached",
+        ),
     ];
     for (args, want) in cases {
         let out = sagani().args(args).current_dir(&dir).output().unwrap();
@@ -393,4 +414,199 @@ fn a_bot_that_panics_on_its_own_thread_leaves_the_screen_whole() {
         replay_json(&std::fs::read_to_string(dir.join("sagani-game.json")).unwrap()).unwrap();
     assert_eq!(record.moves.len(), 2, "mine, and a random one for the bot");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A person in a browser, as the page plays: a seat claimed with its invite under a name, the
+/// game live on a WebSocket, a move (the first legal one) whenever the seat is to act.
+fn browser_player(
+    server: &str,
+    game: &str,
+    invite: &str,
+    name: &str,
+) -> std::thread::JoinHandle<Value> {
+    let http = reqwest::blocking::Client::new();
+    let joined: Value = http
+        .post(format!("{server}/api/games/{game}/join"))
+        .json(&json!({ "invite": invite, "name": name }))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    let token = joined["token"].as_str().expect("a seat").to_string();
+    let ws = format!("{}/api/games/{game}/ws", server.replace("http://", "ws://"));
+    let (game, server) = (game.to_string(), server.to_string());
+    std::thread::spawn(move || {
+        let (mut socket, _) = tungstenite::connect(ws).expect("the socket opens");
+        socket
+            .send(tungstenite::Message::text(
+                json!({ "type": "auth", "token": token }).to_string(),
+            ))
+            .unwrap();
+        loop {
+            let msg = socket.read().expect("the game goes on");
+            let Ok(text) = msg.to_text() else { continue };
+            let update: Value = serde_json::from_str(text).unwrap();
+            let state = &update["state"];
+            if state["status"] == "over" {
+                return state.clone();
+            }
+            if let Some(mv) = state["legal"].get(0) {
+                // A move against a state already old (the terminal moved meanwhile) is refused
+                // with stale_version; the next state comes all the same.
+                let _ = http
+                    .post(format!("{server}/api/games/{game}/moves"))
+                    .bearer_auth(&token)
+                    .json(&json!({ "version": state["version"], "move": mv }))
+                    .send();
+            }
+        }
+    })
+}
+
+#[test]
+fn a_terminal_player_and_a_browser_player_at_one_server_table() {
+    let dir = temp_dir("online");
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_sagani"));
+    serve
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--moves-per-token",
+            "0",
+            "--db",
+        ])
+        .arg(dir.join("games.db"))
+        .stderr(Stdio::null());
+    let server = common::started(serve);
+    let made: Value = reqwest::blocking::Client::new()
+        .post(format!("{}/api/games", server.url))
+        .json(&json!({
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "clock": {"kind": "realtime", "initial_s": 300, "increment_s": 5},
+        }))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    let game = made["game"].as_str().unwrap().to_string();
+    let invite = |i: usize| made["invites"][i]["code"].as_str().unwrap().to_string();
+    let link = format!("{}/games/{game}/join/{}", server.url, invite(0));
+    let mut t = Terminal::start(
+        &dir,
+        &format!("play --join {link} --name Tess --bot-pace-ms 0"),
+    );
+    let screen = t.wait_for("waiting for players");
+    assert!(screen.contains("online · 5+5"), "{screen}");
+    let bea = browser_player(&server.url, &game, &invite(1), "Bea");
+    // Bea's name comes to the table, and the clocks start: the seat to act counts down.
+    let screen = t.wait_for("Bea");
+    assert!(screen.contains("time"), "{screen}");
+    let screen = t.wait_for_a_person();
+    assert!(screen.contains("▶ You: take a tile"), "{screen}");
+    t.wait_for_any(&["4:59 ", "4:58 ", "4:57 "]);
+    let mut decisions = 0;
+    loop {
+        let screen = t.wait_for_any(&[
+            "Choose a tile of the offer display",
+            "Take the last offer tile",
+            "Intermezzo: take a stored tile",
+            "The game is over",
+        ]);
+        if screen.contains("The game is over") {
+            break;
+        }
+        if screen.contains("Intermezzo: take a stored tile") {
+            t.send("p");
+            t.wait_gone("Intermezzo: take a stored tile");
+        } else {
+            t.send("1");
+            t.wait_for("Enter place");
+            t.send("\r");
+            t.wait_gone("Enter place");
+        }
+        decisions += 1;
+        assert!(decisions < 100, "the game ends");
+    }
+    let end = bea.join().expect("Bea's client played to the end");
+    // The result the terminal shows is the server's.
+    let screen = t.wait_for("The game is over");
+    let scores = &end["outcome"]["scores"];
+    for (seat, who) in [(0, "You"), (1, "Bea")] {
+        let line = format!("{who:<14} {:>3} points", scores[seat]);
+        assert!(screen.contains(&line), "{line:?}\n{screen}");
+    }
+    assert_eq!(
+        end["seats"][0]["name"], "Tess",
+        "the browser sees the terminal's name"
+    );
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("The game is over. Look back at it in a browser"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_made_on_a_server_from_the_terminal_is_left_and_taken_again_by_its_link() {
+    let dir = temp_dir("online-made");
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_sagani"));
+    serve
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--moves-per-token",
+            "0",
+            "--db",
+        ])
+        .arg(dir.join("games.db"))
+        .stderr(Stdio::null());
+    let server = common::started(serve);
+    let args = format!(
+        "play --server {} --bots human --clock 3+2 --name Tess",
+        server.url
+    );
+    let mut t = Terminal::start(&dir, &args);
+    let screen = t.wait_for("Seat 2 invite:");
+    assert!(
+        screen.contains("online · 3+2 · waiting for players"),
+        "{screen}"
+    );
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    // What was printed: the way back to the seat, and the invite for the other one.
+    let after = |label: &str| {
+        let at = text
+            .find(label)
+            .unwrap_or_else(|| panic!("{label:?} in {text}"))
+            + label.len();
+        text[at..].split_whitespace().next().unwrap().to_string()
+    };
+    let back = after("Come back with: sagani play --join ");
+    let theirs = sagani_tui_link(&after("Seat 2 invite: "));
+    let bea = browser_player(&server.url, &theirs.0, &theirs.1, "Bea");
+    let mut t = Terminal::start(&dir, &format!("play --join {back} --bot-pace-ms 0"));
+    let screen = t.wait_for("Bea");
+    assert!(screen.contains("You"), "{screen}");
+    t.place_first_tile();
+    t.wait_for("P1 ");
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    assert!(text.contains("You left the table"), "{text}");
+    drop(server);
+    let _ = bea.join();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The game and invite code of an invite link.
+fn sagani_tui_link(link: &str) -> (String, String) {
+    let parts: Vec<&str> = link.trim_end_matches('/').rsplit('/').collect();
+    assert_eq!(parts.get(1), Some(&"join"), "{link}");
+    (parts[2].to_string(), parts[0].to_string())
 }

@@ -6,6 +6,7 @@ use crate::board::{Beyond, Ghost, Overlay, Scroll};
 use crate::bots::{Answer, Thinking};
 use crate::help;
 use crate::keys::{self, step};
+use crate::online::{self, Connection, Event, Played};
 use crate::record_file;
 use crate::screen::{self, Numbered, Progress, Scene};
 use crate::style::{self, tile_name};
@@ -33,6 +34,8 @@ pub enum Player {
         bot: Option<Box<dyn Bot>>,
         budget: Budget,
     },
+    /// Played elsewhere: at a table on a server, by a person in a browser or the server's bot.
+    Remote,
 }
 
 impl Player {
@@ -57,6 +60,7 @@ impl Player {
         match self {
             Player::Human { .. } => "human".to_string(),
             Player::Bot { name, .. } => name.clone(),
+            Player::Remote => "remote".to_string(),
         }
     }
 }
@@ -90,8 +94,16 @@ struct Placing {
     preview: Result<Preview, String>,
 }
 
+/// Where the game is played.
+enum Source {
+    /// Here: the whole game with its record, bots on threads.
+    Local(Box<RecordedGame>),
+    /// At a table on a server, which has the truth.
+    Online(Box<online::Table>),
+}
+
 pub struct App {
-    rg: RecordedGame,
+    source: Source,
     players: Vec<Player>,
     labels: Vec<String>,
     opts: Options,
@@ -145,17 +157,67 @@ impl App {
                 Player::Human { name } if name.is_empty() => format!("Player {}", s + 1),
                 Player::Human { name } => name.clone(),
                 Player::Bot { name, .. } => format!("P{} {name}", s + 1),
+                Player::Remote => format!("Player {}", s + 1),
             })
             .collect();
-        let log = rg
-            .record()
-            .moves
-            .iter()
-            .map(|m| format!("P{} {}", m.player + 1, short(m.mv)))
+        let moves: Vec<(u8, Move)> = rg.record().moves.iter().map(|m| (m.player, m.mv)).collect();
+        Ok(App::with(
+            Source::Local(Box::new(rg)),
+            players,
+            labels,
+            &moves,
+            opts,
+        ))
+    }
+
+    /// A seat at a table on a server, as `conn` claimed it; `invites` are the links of the
+    /// seats still to hand out (a game this terminal made).
+    pub fn online(
+        conn: Connection,
+        invites: Vec<(u8, String)>,
+        opts: Options,
+    ) -> Result<App, String> {
+        let page = conn.page();
+        let state = conn.fetch().map_err(|e| format!("{page}: {e}"))?;
+        let played = conn.moves().map_err(|e| format!("{page}: {e}"))?;
+        let game = state.game()?;
+        let players = (0..state.seats.len() as u8)
+            .map(|s| {
+                if Some(s) == state.you {
+                    Player::human("")
+                } else {
+                    Player::Remote
+                }
+            })
             .collect();
+        let labels = online::labels(&state);
+        let moves: Vec<(u8, Move)> = played.iter().map(|m| (m.seat, m.mv)).collect();
+        let table = online::Table::new(conn, state, game, invites);
+        Ok(App::with(
+            Source::Online(Box::new(table)),
+            players,
+            labels,
+            &moves,
+            opts,
+        ))
+    }
+
+    fn with(
+        source: Source,
+        players: Vec<Player>,
+        labels: Vec<String>,
+        moves: &[(u8, Move)],
+        opts: Options,
+    ) -> App {
+        let mut fresh = vec![None; players.len()];
+        for &(seat, mv) in moves {
+            if let Move::Place { tile, .. } = mv {
+                fresh[seat as usize] = Some(tile);
+            }
+        }
         let mut app = App {
-            shown: rg.game().to_act().unwrap_or(0),
-            rg,
+            source,
+            shown: 0,
             labels,
             rng: ChaCha8Rng::seed_from_u64(opts.seed ^ 0x5eed),
             opts,
@@ -165,8 +227,11 @@ impl App {
             help: false,
             result: true,
             message: None,
-            log,
-            fresh: vec![None; seats],
+            log: moves
+                .iter()
+                .map(|&(seat, mv)| format!("P{} {}", seat + 1, short(mv)))
+                .collect(),
+            fresh,
             thinking: None,
             ready: None,
             last_move: Instant::now(),
@@ -178,17 +243,42 @@ impl App {
             show_next: None,
             spot: None,
         };
-        app.fresh = app.last_placed();
+        app.shown = match (&app.source, app.game().to_act()) {
+            // At a table, my own display first.
+            (Source::Online(t), _) => t.state.you.unwrap_or(0),
+            (_, Some(s)) => s,
+            _ => 0,
+        };
         app.tick();
-        Ok(app)
+        app
     }
 
     pub fn game(&self) -> &Game {
-        self.rg.game()
+        match &self.source {
+            Source::Local(rg) => rg.game(),
+            Source::Online(t) => &t.game,
+        }
     }
 
-    pub fn recorded(&self) -> &RecordedGame {
-        &self.rg
+    /// The game with its record, when it is played here.
+    pub fn recorded(&self) -> Option<&RecordedGame> {
+        match &self.source {
+            Source::Local(rg) => Some(rg),
+            Source::Online(_) => None,
+        }
+    }
+
+    /// The table on a server, when it is played there.
+    pub fn table(&self) -> Option<&online::Table> {
+        match &self.source {
+            Source::Online(t) => Some(t),
+            Source::Local(_) => None,
+        }
+    }
+
+    /// Over by the rules, or ended early at a server (a resignation in solo, abandoned, …).
+    pub fn over(&self) -> bool {
+        self.game().is_over() || self.table().is_some_and(|t| t.state.status == "over")
     }
 
     /// Set once `q` saved the game: the terminal loop then ends.
@@ -196,17 +286,22 @@ impl App {
         self.saved.as_ref()
     }
 
-    /// Saved with `q`, or left without saving after a failed save.
+    /// Saved with `q`, or left without saving after a failed save (or, at a server's table,
+    /// left with `q`).
     pub fn done(&self) -> bool {
         self.saved.is_some() || self.abandoned
     }
 
     /// A bot is to act (thinking, or its answer waiting for the pace).
     pub fn bot_to_act(&self) -> bool {
-        self.rg
-            .game()
+        self.game()
             .to_act()
-            .is_some_and(|s| !self.players[s as usize].is_human())
+            .is_some_and(|s| matches!(self.players[s as usize], Player::Bot { .. }))
+    }
+
+    /// Moves played so far, as the log has them.
+    pub fn log_len(&self) -> usize {
+        self.log.len()
     }
 
     /// The move Enter would play: the tile being placed, where the cursor is, as turned.
@@ -225,20 +320,12 @@ impl App {
         &self.opts.save_to
     }
 
-    /// The record with the seats and seed, as `q` saves it.
-    pub fn save_json(&self) -> String {
+    /// The record with the seats and seed, as `q` saves it (a game played here; a server
+    /// keeps its own).
+    pub fn save_json(&self) -> Option<String> {
         let kinds: Vec<String> = self.players.iter().map(Player::kind).collect();
-        record_file::to_json(self.rg.record(), &kinds, self.opts.seed)
-    }
-
-    fn last_placed(&self) -> Vec<Option<TileId>> {
-        let mut fresh = vec![None; self.players.len()];
-        for m in &self.rg.record().moves {
-            if let Move::Place { tile, .. } = m.mv {
-                fresh[m.player as usize] = Some(tile);
-            }
-        }
-        fresh
+        let rg = self.recorded()?;
+        Some(record_file::to_json(rg.record(), &kinds, self.opts.seed))
     }
 
     // ----- time passing: bots -----
@@ -246,6 +333,7 @@ impl App {
     /// Moves the game on where no key is needed: starts a bot, plays its answer when the pace
     /// allows, and puts a revealed tile under the cursor of the human who must place it.
     pub fn tick(&mut self) {
+        self.hear();
         if let Some(t) = &self.thinking {
             match t.poll() {
                 Answer::Waiting => {}
@@ -293,12 +381,16 @@ impl App {
             Player::Bot { bot, budget, .. } => {
                 if self.thinking.is_none() && self.ready.is_none() {
                     if let Some(b) = bot.take() {
-                        let view = self.rg.game().view(Some(seat));
-                        let legal = self.rg.game().legal_moves();
+                        let game = match &self.source {
+                            Source::Local(rg) => rg.game(),
+                            Source::Online(t) => &t.game,
+                        };
+                        let (view, legal) = (game.view(Some(seat)), game.legal_moves());
                         self.thinking = Some(Thinking::start(seat, b, view, legal, *budget));
                     }
                 }
             }
+            Player::Remote => {}
             Player::Human { .. } => {
                 if self.placing.is_none() {
                     if let Some(t) = self.game().revealed() {
@@ -325,7 +417,7 @@ impl App {
     }
 
     fn play_bot(&mut self, seat: u8, d: Decision) {
-        let legal = self.rg.game().legal_moves();
+        let legal = self.game().legal_moves();
         let name = self.labels[seat as usize].clone();
         let mv = if legal.contains(&d.mv) {
             d.mv
@@ -343,40 +435,154 @@ impl App {
         self.apply(mv);
     }
 
-    /// Plays a legal move and notes it.
+    /// Plays a move here, or sends it to the server's table (its answer comes in `hear`).
     fn apply(&mut self, mv: Move) {
-        let game = self.rg.game();
-        let seat = game
-            .to_act()
-            .expect("a move is played only while the game runs");
-        let line = describe(game, &self.labels[seat as usize], mv);
-        let log = format!("P{} {}", seat + 1, short(mv));
-        match self.rg.play(mv) {
-            Ok(()) => {
-                if let Move::Place { tile, .. } = mv {
-                    self.fresh[seat as usize] = Some(tile);
+        match &mut self.source {
+            Source::Local(rg) => {
+                let game = rg.game();
+                let seat = game
+                    .to_act()
+                    .expect("a move is played only while the game runs");
+                let effect = game.preview(mv).ok();
+                match rg.play(mv) {
+                    Ok(()) => self.played(seat, mv, effect.as_ref()),
+                    // A move the engine refuses changes nothing; its reason is shown.
+                    Err(e) => self.say(e.to_string(), true),
                 }
-                self.log.push(log);
-                self.placing = None;
-                self.spot = None;
-                self.last_move = Instant::now();
-                self.message = Some((line, false));
-                self.show_next = None;
-                if self.players[seat as usize].is_human() {
-                    self.warning = None;
+            }
+            Source::Online(t) => {
+                if t.sending {
+                    self.say("your move is on its way; wait for the server".into(), false);
+                    return;
                 }
-                if let Some(next) = self.game().to_act() {
-                    if self.players[seat as usize].is_human() {
-                        self.show_seat(next);
-                    } else {
-                        // Let the bot's new tile be seen on its display first.
-                        self.show_seat(seat);
-                        self.show_next = Some((Instant::now(), next));
+                // The engine checks it here first: a move it refuses is never sent.
+                if let Err(e) = t.game.clone().play(mv) {
+                    self.say(e.to_string(), true);
+                    return;
+                }
+                t.sending = true;
+                t.conn.send(t.state.version, mv);
+                self.message = Some(("sent; waiting for the server".into(), false));
+            }
+        }
+    }
+
+    /// Notes a move that was played (here or at the server's table): the log, the last tile
+    /// placed, what it did, and whose display to show.
+    fn played(&mut self, seat: u8, mv: Move, effect: Option<&Preview>) {
+        let line = describe_effect(&self.labels[seat as usize], mv, effect);
+        if let Move::Place { tile, .. } = mv {
+            self.fresh[seat as usize] = Some(tile);
+        }
+        self.log.push(format!("P{} {}", seat + 1, short(mv)));
+        self.placing = None;
+        self.spot = None;
+        self.last_move = Instant::now();
+        self.message = Some((line, false));
+        self.show_next = None;
+        if self.players[seat as usize].is_human() {
+            self.warning = None;
+        }
+        if let Some(next) = self.game().to_act() {
+            if self.players[seat as usize].is_human() {
+                self.show_seat(next);
+            } else {
+                // Let the bot's new tile be seen on its display first.
+                self.show_seat(seat);
+                self.show_next = Some((Instant::now(), next));
+            }
+        }
+    }
+
+    /// What the server's table said since the last look: new states with their moves, the
+    /// answer to a move sent, a lost connection.
+    fn hear(&mut self) {
+        let Source::Online(t) = &mut self.source else {
+            return;
+        };
+        for event in t.conn.poll() {
+            match event {
+                Event::State(state, moves) => self.take(state, moves),
+                Event::Answer(Ok(state)) => {
+                    let moves = state.last_move.clone().into_iter().collect();
+                    self.take(state, moves);
+                    self.sent();
+                }
+                Event::Answer(Err(refusal)) => {
+                    self.sent();
+                    self.say(format!("the server refused the move: {refusal}"), true);
+                    // The table as it is now (another seat may have moved meanwhile).
+                    let fetched = match &self.source {
+                        Source::Online(t) => t.conn.fetch(),
+                        Source::Local(_) => continue,
+                    };
+                    if let Ok(state) = fetched {
+                        self.take(state, Vec::new());
+                    }
+                }
+                Event::Offline(why) => {
+                    if let Source::Online(t) = &mut self.source {
+                        t.offline = Some(why);
                     }
                 }
             }
-            // A move the engine refuses changes nothing; its reason is shown.
-            Err(e) => self.say(e.to_string(), true),
+        }
+    }
+
+    fn sent(&mut self) {
+        if let Source::Online(t) = &mut self.source {
+            t.sending = false;
+        }
+    }
+
+    /// A state from the server: newer ones are shown, with every move since the one shown
+    /// noted in order (fetched when the socket's message does not hold them all).
+    fn take(&mut self, state: Box<online::State>, moves: Vec<Played>) {
+        let Source::Online(t) = &mut self.source else {
+            return;
+        };
+        t.offline = None;
+        let known = t.state.version;
+        // An older state (a late answer), or one for a spectator (a socket's first message,
+        // before it is the seat's), shows nothing new.
+        if state.version < known || state.you != Some(t.conn.seat) {
+            return;
+        }
+        let between = |all: Vec<Played>| -> Vec<Played> {
+            all.into_iter()
+                .filter(|m| m.version >= known && m.version < state.version)
+                .collect()
+        };
+        let mut news = between(moves);
+        if news.len() as u64 != state.version - known {
+            news = t.conn.moves().map(between).unwrap_or_default();
+        }
+        let game = match state.game() {
+            Ok(g) => g,
+            Err(e) => {
+                self.warning = Some(e);
+                return;
+            }
+        };
+        let notes = t.changes(&state);
+        t.game = game;
+        t.state = state;
+        t.arrived = Instant::now();
+        self.labels = online::labels(&t.state);
+        // A bot plays my seat now (I ran out of time, or resigned elsewhere): watch it play.
+        let me = t.conn.seat as usize;
+        if t.state.seats.get(me).is_some_and(|s| s.replaced.is_some()) {
+            self.players[me] = Player::Remote;
+        }
+        for m in news {
+            self.played(m.seat, m.mv, m.effect.as_ref());
+        }
+        if !notes.is_empty() {
+            self.warning = Some(notes.join(" "));
+        }
+        // A placement under way that the game no longer asks for (a seat taken over) is gone.
+        if self.game().to_act() != self.table().and_then(|t| t.state.you) {
+            self.placing = None;
         }
     }
 
@@ -425,7 +631,7 @@ impl App {
                 self.scroll.0.dx += dx;
                 self.scroll.0.dy += dy;
             }
-            _ if self.game().is_over() => self.key_over(k),
+            _ if self.over() => self.key_over(k),
             _ => self.key_turn(k),
         }
         self.tick();
@@ -449,7 +655,12 @@ impl App {
             self.abandoned = true;
             return;
         }
-        let json = self.save_json();
+        // At a server's table the game is the server's to keep: q leaves the table (the seat
+        // stays this player's, and its clock runs on).
+        let Some(json) = self.save_json() else {
+            self.abandoned = true;
+            return;
+        };
         let saved = match &self.opts.save_to {
             SaveTo::File(path) => record_file::save(path, &json).map(|_| path.clone()),
             SaveTo::NewIn(dir) => record_file::save_new(dir, &json),
@@ -480,7 +691,7 @@ impl App {
     }
 
     fn key_turn(&mut self, k: KeyEvent) {
-        let game = self.rg.game();
+        let game = self.game();
         let Some(seat) = game.to_act() else { return };
         if !self.players[seat as usize].is_human() {
             self.say(
@@ -572,7 +783,7 @@ impl App {
     // ----- placing -----
 
     fn begin(&mut self, tile: TileId) {
-        let game = self.rg.game();
+        let game = self.game();
         let mut cells: Vec<Cell> = game
             .legal_moves()
             .into_iter()
@@ -625,11 +836,9 @@ impl App {
     /// A new preview for where the cursor is now, and the cursor in sight.
     fn refresh(&mut self) {
         self.scroll.0.follow = true;
-        let game = self.rg.game();
-        if let Some(p) = &mut self.placing {
-            p.preview = game
-                .preview(Move::place(p.tile, p.cursor, p.rot))
-                .map_err(|e| e.to_string());
+        let preview = self.placement().map(|mv| self.game().preview(mv));
+        if let (Some(p), Some(preview)) = (&mut self.placing, preview) {
+            p.preview = preview.map_err(|e| e.to_string());
         }
     }
 
@@ -677,7 +886,7 @@ impl App {
     pub fn draw(&mut self, f: &mut Frame) {
         let area = f.area();
         self.too_small = area.width < screen::MIN_WIDTH || area.height < screen::MIN_HEIGHT;
-        let game = self.rg.game();
+        let game = self.game();
         let view = game.view(None);
         let overlay = self.placing.as_ref().map(|p| {
             let (covered, completed) = match &p.preview {
@@ -711,7 +920,7 @@ impl App {
         });
         let popup = if self.help {
             Some(("Keys and signs (any key closes)".to_string(), help::play()))
-        } else if game.is_over() && self.result {
+        } else if self.over() && self.result {
             Some(("The game is over".to_string(), self.result_lines()))
         } else {
             None
@@ -729,12 +938,13 @@ impl App {
             keys: self.key_hint(),
             log: &self.log,
             popup,
+            clocks: self.clocks(),
         };
         screen::draw(f, &scene, &mut self.scroll);
     }
 
     fn title(&self) -> String {
-        let g = self.rg.game();
+        let g = self.game();
         let who = match (g.to_act(), g.expects()) {
             (Some(s), Some(e)) => {
                 let what = match e {
@@ -748,7 +958,40 @@ impl App {
             _ => "game over".to_string(),
         };
         // No seed here: it would tell the draw pile's order to anyone looking.
-        format!("Sagani · {} · {who}", g.variant())
+        let Some(t) = self.table() else {
+            return format!("Sagani · {} · {who}", g.variant());
+        };
+        let mut title = format!("Sagani · {} · online", g.variant());
+        if let Some(c) = t.control() {
+            title.push_str(&format!(" · {c}"));
+        }
+        let who = match t.state.status.as_str() {
+            "waiting" => "waiting for players".to_string(),
+            "over" => "game over".to_string(),
+            _ => who,
+        };
+        title.push_str(&format!(" · {who}"));
+        if t.offline.is_some() {
+            title.push_str(" · OFFLINE, reconnecting");
+        }
+        title
+    }
+
+    /// Each seat's clock as shown: its time, whether it runs, whether it is nearly out.
+    fn clocks(&self) -> Option<Vec<Option<screen::Clock>>> {
+        let clocks = self.table()?.clocks()?;
+        Some(
+            clocks
+                .into_iter()
+                .map(|c| {
+                    c.map(|(ms, running)| screen::Clock {
+                        text: online::clock_text(ms),
+                        running,
+                        low: ms < 30_000,
+                    })
+                })
+                .collect(),
+        )
     }
 
     /// The bottom panel: the preview while placing, else the last message or what to do.
@@ -767,16 +1010,53 @@ impl App {
         if self.placing.is_none() {
             lines.push(Line::raw(self.prompt()));
         }
+        if let Some(t) = self.table() {
+            if let Some(why) = &t.offline {
+                lines.push(Line::styled(
+                    format!("Offline ({why}); trying again."),
+                    style::error(),
+                ));
+            }
+            // The links of seats nobody took yet, to hand to their players.
+            for (seat, link) in &t.invites {
+                if t.state
+                    .seats
+                    .get(*seat as usize)
+                    .is_some_and(|s| !s.claimed)
+                {
+                    lines.push(Line::raw(format!("Seat {} invite: {link}", seat + 1)));
+                }
+            }
+        }
         lines
     }
 
     fn prompt(&self) -> String {
-        let g = self.rg.game();
-        let Some(seat) = g.to_act() else {
-            return "The game is over. q saves the record and quits.".to_string();
+        let g = self.game();
+        let leave = if self.table().is_some() {
+            "q leaves the table"
+        } else {
+            "q saves the record and quits"
         };
-        if !self.players[seat as usize].is_human() {
-            return format!("{} is thinking.", self.labels[seat as usize]);
+        if self.over() {
+            return format!("The game is over. {leave}.");
+        }
+        if self.table().is_some_and(|t| t.state.status == "waiting") {
+            return "Waiting for every seat to be taken: hand out the invite links.".to_string();
+        }
+        let Some(seat) = g.to_act() else {
+            return format!("The game is over. {leave}.");
+        };
+        match &self.players[seat as usize] {
+            Player::Remote if self.table().is_some_and(|t| t.conn.seat == seat) => {
+                return "A bot plays your seat now; watch it play, or q to leave.".to_string()
+            }
+            Player::Remote => return format!("{} is to play.", self.labels[seat as usize]),
+            Player::Bot { .. } => return format!("{} is thinking.", self.labels[seat as usize]),
+            Player::Human { .. } => {}
+        }
+        if self.table().is_some_and(|t| t.sending) {
+            return "Sending your move…".to_string();
         }
         match g.expects() {
             Some(Expect::Turn) if g.offer().len() == 1 && g.draw_pile_len() > 0 => {
@@ -803,21 +1083,35 @@ impl App {
         if self.help {
             return "any key closes the help".to_string();
         }
-        if self.game().is_over() {
-            return "Esc table · e result · Tab displays · ←↑→↓ scroll · ? help · q save, quit"
-                .to_string();
+        let q = if self.table().is_some() {
+            "q leave"
+        } else {
+            "q save, quit"
+        };
+        if self.over() {
+            return format!("Esc table · e result · Tab displays · ←↑→↓ scroll · ? help · {q}");
         }
         if self.placing.is_some() {
-            return "←↑→↓ cell · r R turn · Enter place · Esc back · ? help · q save, quit"
-                .to_string();
+            return format!("←↑→↓ cell · r R turn · Enter place · Esc back · ? help · {q}");
         }
-        "1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab · ? help · q save, quit".to_string()
+        format!("1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab · ? help · {q}")
     }
 
     fn result_lines(&self) -> Vec<Line<'static>> {
-        let g = self.rg.game();
+        let g = self.game();
         let mut lines = Vec::new();
-        match g.outcome() {
+        // A server's table may have ended early (a resignation in solo, abandoned, …).
+        let ended = self.table().and_then(|t| t.state.ended.clone());
+        if let Some(why) = &ended {
+            lines.push(Line::styled(
+                format!("The game ended early: {}.", online::ended_text(why)),
+                style::bold(),
+            ));
+        }
+        let outcome = g
+            .outcome()
+            .or_else(|| self.table().and_then(|t| t.state.outcome.clone()));
+        match outcome {
             Some(Outcome::Ranking { ranking, scores }) => {
                 for (i, &s) in ranking.iter().enumerate() {
                     lines.push(Line::raw(format!(
@@ -864,8 +1158,13 @@ impl App {
             None => {}
         }
         lines.push(Line::raw(""));
+        let q = if self.table().is_some() {
+            "q leaves the table"
+        } else {
+            "q saves the record and quits"
+        };
         lines.push(Line::styled(
-            "q saves the record and quits · Esc shows the table · e this again",
+            format!("{q} · Esc shows the table · e this again"),
             style::dim(),
         ));
         lines
@@ -942,10 +1241,15 @@ pub(crate) fn short(mv: Move) -> String {
 
 /// What a move did, in words, from the game before it.
 pub fn describe(game: &Game, who: &str, mv: Move) -> String {
+    describe_effect(who, mv, game.preview(mv).ok().as_ref())
+}
+
+/// What a move did, in words, from what the engine said it did (a placement's preview).
+pub fn describe_effect(who: &str, mv: Move, effect: Option<&Preview>) -> String {
     match mv {
         Move::Place { tile, x, y, .. } => {
             let mut s = format!("{who} placed {} on ({x},{y})", tile_name(tile));
-            if let Ok(pv) = game.preview(mv) {
+            if let Some(pv) = effect {
                 s.push_str(&format!(": {} covered", pv.covered.len()));
                 if !pv.completed.is_empty() {
                     s.push_str(&format!(

@@ -10,6 +10,7 @@ mod board;
 mod bots;
 mod help;
 mod keys;
+pub mod online;
 mod record_file;
 mod screen;
 mod style;
@@ -18,6 +19,7 @@ mod viewer;
 
 pub use app::{App, Options, Player, SaveTo};
 pub use board::ARROW_AT;
+pub use online::{Connection, Invite};
 pub use record_file::{load, Loaded};
 pub use screen::{MIN_HEIGHT, MIN_WIDTH};
 pub use terminal::{interactive, run_play, run_view};

@@ -54,6 +54,28 @@ pub struct Scene<'a> {
     pub log: &'a [String],
     /// A window over everything: help, or the end of the game.
     pub popup: Option<(String, Vec<Line<'static>>)>,
+    /// Each seat's clock, in a game with a time control (`None` for a seat a bot plays).
+    pub clocks: Option<Vec<Option<Clock>>>,
+}
+
+/// A seat's clock as shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// `4:07`
+    pub text: String,
+    /// It is this seat's time that passes now.
+    pub running: bool,
+    /// Under 30 seconds left.
+    pub low: bool,
+}
+
+/// The players' column: wider with clocks.
+fn side_width(scene: &Scene) -> u16 {
+    if scene.clocks.is_some() {
+        41
+    } else {
+        34
+    }
 }
 
 pub fn draw(f: &mut Frame, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
@@ -73,7 +95,8 @@ pub fn draw(f: &mut Frame, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
     draw_header(f, header, scene);
     draw_strip(f.buffer_mut(), strip, scene);
     let [side, display] =
-        Layout::horizontal([Constraint::Length(34), Constraint::Min(40)]).areas(middle);
+        Layout::horizontal([Constraint::Length(side_width(scene)), Constraint::Min(39)])
+            .areas(middle);
     draw_side(f, side, scene);
     draw_display(f, display, scene, scroll);
     f.render_widget(
@@ -180,13 +203,15 @@ fn draw_strip(buf: &mut Buffer, area: Rect, scene: &Scene) {
 fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
     let v = scene.view;
     let acting = v.next.map(|n| n.player);
-    let mut lines = vec![Line::styled(
-        format!(
-            "{:<4}{:<13}{:>5}{:>6}{:>5}",
-            "", "Player", "score", "discs", "caco"
-        ),
-        style::dim(),
-    )];
+    let clocks = scene.clocks.as_ref();
+    let mut head = format!(
+        "{:<4}{:<13}{:>5}{:>6}{:>5}",
+        "", "Player", "score", "discs", "caco"
+    );
+    if clocks.is_some() {
+        head.push_str(&format!("{:>7}", "time"));
+    }
+    let mut lines = vec![Line::styled(head, style::dim())];
     for (rank, &s) in v.ranking.iter().enumerate() {
         let seat = &v.seats[s as usize];
         let marker = if acting == Some(s) { "▶" } else { " " };
@@ -195,7 +220,7 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
         if s == scene.shown {
             st = st.add_modifier(Modifier::BOLD);
         }
-        lines.push(Line::styled(
+        let mut row = vec![Span::styled(
             format!(
                 "{}.{marker} {name:<13}{:>5}{:>6}{:>5}",
                 rank + 1,
@@ -204,7 +229,27 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
                 seat.cacophony
             ),
             st,
-        ));
+        )];
+        if let Some(clocks) = clocks {
+            // A running clock is bold, and red under 30 seconds; a seat a bot plays has none.
+            let (text, mut cs) = match clocks.get(s as usize).cloned().flatten() {
+                Some(c) => {
+                    let cs = if c.low { style::error() } else { Style::new() };
+                    let cs = if c.running {
+                        cs.add_modifier(Modifier::BOLD)
+                    } else {
+                        cs
+                    };
+                    (c.text, cs)
+                }
+                None => ("—".to_string(), style::dim()),
+            };
+            if s == scene.shown {
+                cs = cs.add_modifier(Modifier::BOLD);
+            }
+            row.push(Span::styled(format!("{text:>7}"), cs));
+        }
+        lines.push(Line::from(row));
     }
     // Ties on the score track: the marker that arrived first ranks ahead (RULES.md).
     for pair in v.ranking.windows(2) {

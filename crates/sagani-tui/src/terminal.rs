@@ -90,18 +90,20 @@ fn rescue() {
 /// Plays until `q` saved the game (its path) or quit without saving (`None`).
 pub fn run_play(app: &mut App) -> Result<Option<PathBuf>, String> {
     interactive()?;
-    // Kept before the screen opens: a bot may fail before the first frame.
-    *RESCUE.lock().unwrap_or_else(|e| e.into_inner()) =
-        Some((app.save_to().clone(), app.save_json()));
+    // Kept before the screen opens: a bot may fail before the first frame. (A game at a
+    // server's table is the server's to keep.)
+    let rescue = |app: &App| {
+        *RESCUE.lock().unwrap_or_else(|e| e.into_inner()) =
+            app.save_json().map(|json| (app.save_to().clone(), json));
+    };
+    rescue(app);
     let mut term = open()?;
-    let mut kept = app.recorded().record().moves.len();
+    let mut kept = app.log_len();
     let result = (|| -> std::io::Result<()> {
         while !app.done() {
-            let moves = app.recorded().record().moves.len();
-            if moves != kept {
-                kept = moves;
-                *RESCUE.lock().unwrap_or_else(|e| e.into_inner()) =
-                    Some((app.save_to().clone(), app.save_json()));
+            if app.log_len() != kept {
+                kept = app.log_len();
+                rescue(app);
             }
             term.draw(|f| app.draw(f))?;
             if event::poll(FRAME)? {

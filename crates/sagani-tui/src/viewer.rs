@@ -186,6 +186,7 @@ impl Viewer {
             keys: "→ next · ← back · PgUp/PgDn ten · Home/End · Tab displays · ? help · q quit"
                 .to_string(),
             log: &log,
+            clocks: None,
             popup: self
                 .help
                 .then(|| ("Keys and signs (any key closes)".to_string(), help::view())),

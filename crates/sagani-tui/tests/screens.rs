@@ -244,9 +244,9 @@ fn a_placement_shows_the_engines_preview_and_enter_plays_it() {
     let i = app.game().offer().iter().position(|&o| o == t).unwrap();
     app.keys(&[KeyCode::Char(char::from(b'1' + i as u8))]);
     assert_eq!(app.placement(), Some(mv));
-    let moves = app.recorded().record().moves.len();
+    let moves = app.recorded().unwrap().record().moves.len();
     app.keys(&[KeyCode::Enter]);
-    let record = app.recorded().record();
+    let record = app.recorded().unwrap().record();
     assert_eq!(record.moves[moves].mv, mv);
     assert_eq!(app.game().score(0), pv.score_after);
     assert_eq!(app.game().supply(0), pv.supply_after);
@@ -272,7 +272,7 @@ fn an_illegal_cell_or_key_changes_nothing_and_says_why() {
         t.contains("on (0,0)") && t.contains("no free cell further that way"),
         "{t}"
     );
-    assert_eq!(app.recorded().record().moves.len(), 0);
+    assert_eq!(app.recorded().unwrap().record().moves.len(), 0);
 }
 
 #[test]
@@ -343,7 +343,14 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
     app.keys(&[KeyCode::Char('1')]);
     assert!(matches!(app.placement(), Some(Move::Place { tile, .. }) if tile == stored[0]));
     app.keys(&[KeyCode::Esc, KeyCode::Char('p')]);
-    let moves: Vec<Move> = app.recorded().record().moves.iter().map(|m| m.mv).collect();
+    let moves: Vec<Move> = app
+        .recorded()
+        .unwrap()
+        .record()
+        .moves
+        .iter()
+        .map(|m| m.mv)
+        .collect();
     assert_eq!(moves.last(), Some(&Move::Pass));
     let i = moves
         .iter()
@@ -416,12 +423,12 @@ fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
     // A key for the bot's turn is refused, and nothing is played.
     app.keys(&[KeyCode::Char('1')]);
     assert!(text(&render(&mut app, W, H)).contains("P2 gate is to play; wait for it"));
-    assert_eq!(app.recorded().record().moves.len(), 0);
+    assert_eq!(app.recorded().unwrap().record().moves.len(), 0);
     open.send(()).unwrap();
     wait(&mut app);
     assert!(!app.thinking());
     assert_eq!(app.game().to_act(), Some(0));
-    assert_eq!(app.recorded().record().moves.len(), 1);
+    assert_eq!(app.recorded().unwrap().record().moves.len(), 1);
     let t = text(&render(&mut app, W, H));
     assert!(t.contains("P2 gate placed"), "{t}");
 }
@@ -478,7 +485,7 @@ fn a_whole_game_by_keys_against_two_bots_then_saved_and_replayed() {
     let Some(Outcome::Ranking { ranking, scores }) = game.outcome() else {
         panic!("not over")
     };
-    let moves = app.recorded().record().moves.clone();
+    let moves = app.recorded().unwrap().record().moves.clone();
     assert!(
         moves
             .iter()
@@ -552,7 +559,7 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
         wait(&mut app);
     }
     let before = Summary::of(app.game());
-    let made = app.recorded().record().moves.len();
+    let made = app.recorded().unwrap().record().moves.len();
     app.keys(&[KeyCode::Char('q')]);
     let path = app.saved().unwrap().clone();
     let loaded = load(&path).unwrap();
@@ -568,7 +575,7 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
     );
     again.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
     wait(&mut again);
-    assert_eq!(again.recorded().record().moves.len(), made + 2);
+    assert_eq!(again.recorded().unwrap().record().moves.len(), made + 2);
     // A save that cannot be written keeps the game going and says why.
     let mut stuck = app_with_save(&unwritable("resume"));
     stuck.keys(&[KeyCode::Char('q')]);
@@ -655,7 +662,7 @@ fn a_terminal_too_small_gets_a_message_not_a_panic() {
     // Keys do nothing unseen while the table is not shown; q still saves and quits.
     app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
     assert_eq!(app.placement(), None);
-    assert_eq!(app.recorded().record().moves.len(), 0);
+    assert_eq!(app.recorded().unwrap().record().moves.len(), 0);
     let t = text(&render(&mut app, 80, 24));
     assert!(t.contains("Offer") && t.contains("Display of You"), "{t}");
     app.keys(&[KeyCode::Char('1')]);
@@ -867,7 +874,7 @@ fn a_bot_that_answers_nonsense_or_fails_is_replaced_and_the_screen_says_so() {
         let mut app = unruly_game(panics, if panics { "panics" } else { "illegal" });
         wait(&mut app);
         // A legal move was played for it, and the reason stays on screen after its move.
-        assert_eq!(app.recorded().record().moves.len(), 1);
+        assert_eq!(app.recorded().unwrap().record().moves.len(), 1);
         assert_eq!(app.game().to_act(), Some(0));
         let t = text(&render(&mut app, W, H));
         let why = if panics {
@@ -881,9 +888,12 @@ fn a_bot_that_answers_nonsense_or_fails_is_replaced_and_the_screen_says_so() {
         assert!(text(&render(&mut app, W, H)).contains(why));
         app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
         wait(&mut app);
-        assert_eq!(app.recorded().record().moves.len(), 3);
+        assert_eq!(app.recorded().unwrap().record().moves.len(), 3);
         // The saved game keeps the seat's own bot.
-        assert!(app.save_json().contains(r#""seats": ["human","unruly"]"#));
+        assert!(app
+            .save_json()
+            .unwrap()
+            .contains(r#""seats": ["human","unruly"]"#));
     }
 }
 
@@ -901,7 +911,7 @@ fn a_failed_save_keeps_the_game_and_a_second_q_leaves_without_saving() {
     app.keys(&[KeyCode::Char('q')]);
     assert!(app.done());
     assert!(app.saved().is_none());
-    assert_eq!(app.recorded().record().moves.len(), 1);
+    assert_eq!(app.recorded().unwrap().record().moves.len(), 1);
 }
 
 #[test]
@@ -915,14 +925,17 @@ fn keys_while_another_display_is_shown_bring_the_tile_back_first() {
     assert!(text(&render(&mut app, W, H)).contains("Display of Player 2"));
     // Enter out of sight places nothing: it shows the tile again.
     app.keys(&[KeyCode::Enter]);
-    assert_eq!(app.recorded().record().moves.len(), 2);
+    assert_eq!(app.recorded().unwrap().record().moves.len(), 2);
     let t = text(&render(&mut app, W, H));
     assert!(
         t.contains("Display of Player 1") && t.contains("back to your display"),
         "{t}"
     );
     app.keys(&[KeyCode::Enter]);
-    assert_eq!(app.recorded().record().moves.last().unwrap().mv, mv);
+    assert_eq!(
+        app.recorded().unwrap().record().moves.last().unwrap().mv,
+        mv
+    );
 }
 
 /// Ticks until `done`, for at most 10 s.
@@ -954,7 +967,9 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
     let t = text(&render(&mut app, W, H));
     assert!(!t.contains("seed"), "the seed tells the deck\n{t}");
     app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
-    tick_until(&mut app, |a| a.recorded().record().moves.len() == 2);
+    tick_until(&mut app, |a| {
+        a.recorded().unwrap().record().moves.len() == 2
+    });
     let t = text(&render(&mut app, W, H));
     assert!(
         t.contains("Display of P2 greedy"),
@@ -969,7 +984,7 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
     );
     // A display chosen by hand is kept: the pace does not switch it back.
     app.keys(&[KeyCode::Char('1'), KeyCode::Enter]); // refused: the gate bot is to play
-    assert_eq!(app.recorded().record().moves.len(), 2);
+    assert_eq!(app.recorded().unwrap().record().moves.len(), 2);
     let mut o = opts(78, "pace2");
     o.bot_pace = Duration::from_millis(300);
     let (held, _open2) = gate();
@@ -984,7 +999,9 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
     ];
     let mut app = App::new(new_game(&setup(3, 78, 0)), players, o).unwrap();
     app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
-    tick_until(&mut app, |a| a.recorded().record().moves.len() == 2);
+    tick_until(&mut app, |a| {
+        a.recorded().unwrap().record().moves.len() == 2
+    });
     app.key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
     std::thread::sleep(Duration::from_millis(350));
     app.tick();
@@ -1014,12 +1031,14 @@ fn bots_wait_while_the_table_is_not_shown() {
         std::thread::sleep(Duration::from_millis(5));
     }
     assert_eq!(
-        app.recorded().record().moves.len(),
+        app.recorded().unwrap().record().moves.len(),
         0,
         "nothing played unseen"
     );
     let _ = render(&mut app, W, H);
-    tick_until(&mut app, |a| a.recorded().record().moves.len() == 1);
+    tick_until(&mut app, |a| {
+        a.recorded().unwrap().record().moves.len() == 1
+    });
 }
 
 #[test]
