@@ -124,8 +124,8 @@ impl Terminal {
     /// Places the first offer tile on the cell the cursor starts on, once a person is to take
     /// a tile.
     fn place_first_tile(&mut self) {
-        self.wait_for_a_person();
-        self.send("1");
+        let screen = self.wait_for_a_person();
+        self.send(first_offer_key(&screen));
         self.wait_for("Enter place");
         self.send("\r");
         self.wait_gone("Enter place");
@@ -151,6 +151,24 @@ impl Terminal {
         let text = String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned();
         (status.success(), text)
     }
+}
+
+/// The key of the first tile the prompt offers ("Choose a tile of the offer display: 2 to 5.",
+/// "…: 1, 3 or 5.", "Take the last offer tile (4)…"): a taken tile leaves its slot empty.
+fn first_offer_key(screen: &str) -> &'static str {
+    let prompt = screen
+        .lines()
+        .find(|l| {
+            l.contains("Choose a tile of the offer display")
+                || l.contains("Take the last offer tile")
+        })
+        .expect("a person is asked for a tile");
+    let after = prompt.split_once([':', '(']).map_or(prompt, |(_, a)| a);
+    let digit = after
+        .chars()
+        .find(char::is_ascii_digit)
+        .expect("a slot's number");
+    ["1", "2", "3", "4", "5", "6", "7", "8", "9"][digit as usize - '1' as usize]
 }
 
 /// A test that fails midway leaves no program running behind it.
@@ -520,7 +538,7 @@ fn a_terminal_player_and_a_browser_player_at_one_server_table() {
             t.send("p");
             t.wait_gone("Intermezzo: take a stored tile");
         } else {
-            t.send("1");
+            t.send(first_offer_key(&screen));
             t.wait_for("Enter place");
             t.send("\r");
             t.wait_gone("Enter place");

@@ -2,17 +2,22 @@
 //! placement cursor with the engine's preview, saving. No terminal here: keys come in as events
 //! and the screen goes out to any ratatui backend, so tests drive it like a player.
 
-use crate::board::{Beyond, Ghost, Overlay, Scroll};
+use crate::board::{Beyond, Ghost, Overlay, Scroll, PITCH_X, PITCH_Y};
 use crate::bots::{Answer, Thinking};
 use crate::help;
 use crate::keys::{self, step};
 use crate::online::{self, Connection, Event, Played};
 use crate::record_file;
+use crate::screen::Hits;
 use crate::screen::{self, Numbered, Progress, Scene};
 use crate::style::{self, tile_name};
+use crate::words::{self, Whose};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
@@ -108,14 +113,34 @@ pub struct App {
     labels: Vec<String>,
     opts: Options,
     placing: Option<Placing>,
+    /// The display in focus (Tab).
     shown: u8,
-    scroll: (Scroll, Beyond),
+    /// Each display's scroll.
+    scrolls: Vec<(Scroll, Beyond)>,
     help: bool,
+    /// The draw pile's window is open (`d`).
+    pile: bool,
     /// The end-of-game window is shown (Esc hides it, `e` brings it back).
     result: bool,
     message: Option<(String, bool)>,
     log: Vec<String>,
-    fresh: Vec<Option<TileId>>,
+    /// Per seat, the tiles placed since the last move of a person here (outlined until they
+    /// move again).
+    fresh: Vec<Vec<TileId>>,
+    /// What happened since the last move of a person here, as sentences, with the moves.
+    since: Vec<Said>,
+    /// The final round's start was told.
+    final_told: bool,
+    /// The offer display by slot: a taken tile leaves its slot empty until the refill, so the
+    /// number keys keep their tiles.
+    slots: Vec<Option<TileId>>,
+    /// Where the last frame drew what, for the mouse.
+    hits: Hits,
+    /// A drag on a display: where it was last, to scroll by how far it moved.
+    drag: Option<(u16, u16)>,
+    /// The moves since my move played again on the board (`w`): which one, since when, and
+    /// whether a frame showed it yet (each one is seen, however fast the pace).
+    replay: Option<(usize, Instant, bool)>,
     thinking: Option<Thinking>,
     /// A bot's answer waiting for the pace.
     ready: Option<(u8, Decision)>,
@@ -135,6 +160,13 @@ pub struct App {
     /// Cursor and turn of a tile put back, offered again to the next tile of the same turn.
     spot: Option<(Cell, u8)>,
     rng: ChaCha8Rng,
+}
+
+/// A line of "since your move": a move told (or the final round's start), with the move.
+#[derive(Clone, Debug)]
+struct Said {
+    text: String,
+    played: Option<(u8, Move, Option<Preview>)>,
 }
 
 fn press(code: KeyCode) -> KeyEvent {
@@ -209,21 +241,29 @@ impl App {
         moves: &[(u8, Move)],
         opts: Options,
     ) -> App {
-        let mut fresh = vec![None; players.len()];
+        let mut fresh = vec![Vec::new(); players.len()];
         for &(seat, mv) in moves {
             if let Move::Place { tile, .. } = mv {
-                fresh[seat as usize] = Some(tile);
+                fresh[seat as usize] = vec![tile];
             }
         }
+        let seats = players.len();
         let mut app = App {
             source,
             shown: 0,
+            scrolls: vec![Default::default(); seats],
+            pile: false,
+            since: Vec::new(),
+            final_told: false,
+            slots: Vec::new(),
+            hits: Hits::default(),
+            drag: None,
+            replay: None,
             labels,
             rng: ChaCha8Rng::seed_from_u64(opts.seed ^ 0x5eed),
             opts,
             players,
             placing: None,
-            scroll: Default::default(),
             help: false,
             result: true,
             message: None,
@@ -249,6 +289,8 @@ impl App {
             (_, Some(s)) => s,
             _ => 0,
         };
+        app.final_told = app.game().view(None).final_round;
+        app.slots = app.game().offer().iter().map(|&t| Some(t)).collect();
         app.tick();
         app
     }
@@ -304,6 +346,24 @@ impl App {
         self.log.len()
     }
 
+    /// The key that chooses the k-th tile that may be chosen now: of the offer, by slot (a
+    /// taken tile leaves its slot empty until the refill); in an intermezzo, of the storage.
+    /// For scripts and tests, which count the tiles that are there.
+    pub fn tile_key(&self, k: usize) -> KeyCode {
+        let slot = match self.game().expects() {
+            Some(Expect::IntermezzoPick) => Some(k),
+            _ => (0..self.slots.len())
+                .filter(|&i| self.slots[i].is_some())
+                .nth(k),
+        };
+        char::from_digit(slot.unwrap_or(k) as u32 + 1, 10).map_or(KeyCode::Null, KeyCode::Char)
+    }
+
+    /// The offer display by slot, as the strip shows it.
+    pub fn offer_slots(&self) -> &[Option<TileId>] {
+        &self.slots
+    }
+
     /// The move Enter would play: the tile being placed, where the cursor is, as turned.
     pub fn placement(&self) -> Option<Move> {
         self.placing
@@ -334,6 +394,7 @@ impl App {
     /// allows, and puts a revealed tile under the cursor of the human who must place it.
     pub fn tick(&mut self) {
         self.hear();
+        self.replay_tick();
         if let Some(t) = &self.thinking {
             match t.poll() {
                 Answer::Waiting => {}
@@ -444,8 +505,9 @@ impl App {
                     .to_act()
                     .expect("a move is played only while the game runs");
                 let effect = game.preview(mv).ok();
+                let picked = game.expects() == Some(Expect::IntermezzoPick);
                 match rg.play(mv) {
-                    Ok(()) => self.played(seat, mv, effect.as_ref()),
+                    Ok(()) => self.played(seat, mv, effect.as_ref(), picked),
                     // A move the engine refuses changes nothing; its reason is shown.
                     Err(e) => self.say(e.to_string(), true),
                 }
@@ -467,30 +529,101 @@ impl App {
         }
     }
 
-    /// Notes a move that was played (here or at the server's table): the log, the last tile
-    /// placed, what it did, and whose display to show.
-    fn played(&mut self, seat: u8, mv: Move, effect: Option<&Preview>) {
-        let line = describe_effect(&self.labels[seat as usize], mv, effect);
-        if let Move::Place { tile, .. } = mv {
-            self.fresh[seat as usize] = Some(tile);
+    /// Notes a move that was played (here or at the server's table): the log, the story since
+    /// the last move of a person here, the tiles to outline, the offer's slots, and whose
+    /// display to show. `picked`: the tile placed came from the intermezzo storage.
+    fn played(&mut self, seat: u8, mv: Move, effect: Option<&Preview>, picked: bool) {
+        let human = self.players[seat as usize].is_human();
+        let view = self.game().view(None);
+        let line = words::move_words(
+            &self.labels[seat as usize],
+            self.whose(seat),
+            mv,
+            effect,
+            &view,
+            seat,
+            picked,
+        );
+        let people_here = self.players.iter().any(Player::is_human);
+        let story_by_people = self
+            .since
+            .last()
+            .and_then(|s| s.played.as_ref())
+            .is_some_and(|(s, _, _)| self.players[*s as usize].is_human());
+        if human && !story_by_people {
+            // A person here moves: a new story starts, and the others' tiles are old news.
+            self.since.clear();
+            self.fresh.iter_mut().for_each(Vec::clear);
+        } else if !people_here {
+            // Only bots here: each display keeps its latest tile outlined.
+            self.fresh[seat as usize].clear();
         }
+        if let Move::Place { tile, .. } = mv {
+            self.fresh[seat as usize].push(tile);
+        }
+        self.since.push(Said {
+            text: line.clone(),
+            played: Some((seat, mv, effect.cloned())),
+        });
+        if view.final_round && !self.final_told {
+            self.final_told = true;
+            self.since.push(Said {
+                text: words::final_round_words(&view, &self.labels),
+                played: None,
+            });
+        }
+        let keep = self.since.len().saturating_sub(40);
+        self.since.drain(..keep);
         self.log.push(format!("P{} {}", seat + 1, short(mv)));
+        self.update_slots();
         self.placing = None;
         self.spot = None;
         self.last_move = Instant::now();
         self.message = Some((line, false));
         self.show_next = None;
-        if self.players[seat as usize].is_human() {
+        if human {
             self.warning = None;
         }
         if let Some(next) = self.game().to_act() {
-            if self.players[seat as usize].is_human() {
+            if human {
                 self.show_seat(next);
             } else {
                 // Let the bot's new tile be seen on its display first.
                 self.show_seat(seat);
                 self.show_next = Some((Instant::now(), next));
             }
+        }
+    }
+
+    /// Whose tiles a sentence about `seat` speaks of.
+    fn whose(&self, seat: u8) -> Whose {
+        let bot_there = self.table().is_some_and(|t| {
+            t.state
+                .seats
+                .get(seat as usize)
+                .is_some_and(|s| s.kind == "bot" || s.replaced.is_some())
+        });
+        match &self.players[seat as usize] {
+            Player::Human { .. } if self.labels[seat as usize] == "You" => Whose::Yours,
+            Player::Bot { .. } => Whose::Its,
+            Player::Remote if bot_there => Whose::Its,
+            _ => Whose::Theirs,
+        }
+    }
+
+    /// The offer's slots after a change: a tile taken leaves its slot empty; a refill (new
+    /// tiles) lays the offer out afresh.
+    fn update_slots(&mut self) {
+        let offer = self.game().offer().to_vec();
+        let kept: Vec<TileId> = self.slots.iter().flatten().copied().collect();
+        if !offer.is_empty() && offer.iter().all(|t| kept.contains(t)) {
+            for s in &mut self.slots {
+                if s.is_some_and(|t| !offer.contains(&t)) {
+                    *s = None;
+                }
+            }
+        } else {
+            self.slots = offer.into_iter().map(Some).collect();
         }
     }
 
@@ -565,6 +698,8 @@ impl App {
             }
         };
         let notes = t.changes(&state);
+        // Tiles in the storage before, or stored meanwhile, are placed by an intermezzo pick.
+        let mut stored = t.state.view.intermezzo.clone();
         t.game = game;
         t.state = state;
         t.arrived = Instant::now();
@@ -575,8 +710,13 @@ impl App {
             self.players[me] = Player::Remote;
         }
         for m in news {
-            self.played(m.seat, m.mv, m.effect.as_ref());
+            let picked = matches!(m.mv, Move::Place { tile, .. } if stored.contains(&tile));
+            if let Move::Intermezzo { tile } = m.mv {
+                stored.push(tile);
+            }
+            self.played(m.seat, m.mv, m.effect.as_ref(), picked);
         }
+        self.update_slots();
         if !notes.is_empty() {
             self.warning = Some(notes.join(" "));
         }
@@ -589,13 +729,16 @@ impl App {
     /// Shows a display from its middle; the acting player's with the tile being placed in
     /// sight.
     fn show_seat(&mut self, seat: u8) {
-        if seat != self.shown {
-            self.shown = seat;
-            self.scroll = Default::default();
-        }
+        self.shown = seat;
         if self.placing.is_some() && self.game().to_act() == Some(seat) {
-            self.scroll.0.follow = true;
+            self.scroll().0.follow = true;
         }
+    }
+
+    /// The scroll of the display in focus.
+    fn scroll(&mut self) -> &mut (Scroll, Beyond) {
+        let i = (self.shown as usize).min(self.scrolls.len() - 1);
+        &mut self.scrolls[i]
     }
 
     fn say(&mut self, text: String, error: bool) {
@@ -615,21 +758,28 @@ impl App {
         if std::mem::take(&mut self.unsaved) {
             self.message = None;
         }
-        if keys::swallowed(self.too_small, &mut self.help) {
+        if keys::swallowed(self.too_small, &mut self.help) || std::mem::take(&mut self.pile) {
             return;
+        }
+        // Any key ends a replay of the last moves (and does what it does).
+        if self.replay.take().is_some() {
+            self.message = None;
         }
         let shift = k.modifiers.contains(KeyModifiers::SHIFT);
         match k.code {
             KeyCode::Char('?') => self.help = true,
+            KeyCode::Char('d') => self.pile = true,
+            KeyCode::Char('w') if self.placing.is_none() => self.replay_start(),
             KeyCode::Tab => self.show(1),
             KeyCode::BackTab => self.show(-1),
-            KeyCode::Char('c') => self.scroll.0 = Scroll::default(),
+            KeyCode::Char('c') => self.scroll().0 = Scroll::default(),
             KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
                 if shift || self.placing.is_none() =>
             {
                 let (dx, dy) = step(k.code);
-                self.scroll.0.dx += dx;
-                self.scroll.0.dy += dy;
+                let s = &mut self.scroll().0;
+                s.dx += dx;
+                s.dy += dy;
             }
             _ if self.over() => self.key_over(k),
             _ => self.key_turn(k),
@@ -640,6 +790,159 @@ impl App {
     pub fn keys(&mut self, codes: &[KeyCode]) {
         for &c in codes {
             self.key(press(c));
+        }
+    }
+
+    // ----- the moves since mine, again -----
+
+    /// `w`: the moves since the last move of a person here, one after another on the board.
+    fn replay_start(&mut self) {
+        let first = self.since.iter().position(|s| s.played.is_some());
+        match first {
+            Some(i) => {
+                self.replay = Some((i, Instant::now(), false));
+                self.replay_show();
+            }
+            None => self.say("no moves since yours to show again".into(), false),
+        }
+    }
+
+    /// The move being shown again, if a replay runs.
+    fn replaying(&self) -> Option<(u8, Move, Option<Preview>)> {
+        let (i, _, _) = self.replay?;
+        self.since.get(i)?.played.clone()
+    }
+
+    fn replay_show(&mut self) {
+        let Some((i, _, _)) = self.replay else { return };
+        let n = self.since.iter().filter(|s| s.played.is_some()).count();
+        let k = self.since[..=i]
+            .iter()
+            .filter(|s| s.played.is_some())
+            .count();
+        if let Some((seat, _, _)) = self.since[i].played.clone() {
+            self.show_seat(seat);
+        }
+        let text = format!("Again, {k} of {n}: {}", self.since[i].text);
+        self.say(text, false);
+    }
+
+    /// The replay goes on at the pace, and ends after the last move.
+    fn replay_tick(&mut self) {
+        let Some((i, at, seen)) = self.replay else {
+            return;
+        };
+        // Twice a bot's pace a move (0 with no pace, as tests set it), once it was drawn.
+        if !seen || at.elapsed() < self.opts.bot_pace * 2 {
+            return;
+        }
+        let next = (i + 1..self.since.len()).find(|&j| self.since[j].played.is_some());
+        match next {
+            Some(j) => {
+                self.replay = Some((j, Instant::now(), false));
+                self.replay_show();
+            }
+            None => {
+                self.replay = None;
+                self.message = None;
+                if let Some(s) = self.game().to_act() {
+                    self.show_seat(s);
+                }
+            }
+        }
+    }
+
+    // ----- the mouse -----
+
+    /// A click chooses an offer or storage tile (as its number key), moves the cursor to a
+    /// cell of the display being placed on (a second click on it places the tile, as Enter
+    /// does), or brings a display into focus; the wheel and a drag scroll the display under
+    /// the pointer.
+    pub fn mouse(&mut self, m: MouseEvent) {
+        let (col, row) = (m.column, m.row);
+        if self.too_small {
+            return;
+        }
+        if matches!(m.kind, MouseEventKind::Down(_)) && (self.help || self.pile) {
+            self.help = false;
+            self.pile = false;
+            return;
+        }
+        let under = self.hits.cell(col, row);
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.replay = None;
+                let at = |list: &[(Rect, usize)]| {
+                    list.iter()
+                        .find(|(r, _)| r.contains(Position::new(col, row)))
+                        .map(|&(_, i)| i)
+                };
+                let chosen = match self.game().expects() {
+                    Some(Expect::Turn) => at(&self.hits.offer),
+                    Some(Expect::IntermezzoPick) => at(&self.hits.storage),
+                    _ => None,
+                };
+                if let Some(i) = chosen {
+                    if let Some(digit) = char::from_digit(i as u32 + 1, 10) {
+                        self.key(press(KeyCode::Char(digit)));
+                    }
+                    return;
+                }
+                let Some((seat, cell)) = under else { return };
+                self.drag = Some((col, row));
+                let placing_here =
+                    self.placing.is_some() && self.game().to_act() == Some(seat) && self.my_turn();
+                if !placing_here {
+                    self.show_next = None;
+                    self.show_seat(seat);
+                    return;
+                }
+                self.show_seat(seat);
+                let taken = self.game().display(seat).tiles().any(|t| t.cell == cell);
+                let p = self.placing.as_mut().expect("placing");
+                if p.cursor == cell {
+                    self.key(press(KeyCode::Enter));
+                } else if taken {
+                    self.say("a tile lies there already".into(), false);
+                } else {
+                    p.cursor = cell;
+                    self.refresh();
+                }
+            }
+            MouseEventKind::Drag(MouseButton::Left) => {
+                let Some((x0, y0)) = self.drag else { return };
+                let (dx, dy) = (
+                    (x0 as i32 - col as i32) / PITCH_X,
+                    (y0 as i32 - row as i32) / PITCH_Y,
+                );
+                if dx != 0 || dy != 0 {
+                    let s = &mut self.scroll().0;
+                    s.dx += dx;
+                    s.dy += dy;
+                    self.drag = Some((
+                        (x0 as i32 - dx * PITCH_X) as u16,
+                        (y0 as i32 - dy * PITCH_Y) as u16,
+                    ));
+                }
+            }
+            MouseEventKind::Up(_) => self.drag = None,
+            MouseEventKind::ScrollUp
+            | MouseEventKind::ScrollDown
+            | MouseEventKind::ScrollLeft
+            | MouseEventKind::ScrollRight => {
+                let Some((seat, _)) = under else { return };
+                let sideways = m.modifiers.contains(KeyModifiers::SHIFT);
+                let (dx, dy) = match (m.kind, sideways) {
+                    (MouseEventKind::ScrollUp, false) => (0, -1),
+                    (MouseEventKind::ScrollDown, false) => (0, 1),
+                    (MouseEventKind::ScrollUp, true) | (MouseEventKind::ScrollLeft, _) => (-1, 0),
+                    _ => (1, 0),
+                };
+                let s = &mut self.scrolls[seat as usize].0;
+                s.dx += dx;
+                s.dy += dy;
+            }
+            _ => {}
         }
     }
 
@@ -703,16 +1006,24 @@ impl App {
         let expects = game.expects().expect("the game runs");
         if let KeyCode::Char(ch @ '1'..='9') = k.code {
             let i = ch as usize - '1' as usize;
-            let (tiles, what) = match expects {
-                Expect::Turn => (game.offer(), "offer display"),
-                Expect::IntermezzoPick => (game.intermezzo_storage(), "intermezzo storage"),
+            // The offer by slot, as the strip shows it; the storage as it lies.
+            let (tiles, what): (Vec<Option<TileId>>, &str) = match expects {
+                Expect::Turn => (self.slots.clone(), "offer display"),
+                Expect::IntermezzoPick => (
+                    game.intermezzo_storage().iter().map(|&t| Some(t)).collect(),
+                    "intermezzo storage",
+                ),
                 _ => {
                     self.say("the revealed tile must be placed".into(), true);
                     return;
                 }
             };
             match tiles.get(i) {
-                Some(&t) => self.begin(t),
+                Some(Some(t)) => self.begin(*t),
+                Some(None) => self.say(
+                    format!("slot {} is empty: its tile was taken this round", i + 1),
+                    true,
+                ),
                 None => self.say(format!("the {what} has no tile {}", i + 1), true),
             }
             return;
@@ -751,7 +1062,7 @@ impl App {
                     }
                 }
                 KeyCode::Esc => {
-                    if game.revealed().is_some() {
+                    if !self.can_put_back() {
                         self.say(
                             "the revealed tile must be placed; it cannot go back".into(),
                             true,
@@ -778,6 +1089,16 @@ impl App {
 
     fn unknown(&mut self) {
         self.say("that key does nothing here; ? shows the keys".into(), false);
+    }
+
+    /// The tile being placed may go back (it was chosen, not drawn or revealed).
+    fn can_put_back(&self) -> bool {
+        self.game().revealed().is_none()
+    }
+
+    /// Whether the engine allows an intermezzo choice, or a pass, now.
+    fn may(&self, what: fn(&Move) -> bool) -> bool {
+        self.game().legal_moves().iter().any(what)
     }
 
     // ----- placing -----
@@ -835,34 +1156,43 @@ impl App {
 
     /// A new preview for where the cursor is now, and the cursor in sight.
     fn refresh(&mut self) {
-        self.scroll.0.follow = true;
+        self.scroll().0.follow = true;
         let preview = self.placement().map(|mv| self.game().preview(mv));
         if let (Some(p), Some(preview)) = (&mut self.placing, preview) {
             p.preview = preview.map_err(|e| e.to_string());
         }
     }
 
-    /// The nearest free cell in a direction: little along it, less across it.
+    /// One cell on the grid that way, over the display's tiles to the next empty cell, as far
+    /// as the free cells reach: a move and its opposite always come back. An empty cell that is
+    /// not free shows the engine's reason, and Enter refuses it.
     fn go(&mut self, (dx, dy): (i32, i32)) {
+        let seat = self.game().to_act().unwrap_or(self.shown);
+        let taken: Vec<Cell> = self.game().display(seat).tiles().map(|t| t.cell).collect();
         let Some(p) = &mut self.placing else { return };
-        let from = p.cursor;
-        let best = p
-            .cells
-            .iter()
-            .filter_map(|&c| {
-                let along = (c.x - from.x) * dx + (c.y - from.y) * dy;
-                let across = ((c.x - from.x) * dy).abs() + ((c.y - from.y) * dx).abs();
-                (along > 0).then_some((along + 2 * across, across, c))
-            })
-            .min_by_key(|&(cost, across, c)| (cost, across, c.y, c.x));
-        match best {
-            Some((_, _, c)) => {
-                p.cursor = c;
-                self.show_seat(self.game().to_act().unwrap_or(self.shown));
-                self.refresh();
-            }
-            None => self.say("no free cell further that way".into(), false),
+        let (lo_x, hi_x) = (
+            p.cells.iter().map(|c| c.x).min(),
+            p.cells.iter().map(|c| c.x).max(),
+        );
+        let (lo_y, hi_y) = (
+            p.cells.iter().map(|c| c.y).min(),
+            p.cells.iter().map(|c| c.y).max(),
+        );
+        let (Some(lo_x), Some(hi_x), Some(lo_y), Some(hi_y)) = (lo_x, hi_x, lo_y, hi_y) else {
+            return;
+        };
+        let inside = |c: Cell| (lo_x..=hi_x).contains(&c.x) && (lo_y..=hi_y).contains(&c.y);
+        let mut to = Cell::new(p.cursor.x + dx, p.cursor.y + dy);
+        while taken.contains(&to) {
+            to = Cell::new(to.x + dx, to.y + dy);
         }
+        if !inside(to) {
+            self.say("no free cell further that way".into(), false);
+            return;
+        }
+        p.cursor = to;
+        self.show_seat(seat);
+        self.refresh();
     }
 
     fn next_cell(&mut self, by: i32) {
@@ -906,6 +1236,21 @@ impl App {
         });
         let acting = game.to_act();
         let overlay = overlay.filter(|_| acting == Some(self.shown));
+        // Replaying the moves since mine: the move's tile outlined, the arrows it covered marked.
+        let replayed = self.replaying();
+        let overlay = match &replayed {
+            Some((_, _, Some(pv))) => Some(Overlay {
+                covered: pv.covered.clone(),
+                ..Overlay::default()
+            }),
+            Some(_) => None,
+            None => overlay,
+        };
+        let mut fresh = self.fresh.clone();
+        if let Some((seat, Move::Place { tile, .. }, _)) = &replayed {
+            fresh.iter_mut().for_each(Vec::clear);
+            fresh[*seat as usize].push(*tile);
+        }
         let human = acting.is_some_and(|s| self.players[s as usize].is_human());
         let expects = game.expects();
         let numbered = match (human, expects, &self.placing) {
@@ -920,38 +1265,51 @@ impl App {
         });
         let popup = if self.help {
             Some(("Keys and signs (any key closes)".to_string(), help::play()))
+        } else if self.pile {
+            Some(("The draw pile".to_string(), screen::pile_lines(&view)))
         } else if self.over() && self.result {
             Some(("The game is over".to_string(), self.result_lines()))
         } else {
             None
         };
+        let since: Vec<String> = self.since.iter().map(|s| s.text.clone()).collect();
         let scene = Scene {
             view: &view,
             names: &self.labels,
             shown: self.shown,
             overlay: overlay.as_ref(),
-            fresh: &self.fresh,
+            fresh: &fresh,
+            offer: &self.slots,
             title: self.title(),
             progress,
             numbered,
             info: self.info(),
             keys: self.key_hint(),
+            since: &since,
             log: &self.log,
             popup,
             clocks: self.clocks(),
         };
-        screen::draw(f, &scene, &mut self.scroll);
+        self.hits = screen::draw(f, &scene, &mut self.scrolls);
+        if let Some(r) = &mut self.replay {
+            r.2 = true;
+        }
     }
 
     fn title(&self) -> String {
         let g = self.game();
         let who = match (g.to_act(), g.expects()) {
             (Some(s), Some(e)) => {
-                let what = match e {
-                    Expect::Turn => "take a tile",
-                    Expect::PlaceDrawn => "place the drawn tile",
-                    Expect::IntermezzoPick => "intermezzo: take a stored tile or pass",
-                    Expect::PlaceRevealed => "place the revealed tile",
+                let placing = self.placing.as_ref().map(|p| words::tile_words(p.tile));
+                let what = match (e, placing) {
+                    (Expect::Turn | Expect::IntermezzoPick, Some(t)) => format!("place {t}"),
+                    (e, _) => match e {
+                        Expect::Turn => "take a tile",
+                        Expect::PlaceDrawn => "place the drawn tile",
+                        Expect::IntermezzoPick => "intermezzo: take a stored tile or pass",
+                        Expect::PlaceRevealed => "place the revealed tile",
+                    }
+                    .to_string(),
                 };
                 format!("▶ {}: {what}", self.labels[s as usize])
             }
@@ -1058,15 +1416,25 @@ impl App {
         if self.table().is_some_and(|t| t.sending) {
             return "Sending your move…".to_string();
         }
+        // The offer's keys are its slots' numbers, which stay put until the refill.
+        let keys: Vec<usize> = (1..=self.slots.len())
+            .filter(|&i| self.slots[i - 1].is_some())
+            .collect();
         match g.expects() {
-            Some(Expect::Turn) if g.offer().len() == 1 && g.draw_pile_len() > 0 => {
-                "Take the last offer tile (1), or i for the intermezzo: store it and draw one."
-                    .to_string()
+            Some(Expect::Turn)
+                if keys.len() == 1 && self.may(|m| matches!(m, Move::Intermezzo { .. })) =>
+            {
+                format!(
+                    "Take the last offer tile ({}), or i for the intermezzo: store it and draw one.",
+                    keys[0]
+                )
             }
-            Some(Expect::Turn) => format!(
-                "Choose a tile of the offer display: 1 to {}.",
-                g.offer().len()
-            ),
+            Some(Expect::Turn) if keys.len() == 1 => {
+                format!("Take the last offer tile ({}).", keys[0])
+            }
+            Some(Expect::Turn) => {
+                format!("Choose a tile of the offer display: {}.", numbers(&keys))
+            }
             Some(Expect::IntermezzoPick) => format!(
                 "Intermezzo: take a stored tile (1 to {}) or pass (p).",
                 g.intermezzo_storage().len()
@@ -1091,10 +1459,43 @@ impl App {
         if self.over() {
             return format!("Esc table · e result · Tab displays · ←↑→↓ scroll · ? help · {q}");
         }
-        if self.placing.is_some() {
-            return format!("←↑→↓ cell · r R turn · Enter place · Esc back · ? help · {q}");
+        if self.replay.is_some() {
+            return format!("replaying the moves since yours · any key stops · {q}");
         }
-        format!("1-5 tile · i intermezzo · p pass · ←↑→↓ scroll · Tab · ? help · {q}")
+        // Only the keys that work now.
+        if self.placing.is_some() {
+            let back = if self.can_put_back() {
+                " · Esc back"
+            } else {
+                ""
+            };
+            return format!("←↑→↓ cell · r R turn · Enter place{back} · ? help · {q}");
+        }
+        let mut k = Vec::new();
+        match self.game().expects() {
+            Some(Expect::Turn) if self.my_turn() => k.push("1-5 tile"),
+            Some(Expect::IntermezzoPick) if self.my_turn() => k.push("1-5 stored tile"),
+            _ => {}
+        }
+        if self.my_turn() && self.may(|m| matches!(m, Move::Intermezzo { .. })) {
+            k.push("i intermezzo");
+        }
+        if self.my_turn() && self.may(|m| matches!(m, Move::Pass)) {
+            k.push("p pass");
+        }
+        // The least needed last: a narrow screen leaves them out first.
+        k.extend(["←↑→↓ scroll", "Tab", "? help", "d pile"]);
+        if !self.since.is_empty() {
+            k.push("w replay");
+        }
+        format!("{} · {q}", k.join(" · "))
+    }
+
+    /// A person here is to act.
+    fn my_turn(&self) -> bool {
+        self.game()
+            .to_act()
+            .is_some_and(|s| self.players[s as usize].is_human())
     }
 
     fn result_lines(&self) -> Vec<Line<'static>> {
@@ -1153,7 +1554,8 @@ impl App {
                 discs_left,
                 final_score,
             }) => lines.push(Line::raw(format!(
-                "Final score {final_score}: {score} points − {discs_left} discs left on tiles."
+                "Final score {final_score}: {score} points − {} left on tiles.",
+                words::count(discs_left as usize, "disc")
             ))),
             None => {}
         }
@@ -1212,10 +1614,10 @@ fn preview_lines(p: &Placing) -> Vec<Line<'static>> {
                 format!("Cacophony {} (−{})", pv.cacophony, 2 * pv.cacophony)
             };
             let mut result = vec![Span::raw(format!(
-                "{completed} · {caco} · score {} → {} · {} discs left",
+                "{completed} · {caco} · score {} → {} · {} left",
                 pv.score_after - pv.score_change,
                 pv.score_after,
-                pv.supply_after
+                words::count(pv.supply_after as usize, "disc")
             ))];
             if pv.reaches_target {
                 result.push(Span::styled(
@@ -1224,6 +1626,21 @@ fn preview_lines(p: &Placing) -> Vec<Line<'static>> {
                 ));
             }
             vec![Line::from(covers), Line::from(result)]
+        }
+    }
+}
+
+/// "1 to 5", "1, 3 or 5": the keys that choose a tile.
+fn numbers(keys: &[usize]) -> String {
+    match keys {
+        [] => "none".to_string(),
+        [one] => one.to_string(),
+        _ if keys.windows(2).all(|w| w[1] == w[0] + 1) => {
+            format!("{} to {}", keys[0], keys[keys.len() - 1])
+        }
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(|k| k.to_string()).collect();
+            format!("{} or {last}", rest.join(", "))
         }
     }
 }

@@ -1,6 +1,7 @@
-//! One player's display on a grid of character cells: tiles with their arrows, discs on covered
-//! arrows, flipped tiles, the placement cursor with the tile to place, and what the engine's
-//! preview says the placement would do. Large displays scroll.
+//! One player's display on a grid of character cells: tiles with their arrows (each with its
+//! element's letter, so nothing depends on colour), discs on covered arrows, flipped tiles, the
+//! placement cursor with the tile to place, and what the engine's preview says the placement
+//! would do. Large displays scroll.
 
 use crate::style;
 use ratatui::buffer::Buffer;
@@ -10,21 +11,35 @@ use ratatui::widgets::StatefulWidget;
 use sagani_core::view::SeatView;
 use sagani_core::{tile, Cell, CoveredArrow, Direction, Element, TileId};
 
-/// Screen columns and rows per display cell: a 7×3 tile face and a gap.
-pub const PITCH_X: i32 = 8;
+/// A tile face in character cells, and the pitch of display cells: the face and a gap.
+pub const FACE_W: u16 = 9;
+pub const PITCH_X: i32 = 10;
 pub const PITCH_Y: i32 = 4;
 
 /// Where each direction's arrow sits on a tile face (column, row): around the middle, as on
 /// the printed tile.
 pub const ARROW_AT: [(u16, u16); 8] = [
-    (3, 0),
-    (6, 0),
-    (6, 1),
-    (6, 2),
-    (3, 2),
+    (4, 0),
+    (8, 0),
+    (8, 1),
+    (8, 2),
+    (4, 2),
     (0, 2),
     (0, 1),
     (0, 0),
+];
+
+/// Where the letter of the element an arrow asks for sits: beside the arrow, towards the
+/// middle (lower case; the tile's own element is the capital in the middle).
+pub const LETTER_AT: [(u16, u16); 8] = [
+    (5, 0),
+    (7, 0),
+    (7, 1),
+    (7, 2),
+    (5, 2),
+    (1, 2),
+    (1, 1),
+    (1, 0),
 ];
 
 /// The tile being placed, at the cursor.
@@ -59,17 +74,41 @@ pub struct Scroll {
 pub struct Board<'a> {
     pub seat: &'a SeatView,
     pub overlay: Option<&'a Overlay>,
-    /// The tile placed last on this display, outlined so a move is easy to follow.
-    pub fresh: Option<TileId>,
+    /// Tiles placed lately on this display (since the player's own move), outlined so the
+    /// moves are easy to follow.
+    pub fresh: &'a [TileId],
 }
 
-/// What a drawn board showed: whether more of the display lies beyond each edge.
+/// How a tile is outlined: glyphs that differ, not only colours.
+#[derive(Clone, Copy)]
+struct Outline {
+    left: &'static str,
+    right: &'static str,
+    colour: Color,
+}
+
+/// A tile placed lately: half blocks.
+const FRESH: Outline = Outline {
+    left: "▐",
+    right: "▌",
+    colour: Color::Magenta,
+};
+/// The tile being placed, at the cursor: brackets.
+const CURSOR: Outline = Outline {
+    left: "[",
+    right: "]",
+    colour: style::MARK,
+};
+
+/// What a drawn board showed: whether more of the display lies beyond each edge, and the
+/// display cell at its top left (so a click finds its cell).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Beyond {
     pub left: bool,
     pub right: bool,
     pub up: bool,
     pub down: bool,
+    pub origin: (i32, i32),
 }
 
 /// The cells a display spans: its tiles with a ring of empty cells, and the free cells.
@@ -122,6 +161,7 @@ impl StatefulWidget for Board<'_> {
             right: max_x >= left + cols,
             up: min_y < top,
             down: max_y >= top + rows,
+            origin: (left, top),
         };
         let at = |c: Cell| -> Option<(u16, u16)> {
             let (cx, cy) = (c.x - left, c.y - top);
@@ -138,7 +178,7 @@ impl StatefulWidget for Board<'_> {
         if let Some(o) = overlay {
             for &c in &o.cells {
                 if let Some((x, y)) = at(c) {
-                    buf.set_string(x + 3, y + 1, "·", style::dim());
+                    buf.set_string(x + FACE_W / 2, y + 1, "·", style::dim());
                 }
             }
         }
@@ -151,20 +191,21 @@ impl StatefulWidget for Board<'_> {
             let completes = overlay.is_some_and(|o| o.completed.contains(&t.tile));
             if t.flipped {
                 draw_back(buf, x, y, element, value);
-                continue;
+            } else {
+                face(buf, x, y);
+                for a in &t.arrows {
+                    let marked = overlay.is_some_and(|o| {
+                        o.covered
+                            .iter()
+                            .any(|c| c.tile == t.tile && c.direction == a.direction)
+                    });
+                    draw_arrow(buf, x, y, a.direction, a.element, a.covered, marked);
+                }
+                draw_centre(buf, x, y, element, value, completes);
             }
-            face(buf, x, y);
-            for a in &t.arrows {
-                let marked = overlay.is_some_and(|o| {
-                    o.covered
-                        .iter()
-                        .any(|c| c.tile == t.tile && c.direction == a.direction)
-                });
-                draw_arrow(buf, x, y, a.direction, a.element, a.covered, marked);
-            }
-            draw_centre(buf, x, y, element, value, completes);
-            if self.fresh == Some(t.tile) {
-                outline(buf, area, x, y, Color::Magenta);
+            // Outlined also when it completed at once (it shows its back then).
+            if self.fresh.contains(&t.tile) {
+                outline(buf, area, x, y, FRESH);
             }
         }
         if let Some((o, g)) = overlay.and_then(|o| o.ghost.as_ref().map(|g| (o, g))) {
@@ -179,7 +220,7 @@ impl StatefulWidget for Board<'_> {
                 }
                 let completes = o.completed.contains(&g.tile);
                 draw_centre(buf, x, y, d.element, d.value(), completes);
-                outline(buf, area, x, y, style::MARK);
+                outline(buf, area, x, y, CURSOR);
             }
         }
         // Marks on the frame (left, top) and in the gaps (right, bottom), never over a tile,
@@ -205,12 +246,17 @@ impl StatefulWidget for Board<'_> {
 
 fn face(buf: &mut Buffer, x: u16, y: u16) {
     for row in 0..3 {
-        buf.set_string(x, y + row, "       ", Style::new().bg(style::FACE));
+        buf.set_string(
+            x,
+            y + row,
+            " ".repeat(FACE_W as usize),
+            Style::new().bg(style::FACE),
+        );
     }
 }
 
-/// An arrow in its element's colour; a covered arrow is a disc (●) in that colour; an arrow the
-/// previewed placement would cover is marked in yellow.
+/// An arrow in its element's colour with the element's letter beside it; a covered arrow is a
+/// disc (●); an arrow the previewed placement would cover is marked in yellow.
 fn draw_arrow(
     buf: &mut Buffer,
     x: u16,
@@ -221,18 +267,21 @@ fn draw_arrow(
     marked: bool,
 ) {
     let (cx, cy) = ARROW_AT[d.index()];
+    let (lx, ly) = LETTER_AT[d.index()];
     let glyph = if covered { '●' } else { d.arrow() };
     let mut s = style::arrow(e);
     if marked {
         s = s.bg(style::MARK).add_modifier(Modifier::UNDERLINED);
     }
     buf.set_string(x + cx, y + cy, glyph.to_string(), s);
+    let letter = e.letter().to_ascii_lowercase();
+    buf.set_string(x + lx, y + ly, letter.to_string(), s);
 }
 
 /// The element letter and the tile's value; a tile the preview would complete gets a ✓.
 fn draw_centre(buf: &mut Buffer, x: u16, y: u16, e: Element, value: u8, completes: bool) {
     buf.set_string(
-        x + 2,
+        x + 3,
         y + 1,
         format!("{}{:<2}", e.letter(), value),
         style::letter(e),
@@ -242,32 +291,32 @@ fn draw_centre(buf: &mut Buffer, x: u16, y: u16, e: Element, value: u8, complete
             .fg(Color::Black)
             .bg(style::MARK)
             .add_modifier(Modifier::BOLD);
-        buf.set_string(x + 5, y + 1, "✓", s);
+        buf.set_string(x + 6, y + 1, "✓", s);
     }
 }
 
 /// A flipped tile shows its back: a framed plate in the element's colour with letter and value.
 fn draw_back(buf: &mut Buffer, x: u16, y: u16, e: Element, value: u8) {
     let s = Style::new().fg(Color::Black).bg(style::element(e));
-    buf.set_string(x, y, "╭─────╮", s);
+    buf.set_string(x, y, "╭───────╮", s);
     buf.set_string(
         x,
         y + 1,
-        format!("│{:^5}│", format!("{} {value}", e.letter())),
+        format!("│{:^7}│", format!("{} {value}", e.letter())),
         s.add_modifier(Modifier::BOLD),
     );
-    buf.set_string(x, y + 2, "╰─────╯", s);
+    buf.set_string(x, y + 2, "╰───────╯", s);
 }
 
-/// Brackets in the gaps left and right of a cell.
-fn outline(buf: &mut Buffer, area: Rect, x: u16, y: u16, colour: Color) {
-    let s = Style::new().fg(colour).add_modifier(Modifier::BOLD);
+/// Marks in the gaps left and right of a cell.
+fn outline(buf: &mut Buffer, area: Rect, x: u16, y: u16, o: Outline) {
+    let s = Style::new().fg(o.colour).add_modifier(Modifier::BOLD);
     for row in 0..3 {
         if x > area.x {
-            buf.set_string(x - 1, y + row, "▐", s);
+            buf.set_string(x - 1, y + row, o.left, s);
         }
-        if x + 7 < area.right() {
-            buf.set_string(x + 7, y + row, "▌", s);
+        if x + FACE_W < area.right() {
+            buf.set_string(x + FACE_W, y + row, o.right, s);
         }
     }
 }

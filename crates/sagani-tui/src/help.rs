@@ -11,13 +11,12 @@ const PLAY_KEYS: [(&str, &str); 14] = [
         "take that tile of the offer (intermezzo: of the storage)",
     ),
     (
-        "i",
-        "intermezzo choice: store the last offer tile, draw one",
+        "i / p",
+        "intermezzo: store the last offer tile and draw / pass",
     ),
-    ("p", "pass (in an intermezzo)"),
     (
         "←↑→↓ hjkl",
-        "placing: the cursor to the nearest free cell that way",
+        "placing: the cursor one cell that way (over tiles)",
     ),
     ("Space n / N ⌫", "placing: the next / previous free cell"),
     ("r ] / R [", "turn the tile clockwise / anticlockwise"),
@@ -25,13 +24,23 @@ const PLAY_KEYS: [(&str, &str); 14] = [
     ("Esc", "put the tile back (a drawn tile cannot go back)"),
     ("Tab / S-Tab", "the next / previous player's display"),
     (
-        "←↑→↓ S-arrows",
-        "scroll the display (plain arrows when not placing)",
+        "←↑→↓ S-arr. c",
+        "scroll the display (plain arrows when not placing); centre",
     ),
-    ("c", "centre the display"),
+    (
+        "d / w",
+        "the draw pile's tiles / the moves since yours again",
+    ),
+    (
+        "mouse",
+        "click a tile, a cell (twice: place); wheel, drag: scroll",
+    ),
     ("e / Esc Enter", "game over: show / hide the result"),
     ("?", "this help; any key closes it"),
-    ("q  Ctrl-C", "save the game (a record) and quit"),
+    (
+        "q  Ctrl-C",
+        "save the game (a record) and quit (online: leave)",
+    ),
 ];
 
 const VIEW_KEYS: [(&str, &str); 7] = [
@@ -52,8 +61,8 @@ fn legend() -> Vec<Line<'static>> {
     }
     vec![
         Line::from(elements),
-        Line::raw("A tile: element letter and value in the middle; arrows around it"),
-        Line::raw("(↑ ↗ → ↘ ↓ ↙ ← ↖) in the colour of the element each one asks for."),
+        Line::raw("A tile: its element's capital and value in the middle; around it the arrows"),
+        Line::raw("↑↗→↘↓↙←↖, each with the small letter of the element it asks for (↑f: Fire)."),
         Line::raw("● a disc on a covered arrow.  │ F 6 │ framed: a flipped (completed) tile."),
         Line::from(vec![
             Span::raw("Preview: "),
@@ -62,8 +71,8 @@ fn legend() -> Vec<Line<'static>> {
             Span::styled("✓", Style::new().bg(style::MARK).fg(Color::Black)),
             Span::raw(" a tile it completes."),
         ]),
-        Line::raw("▐ ▌ pink: the tile placed last.  · a free cell.  ◀▶▲▼ more to scroll."),
-        Line::raw("Players best first; at equal scores, whoever got there first."),
+        Line::raw("▐ ▌ tiles placed since your move · [ ] the tile you place · · a free cell"),
+        Line::raw("◀▶▲▼ more to scroll. Players best first; at equal scores, first there ahead."),
     ]
 }
 

@@ -16,9 +16,10 @@ mod screen;
 mod style;
 mod terminal;
 mod viewer;
+mod words;
 
 pub use app::{App, Options, Player, SaveTo};
-pub use board::ARROW_AT;
+pub use board::{ARROW_AT, FACE_W, LETTER_AT, PITCH_X, PITCH_Y};
 pub use online::{Connection, Invite};
 pub use record_file::{load, Loaded};
 pub use screen::{MIN_HEIGHT, MIN_WIDTH};

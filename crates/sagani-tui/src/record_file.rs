@@ -1,7 +1,7 @@
 //! Saved games: a record (RECORD.md) with two extra top-level fields the replay ignores,
 //! `seats` (who plays each seat: `human` or a bot's name) and `seed` (the bots' seeds).
 
-use sagani_core::record::{Record, RecordedGame};
+use sagani_core::record::{Record, RecordError, RecordedGame};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -90,7 +90,11 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
     });
     let seed = value.get("seed").and_then(Value::as_u64);
     let ours = value.get("saved_by").and_then(Value::as_str) == Some(SAVED_BY);
-    let game = RecordedGame::from_record(record).map_err(|e| format!("{name}: {e}"))?;
+    // People count moves from 1, as the viewer does (`sagani replay` keeps RECORD.md's 0).
+    let game = RecordedGame::from_record(record).map_err(|e| match e {
+        RecordError::Move { index, reason } => format!("{name}: move {}: {reason}", index + 1),
+        e => format!("{name}: {e}"),
+    })?;
     Ok(Loaded {
         game,
         ours,
@@ -135,7 +139,8 @@ mod tests {
         assert_eq!((back.seats, back.seed), (None, None));
         assert!(back.ours, "the mark is still there");
         assert_eq!(back.game.record(), rg.record());
-        // A record that does not replay is refused with the file's name and the move.
+        // A record that does not replay is refused with the file's name and the move, counted
+        // from 1.
         std::fs::write(
             &path,
             json.replace(
@@ -146,7 +151,7 @@ mod tests {
         .unwrap();
         let e = load(&path).err().unwrap();
         assert!(
-            e.starts_with(&format!("{}: move 0: ", path.display())),
+            e.starts_with(&format!("{}: move 1: ", path.display())),
             "{e}"
         );
         let _ = std::fs::remove_dir_all(&dir);

@@ -1,17 +1,21 @@
 //! The table on one screen: a header, the offer display and the intermezzo storage, the
-//! players with scores, discs and Cacophony in ranking order, the draw pile, the move log, one
-//! display, and a panel for the preview or messages. The game and the replay viewer both draw it.
+//! players with scores, discs, Cacophony and clocks in ranking order, the state of the game
+//! (draw pile, start player, final round), what happened since the player's own move, the
+//! move log, the displays (all of them when the screen has room, else the one in focus), and a
+//! panel for the preview or messages. The game and the replay viewer both draw it, and what is
+//! drawn where is kept (`Hits`), so a mouse click finds what it landed on.
 
-use crate::board::{self, Beyond, Board, Overlay, Scroll};
+use crate::board::{self, Beyond, Board, Overlay, Scroll, FACE_W, PITCH_X, PITCH_Y};
 use crate::style;
+use crate::words::count;
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use sagani_core::view::{TileBack, View};
-use sagani_core::{TileId, Variant};
+use sagani_core::{Cell, TileId, Variant};
 use std::time::Duration;
 
 /// The smallest terminal the table fits in.
@@ -34,30 +38,6 @@ pub enum Numbered {
     Storage,
 }
 
-pub struct Scene<'a> {
-    pub view: &'a View,
-    /// A label per seat ("You", "Player 2", "mcts").
-    pub names: &'a [String],
-    /// Whose display is shown.
-    pub shown: u8,
-    /// Marks drawn on the shown display: the placement in progress, or a move's covered arrows.
-    pub overlay: Option<&'a Overlay>,
-    /// Per seat, the tile placed last (outlined).
-    pub fresh: &'a [Option<TileId>],
-    pub title: String,
-    pub progress: Option<Progress>,
-    pub numbered: Numbered,
-    /// The bottom panel: a preview, a message, the result.
-    pub info: Vec<Line<'static>>,
-    /// The key reminder at the bottom.
-    pub keys: String,
-    pub log: &'a [String],
-    /// A window over everything: help, or the end of the game.
-    pub popup: Option<(String, Vec<Line<'static>>)>,
-    /// Each seat's clock, in a game with a time control (`None` for a seat a bot plays).
-    pub clocks: Option<Vec<Option<Clock>>>,
-}
-
 /// A seat's clock as shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -69,6 +49,69 @@ pub struct Clock {
     pub low: bool,
 }
 
+pub struct Scene<'a> {
+    pub view: &'a View,
+    /// A label per seat ("You", "Player 2", "mcts").
+    pub names: &'a [String],
+    /// The display in focus (Tab): the one shown when only one fits, framed in bold else.
+    pub shown: u8,
+    /// Marks drawn on the display in focus: the placement in progress, or a move's covered
+    /// arrows.
+    pub overlay: Option<&'a Overlay>,
+    /// Per seat, the tiles placed lately (outlined).
+    pub fresh: &'a [Vec<TileId>],
+    /// The offer display by slot: a taken tile leaves its slot empty until the refill.
+    pub offer: &'a [Option<TileId>],
+    pub title: String,
+    pub progress: Option<Progress>,
+    pub numbered: Numbered,
+    /// The bottom panel: a preview, a message, the result.
+    pub info: Vec<Line<'static>>,
+    /// The key reminder at the bottom.
+    pub keys: String,
+    /// What happened since the player's own last move, a sentence a move.
+    pub since: &'a [String],
+    pub log: &'a [String],
+    /// A window over everything: help, the draw pile, or the end of the game.
+    pub popup: Option<(String, Vec<Line<'static>>)>,
+    /// Each seat's clock, in a game with a time control (`None` for a seat a bot plays).
+    pub clocks: Option<Vec<Option<Clock>>>,
+}
+
+/// What the last frame drew where, for the mouse.
+#[derive(Clone, Debug, Default)]
+pub struct Hits {
+    /// Offer slots and intermezzo storage tiles, by index.
+    pub offer: Vec<(Rect, usize)>,
+    pub storage: Vec<(Rect, usize)>,
+    /// Each display drawn: its seat, where its cells are, and which cell is at its top left.
+    pub boards: Vec<BoardHit>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct BoardHit {
+    pub seat: u8,
+    pub area: Rect,
+    pub left: i32,
+    pub top: i32,
+}
+
+impl Hits {
+    /// The display cell under a screen position, and whose display it is.
+    pub fn cell(&self, col: u16, row: u16) -> Option<(u8, Cell)> {
+        self.boards.iter().find_map(|b| {
+            if !b.area.contains(Position::new(col, row)) {
+                return None;
+            }
+            let (dx, dy) = (
+                (col - b.area.x) as i32 / PITCH_X,
+                (row - b.area.y) as i32 / PITCH_Y,
+            );
+            Some((b.seat, Cell::new(b.left + dx, b.top + dy)))
+        })
+    }
+}
+
 /// The players' column: wider with clocks.
 fn side_width(scene: &Scene) -> u16 {
     if scene.clocks.is_some() {
@@ -78,11 +121,13 @@ fn side_width(scene: &Scene) -> u16 {
     }
 }
 
-pub fn draw(f: &mut Frame, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
+/// Draws the table; `scrolls` holds each seat's scroll (in, and as used, out).
+pub fn draw(f: &mut Frame, scene: &Scene, scrolls: &mut [(Scroll, Beyond)]) -> Hits {
     let area = f.area();
+    let mut hits = Hits::default();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(f, area);
-        return;
+        return hits;
     }
     let [header, strip, middle, info, keys] = Layout::vertical([
         Constraint::Length(1),
@@ -93,20 +138,75 @@ pub fn draw(f: &mut Frame, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
     ])
     .areas(area);
     draw_header(f, header, scene);
-    draw_strip(f.buffer_mut(), strip, scene);
-    let [side, display] =
+    draw_strip(f.buffer_mut(), strip, scene, &mut hits);
+    let [side, displays] =
         Layout::horizontal([Constraint::Length(side_width(scene)), Constraint::Min(39)])
             .areas(middle);
     draw_side(f, side, scene);
-    draw_display(f, display, scene, scroll);
+    let shown = panes(displays, scene.view.players, scene.shown);
+    let many = shown.len() > 1;
+    for (seat, pane) in shown {
+        if let Some(scroll) = scrolls.get_mut(seat as usize) {
+            if let Some(hit) = draw_display(f, pane, scene, seat, many, scroll) {
+                hits.boards.push(hit);
+            }
+        }
+    }
     f.render_widget(
         Paragraph::new(scene.info.clone()).wrap(Wrap { trim: false }),
         info,
     );
-    f.render_widget(Paragraph::new(scene.keys.clone()).style(style::dim()), keys);
+    f.render_widget(
+        Paragraph::new(fit_keys(&scene.keys, keys.width as usize)).style(style::dim()),
+        keys,
+    );
     if let Some((title, lines)) = &scene.popup {
         popup(f, area, title, lines.clone());
+        // Nothing under the window is clicked through it.
+        hits = Hits::default();
     }
+    hits
+}
+
+/// The key reminder in the width there is: items before the last (`q …`) are left out, the
+/// least needed (the last but one) first.
+fn fit_keys(keys: &str, width: usize) -> String {
+    let mut items: Vec<&str> = keys.split(" · ").collect();
+    while items.len() > 2 && items.join(" · ").chars().count() > width {
+        items.remove(items.len() - 2);
+    }
+    items.join(" · ")
+}
+
+/// The displays shown and where: all of them when the screen has room (two side by side from
+/// about 160 columns, four in two rows from about 200×60), else as many as fit, the one in
+/// focus first and then the seats after it.
+pub fn panes(area: Rect, players: u8, focus: u8) -> Vec<(u8, Rect)> {
+    let n = players.max(1);
+    let cols: u16 = if area.width >= 118 { 2 } else { 1 };
+    let rows: u16 = if area.height >= 44 && n > 2 { 2 } else { 1 };
+    let fit = (cols * rows).min(n as u16) as u8;
+    let seats: Vec<u8> = if fit >= n {
+        (0..n).collect()
+    } else {
+        (0..fit).map(|i| (focus + i) % n).collect()
+    };
+    let cols = cols.min(seats.len() as u16).max(1);
+    let rows = (seats.len() as u16).div_ceil(cols).max(1);
+    let row_areas = Layout::vertical(vec![Constraint::Ratio(1, rows as u32); rows as usize])
+        .split(area)
+        .to_vec();
+    seats
+        .iter()
+        .enumerate()
+        .map(|(i, &seat)| {
+            let row = row_areas[i / cols as usize];
+            let col_areas =
+                Layout::horizontal(vec![Constraint::Ratio(1, cols as u32); cols as usize])
+                    .split(row);
+            (seat, col_areas[i % cols as usize])
+        })
+        .collect()
 }
 
 fn too_small(f: &mut Frame, area: Rect) {
@@ -155,53 +255,124 @@ fn draw_header(f: &mut Frame, area: Rect, scene: &Scene) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// The loose tiles: the revealed tile, the offer display, the intermezzo storage.
-fn draw_strip(buf: &mut Buffer, area: Rect, scene: &Scene) {
+/// Columns per loose tile in the strip.
+const LOOSE: u16 = FACE_W + 1;
+
+/// The loose tiles: the revealed tile, the offer display (by slot), the intermezzo storage.
+/// A group without room for its tiles drawn whole is listed by name instead; the group the
+/// player chooses from now is drawn whole first.
+fn draw_strip(buf: &mut Buffer, area: Rect, scene: &Scene, hits: &mut Hits) {
     let v = scene.view;
-    let mut x = area.x;
-    let mut group = |buf: &mut Buffer, name: &str, tiles: &[TileId], numbers: bool| {
-        let width = (tiles.len().max(1) as u16) * 8 + 1;
-        if x + width > area.right() + 1 {
-            return;
+    let mut groups: Vec<(&str, Vec<Option<TileId>>, Numbered)> = Vec::new();
+    if let Some(t) = v.revealed {
+        groups.push(("Revealed", vec![Some(t)], Numbered::None));
+    }
+    if !v.variant.is_solo() {
+        groups.push(("Offer", scene.offer.to_vec(), Numbered::Offer));
+        let storage = v.intermezzo.iter().map(|&t| Some(t)).collect();
+        groups.push(("Intermezzo storage", storage, Numbered::Storage));
+    }
+    let whole = |tiles: &[Option<TileId>], name: &str| {
+        (tiles.len().max(1) as u16 * LOOSE + 1).max(name.len() as u16 + 2)
+    };
+    // Which groups are drawn whole: the one to choose from, then in order, while they fit.
+    let mut full = vec![false; groups.len()];
+    let mut room = area.width;
+    let order = (0..groups.len())
+        .filter(|&i| groups[i].2 == scene.numbered && scene.numbered != Numbered::None)
+        .chain(0..groups.len());
+    for i in order {
+        if full[i] {
+            continue;
         }
-        buf.set_string(x, area.y, name, style::bold());
+        let w = whole(&groups[i].1, groups[i].0);
+        // Leave room for the others listed by name.
+        let rest: u16 = (0..groups.len())
+            .filter(|&j| j != i && !full[j])
+            .map(|j| listed_width(&groups[j].1, groups[j].0))
+            .sum();
+        if w + rest <= room {
+            full[i] = true;
+            room -= w;
+        }
+    }
+    let mut x = area.x;
+    for (i, (name, tiles, kind)) in groups.iter().enumerate() {
+        let numbers = scene.numbered == *kind && *kind != Numbered::None;
+        let width = if full[i] {
+            whole(tiles, name)
+        } else {
+            listed_width(tiles, name)
+        };
+        if x + width > area.right() + 1 {
+            break;
+        }
+        buf.set_string(x, area.y, *name, style::bold());
         if tiles.is_empty() {
             buf.set_string(x, area.y + 2, "(empty)", style::dim());
         }
-        for (i, &t) in tiles.iter().enumerate() {
-            let tx = x + i as u16 * 8;
-            board::loose_tile(buf, tx, area.y + 1, t);
-            let label = if numbers {
-                format!("[{}] #{t}", i + 1)
+        for (k, slot) in tiles.iter().enumerate() {
+            let (tx, ty, w) = if full[i] {
+                (x + k as u16 * LOOSE, area.y + 1, FACE_W)
             } else {
-                format!("#{t}")
+                (x, area.y + 1 + k as u16, width - 1)
+            };
+            let Some(t) = *slot else {
+                // A slot emptied by a take, kept until the refill.
+                if full[i] {
+                    buf.set_string(tx, ty + 1, "  (taken)", style::dim());
+                }
+                continue;
+            };
+            if full[i] {
+                board::loose_tile(buf, tx, ty, t);
+            }
+            let label = match (numbers, full[i]) {
+                (true, true) => format!("[{}] #{t}", k + 1),
+                (false, true) => format!("#{t}"),
+                (true, false) => format!("[{}] {}", k + 1, short_tile(t)),
+                (false, false) => short_tile(t),
             };
             let s = if numbers { style::bold() } else { style::dim() };
-            buf.set_string(tx, area.y + 4, label, s);
+            let ly = if full[i] { area.y + 4 } else { ty };
+            if ly < area.bottom() {
+                buf.set_string(tx, ly, label, s);
+            }
+            let rect = Rect::new(tx, ty, w, if full[i] { 4 } else { 1 });
+            match kind {
+                Numbered::Offer => hits.offer.push((rect, k)),
+                Numbered::Storage => hits.storage.push((rect, k)),
+                Numbered::None => {}
+            }
         }
-        x += width.max(name.len() as u16 + 2);
+        x += width;
         // A thin line between groups.
         for row in 1..4 {
             buf.set_string(x - 1, area.y + row, "│", style::dim());
         }
-    };
-    if let Some(t) = v.revealed {
-        group(buf, "Revealed", &[t], false);
-    }
-    if !v.variant.is_solo() {
-        group(buf, "Offer", &v.offer, scene.numbered == Numbered::Offer);
-        group(
-            buf,
-            "Intermezzo storage",
-            &v.intermezzo,
-            scene.numbered == Numbered::Storage,
-        );
     }
 }
 
-/// Players in ranking order, the draw pile, the goal, and the move log.
+/// "F10 #9": a loose tile listed by name where it is not drawn.
+fn short_tile(t: TileId) -> String {
+    style::tile_name(t)
+}
+
+fn listed_width(tiles: &[Option<TileId>], name: &str) -> u16 {
+    let widest = tiles
+        .iter()
+        .flatten()
+        .map(|&t| short_tile(t).len() as u16 + 4)
+        .max()
+        .unwrap_or(7);
+    widest.max(name.len() as u16) + 2
+}
+
+/// Players in ranking order, the state of the game, what happened since the player's move,
+/// and the move log, as far as there is room (in that order).
 fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
     let v = scene.view;
+    let width = area.width as usize;
     let acting = v.next.map(|n| n.player);
     let clocks = scene.clocks.as_ref();
     let mut head = format!(
@@ -231,45 +402,91 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
             st,
         )];
         if let Some(clocks) = clocks {
-            // A running clock is bold, and red under 30 seconds; a seat a bot plays has none.
+            // A running clock is bold; under 30 seconds it is red and marked with "!" (which
+            // reads without colour); a seat a bot plays has none.
             let (text, mut cs) = match clocks.get(s as usize).cloned().flatten() {
-                Some(c) => {
-                    let cs = if c.low { style::error() } else { Style::new() };
-                    let cs = if c.running {
-                        cs.add_modifier(Modifier::BOLD)
-                    } else {
-                        cs
-                    };
-                    (c.text, cs)
-                }
+                Some(c) if c.low => (format!("!{}", c.text), style::error()),
+                Some(c) => (c.text, Style::new()),
                 None => ("—".to_string(), style::dim()),
             };
-            if s == scene.shown {
+            if clocks
+                .get(s as usize)
+                .is_some_and(|c| c.as_ref().is_some_and(|c| c.running))
+                || s == scene.shown
+            {
                 cs = cs.add_modifier(Modifier::BOLD);
             }
             row.push(Span::styled(format!("{text:>7}"), cs));
         }
         lines.push(Line::from(row));
     }
-    // Ties on the score track: the marker that arrived first ranks ahead (RULES.md).
-    for pair in v.ranking.windows(2) {
-        let (a, b) = (pair[0] as usize, pair[1] as usize);
-        if v.seats[a].score == v.seats[b].score {
-            lines.push(Line::styled(
-                format!("tie: {} got there first", scene.names[a]),
-                style::dim(),
-            ));
-        }
+    // Ties on the score track: the marker that arrived first ranks ahead (RULES.md), as the
+    // order above shows. One line for them all, so four players at 0 leave room for the rest.
+    let tied = v
+        .ranking
+        .windows(2)
+        .any(|p| v.seats[p[0] as usize].score == v.seats[p[1] as usize].score);
+    if tied {
+        lines.push(Line::styled(
+            cut("ties: the first there ranks ahead", width),
+            style::dim(),
+        ));
     }
     if v.variant == Variant::SoloAll {
         if let Some(fs) = v.seats[0].final_score {
             lines.push(Line::raw(format!("final score now {fs}")));
         }
     }
-    lines.push(Line::raw(""));
-    let mut pile = vec![Span::raw(format!("Draw pile {:>2} ", v.draw_pile.count))];
+    lines.extend(state_lines(scene, width));
+    // What happened since my move: as much of the latest as fits, leaving the log a line.
+    let room = (area.height as usize).saturating_sub(lines.len() + 1);
+    if !scene.since.is_empty() && room > 2 {
+        // Whole sentences, the latest ones, as many as fit.
+        let mut story: Vec<Vec<Line>> = Vec::new();
+        let mut used = 0;
+        for s in scene.since.iter().rev() {
+            let parts = wrap(s, width.saturating_sub(2));
+            if used + parts.len() > room - 2 && !story.is_empty() {
+                break;
+            }
+            used += parts.len();
+            story.push(
+                parts
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, part)| {
+                        Line::raw(format!("{}{part}", if k == 0 { "• " } else { "  " }))
+                    })
+                    .collect(),
+            );
+        }
+        lines.push(Line::styled("Since your move", style::dim()));
+        for sentence in story.into_iter().rev() {
+            lines.extend(sentence);
+        }
+    }
+    let room = (area.height as usize).saturating_sub(lines.len() + 1);
+    if room > 0 {
+        lines.push(Line::styled("Moves", style::dim()));
+        let start = scene.log.len().saturating_sub(room);
+        for l in &scene.log[start..] {
+            lines.push(Line::raw(cut(l, width)));
+        }
+    }
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+/// The draw pile, the start player, the goal, the final round with the turns left, removed
+/// tiles.
+fn state_lines(scene: &Scene, width: usize) -> Vec<Line<'static>> {
+    let v = scene.view;
+    let mut lines = Vec::new();
+    let mut pile = vec![Span::raw(format!(
+        "Draw pile {} ",
+        count(v.draw_pile.count, "tile")
+    ))];
     if let Some(TileBack { element, value }) = v.draw_pile.top {
-        pile.push(Span::raw("top "));
+        pile.push(Span::raw("· top "));
         pile.push(Span::styled(
             format!(" {}{value} ", element.letter()),
             style::letter(element),
@@ -277,59 +494,139 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
     }
     lines.push(Line::from(pile));
     let mut goal = Vec::new();
+    if v.players > 1 {
+        goal.push(format!(
+            "start: {}",
+            short_name(&scene.names[v.start_player as usize])
+        ));
+    }
     if let Some(t) = v.target {
         goal.push(format!("goal {t}"));
-    }
-    if v.final_round {
-        goal.push("final round".to_string());
     }
     if !v.removed.is_empty() {
         goal.push(format!("{} removed", v.removed.len()));
     }
     if !goal.is_empty() {
-        lines.push(Line::raw(goal.join(" · ")));
+        lines.push(Line::raw(cut(&goal.join(" · "), width)));
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled("Moves", style::dim()));
-    let room = (area.height as usize).saturating_sub(lines.len());
-    let start = scene.log.len().saturating_sub(room);
-    for l in &scene.log[start..] {
-        lines.push(Line::raw(l.clone()));
+    if v.final_round && !v.over {
+        let loud = Style::new()
+            .fg(Color::LightMagenta)
+            .add_modifier(Modifier::BOLD);
+        let text = match v.turns_left {
+            Some(n) => format!("Final round: {} left", count(n as usize, "turn")),
+            None => "Final round".to_string(),
+        };
+        lines.push(Line::styled(cut(&text, width), loud));
+        let last = &scene.names[v.last_player as usize];
+        lines.push(Line::styled(
+            cut(&format!("{last} plays last"), width),
+            loud,
+        ));
     }
-    f.render_widget(Paragraph::new(lines), area);
+    lines
 }
 
-fn draw_display(f: &mut Frame, area: Rect, scene: &Scene, scroll: &mut (Scroll, Beyond)) {
-    let seat = scene.shown;
+/// A label short enough for a line with others.
+fn short_name(name: &str) -> String {
+    name.chars().take(10).collect()
+}
+
+fn cut(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_string()
+    } else {
+        let mut c: String = s.chars().take(width.saturating_sub(1)).collect();
+        c.push('…');
+        c
+    }
+}
+
+/// Words into lines of at most `width` characters.
+pub fn wrap(s: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in s.split_whitespace() {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// One display in its frame: the title names the player with their score and discs, in bold
+/// (with ▶) for the display in focus.
+fn draw_display(
+    f: &mut Frame,
+    area: Rect,
+    scene: &Scene,
+    seat: u8,
+    many: bool,
+    scroll: &mut (Scroll, Beyond),
+) -> Option<BoardHit> {
     let v = scene.view;
-    let overlay = scene.overlay;
-    let mut title = format!(" Display of {} ", scene.names[seat as usize]);
-    if v.players > 1 {
+    let s = v.seats.get(seat as usize)?;
+    let focused = seat == scene.shown;
+    let mut title = format!(
+        " {}Display of {} · {} · {} ",
+        if focused && many { "▶ " } else { "" },
+        scene.names[seat as usize],
+        count(s.score.max(0) as usize, "point"),
+        count(s.supply as usize, "disc"),
+    );
+    if v.players > 1 && !many && title.chars().count() + 12 < area.width as usize {
         title.push_str("(Tab: next) ");
     }
-    let block = Block::new()
+    let mut block = Block::new()
         .borders(Borders::LEFT | Borders::TOP)
-        .title(title)
-        .title_style(style::bold());
+        .title(title);
+    block = if focused {
+        block
+            .title_style(style::bold())
+            .border_style(Style::new().add_modifier(Modifier::BOLD))
+    } else {
+        block.border_style(style::dim())
+    };
     let inner = block.inner(area);
     f.render_widget(block, area);
+    let overlay = scene.overlay.filter(|_| focused);
+    let fresh = scene.fresh.get(seat as usize).map_or(&[][..], |f| &f[..]);
     f.render_stateful_widget(
         Board {
-            seat: &v.seats[seat as usize],
+            seat: s,
             overlay,
-            fresh: scene.fresh.get(seat as usize).copied().flatten(),
+            fresh,
         },
         inner,
         scroll,
     );
-    if v.seats[seat as usize].display.is_empty() && overlay.is_none() {
+    if s.display.is_empty() && overlay.is_none() {
         f.buffer_mut().set_string(
             inner.x + 2,
             inner.y + 1,
-            "No tiles yet: the first one goes on (0,0).",
+            cut(
+                "No tiles yet: the first one goes in the middle.",
+                inner.width.saturating_sub(3) as usize,
+            ),
             style::dim(),
         );
     }
+    let (left, top) = scroll.1.origin;
+    Some(BoardHit {
+        seat,
+        area: inner,
+        left,
+        top,
+    })
 }
 
 /// A bordered window in the middle of the screen.
@@ -359,4 +656,50 @@ fn popup(f: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>) {
         ),
         r,
     );
+}
+
+/// The tiles in the draw pile by element, as a window's lines (`d`).
+pub fn pile_lines(view: &View) -> Vec<Line<'static>> {
+    let p = &view.draw_pile;
+    let mut lines = vec![Line::raw(format!(
+        "{} face down; their order is hidden.",
+        count(p.count, "tile")
+    ))];
+    for e in sagani_core::Element::ALL {
+        let mut values: Vec<u8> = p
+            .tiles
+            .iter()
+            .filter_map(|&t| sagani_core::tile(t))
+            .filter(|t| t.element == e)
+            .map(|t| t.value())
+            .collect();
+        values.sort_unstable();
+        let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {} ", e.letter()), style::letter(e)),
+            Span::raw(format!(
+                " {:<6} {:>2}: {}",
+                crate::words::element_words(e),
+                values.len(),
+                if list.is_empty() {
+                    "none".to_string()
+                } else {
+                    list.join(" ")
+                }
+            )),
+        ]));
+    }
+    if let Some(TileBack { element, value }) = p.top {
+        lines.push(Line::raw(format!(
+            "On top (its back shows): {}",
+            tile_words_back(element, value)
+        )));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("any key closes this", style::dim()));
+    lines
+}
+
+fn tile_words_back(e: sagani_core::Element, value: u8) -> String {
+    format!("{} {value}", crate::words::element_words(e))
 }

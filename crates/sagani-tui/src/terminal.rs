@@ -46,7 +46,7 @@ fn open() -> Result<ratatui::DefaultTerminal, String> {
         std::panic::set_hook(Box::new(move |info| {
             let screen = SCREEN.get() == Some(&std::thread::current().id());
             if screen || cfg!(panic = "abort") {
-                ratatui::restore();
+                close();
                 report(info);
                 rescue();
             }
@@ -56,14 +56,24 @@ fn open() -> Result<ratatui::DefaultTerminal, String> {
         ratatui::crossterm::terminal::enable_raw_mode()?;
         ratatui::crossterm::execute!(
             std::io::stdout(),
-            ratatui::crossterm::terminal::EnterAlternateScreen
+            ratatui::crossterm::terminal::EnterAlternateScreen,
+            ratatui::crossterm::event::EnableMouseCapture
         )?;
         ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
     })();
     opened.map_err(|e| {
-        ratatui::restore();
+        close();
         format!("cannot use the terminal: {e}")
     })
+}
+
+/// The terminal as it was: no mouse reports, the normal screen, cooked mode.
+fn close() {
+    let _ = ratatui::crossterm::execute!(
+        std::io::stdout(),
+        ratatui::crossterm::event::DisableMouseCapture
+    );
+    ratatui::restore();
 }
 
 fn rescue() {
@@ -107,8 +117,10 @@ pub fn run_play(app: &mut App) -> Result<Option<PathBuf>, String> {
             }
             term.draw(|f| app.draw(f))?;
             if event::poll(FRAME)? {
-                if let Event::Key(k) = event::read()? {
-                    app.key(k);
+                match event::read()? {
+                    Event::Key(k) => app.key(k),
+                    Event::Mouse(m) => app.mouse(m),
+                    _ => {}
                 }
             }
             app.tick();
@@ -116,7 +128,7 @@ pub fn run_play(app: &mut App) -> Result<Option<PathBuf>, String> {
         Ok(())
     })();
     *RESCUE.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    ratatui::restore();
+    close();
     result.map_err(|e| format!("terminal error: {e}"))?;
     Ok(app.saved().cloned())
 }
@@ -134,6 +146,6 @@ pub fn run_view(viewer: &mut Viewer) -> Result<(), String> {
         }
         Ok(())
     })();
-    ratatui::restore();
+    close();
     result.map_err(|e| format!("terminal error: {e}"))
 }

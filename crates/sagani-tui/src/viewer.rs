@@ -21,7 +21,8 @@ pub struct Viewer {
     labels: Vec<String>,
     at: usize,
     shown: u8,
-    scroll: (Scroll, Beyond),
+    /// Each display's scroll.
+    scrolls: Vec<(Scroll, Beyond)>,
     help: bool,
     /// The last frame was too small for the table: only q (and Esc) work.
     too_small: bool,
@@ -44,6 +45,7 @@ impl Viewer {
                 Some(bot) => format!("P{} {bot}", s + 1),
             })
             .collect();
+        let labels_len = record.players as usize;
         Ok(Viewer {
             name,
             record,
@@ -51,7 +53,7 @@ impl Viewer {
             labels,
             at: 0,
             shown: 0,
-            scroll: Default::default(),
+            scrolls: vec![Default::default(); labels_len],
             help: false,
             too_small: false,
             done: false,
@@ -76,7 +78,9 @@ impl Viewer {
         if let Some(m) = self.last() {
             self.shown = m.player;
         }
-        self.scroll = Default::default();
+        self.scrolls
+            .iter_mut()
+            .for_each(|s| *s = Default::default());
     }
 
     pub fn key(&mut self, k: KeyEvent) {
@@ -98,8 +102,9 @@ impl Viewer {
         match k.code {
             KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right if shift => {
                 let (dx, dy) = keys::step(k.code);
-                self.scroll.0.dx += dx;
-                self.scroll.0.dy += dy;
+                let s = &mut self.scrolls[self.shown as usize].0;
+                s.dx += dx;
+                s.dy += dy;
             }
             KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') | KeyCode::Char('n') => {
                 self.go(self.at + 1)
@@ -115,7 +120,7 @@ impl Viewer {
             KeyCode::BackTab => {
                 self.shown = (self.shown + self.record.players - 1) % self.record.players
             }
-            KeyCode::Char('c') => self.scroll.0 = Scroll::default(),
+            KeyCode::Char('c') => self.scrolls[self.shown as usize].0 = Scroll::default(),
             KeyCode::Char('?') => self.help = true,
             _ => {}
         }
@@ -126,7 +131,7 @@ impl Viewer {
         self.too_small = area.width < screen::MIN_WIDTH || area.height < screen::MIN_HEIGHT;
         let game = &self.states[self.at];
         let view = game.view(None);
-        let mut fresh: Vec<Option<TileId>> = vec![None; self.record.players as usize];
+        let mut fresh: Vec<Vec<TileId>> = vec![Vec::new(); self.record.players as usize];
         let mut info = Vec::new();
         let mut overlay = None;
         let total = self.record.moves.len();
@@ -146,7 +151,7 @@ impl Viewer {
                 style::bold(),
             ));
             if let Move::Place { tile, .. } = m.mv {
-                fresh[m.player as usize] = Some(tile);
+                fresh[m.player as usize] = vec![tile];
                 // What the move covered, marked as a preview marks it (completed tiles are
                 // flipped now and show their backs), on the mover's display only.
                 let preview = before.preview(m.mv).ok().filter(|_| m.player == self.shown);
@@ -170,12 +175,15 @@ impl Viewer {
                 "The end of the record (the game was not over).".to_string()
             }));
         }
+        let offer: Vec<Option<TileId>> = view.offer.iter().map(|&t| Some(t)).collect();
         let scene = Scene {
             view: &view,
             names: &self.labels,
             shown: self.shown,
             overlay: overlay.as_ref(),
             fresh: &fresh,
+            offer: &offer,
+            since: &[],
             title: format!(
                 "Sagani replay · {} · {} · move {}/{total}",
                 self.name, view.variant, self.at
@@ -191,6 +199,6 @@ impl Viewer {
                 .help
                 .then(|| ("Keys and signs (any key closes)".to_string(), help::view())),
         };
-        screen::draw(f, &scene, &mut self.scroll);
+        screen::draw(f, &scene, &mut self.scrolls);
     }
 }

@@ -32,6 +32,12 @@ fn arrow_cell(x: u16, y: u16, d: Direction) -> (u16, u16) {
     (x + cx, y + cy)
 }
 
+/// Where the letter of an arrow pointing `d` sits on a tile face drawn at (x, y).
+fn letter_cell(x: u16, y: u16, d: Direction) -> (u16, u16) {
+    let (cx, cy) = sagani_tui::LETTER_AT[d.index()];
+    (x + cx, y + cy)
+}
+
 /// Every `#id` written on the screen.
 fn ids_on(text: &str) -> BTreeSet<u8> {
     let mut ids = BTreeSet::new();
@@ -115,10 +121,11 @@ fn the_start_screen_shows_offer_pile_players_and_arrows_in_their_colours() {
             text.contains(&format!("[{}] #{t}", i + 1)),
             "offer tile {t}\n{text}"
         );
-        // Each offer tile as printed: its letter and value, each arrow in its element's colour.
+        // Each offer tile as printed: its letter and value, each arrow in its element's colour
+        // with the element's letter beside it.
         let d = tile(t).unwrap();
-        let x = i as u16 * 8;
-        let centre = &buf[(x + 2, 2 + 1)];
+        let x = i as u16 * (sagani_tui::FACE_W + 1);
+        let centre = &buf[(x + 3, 2 + 1)];
         assert_eq!(centre.symbol(), d.element.letter().to_string());
         assert_eq!(centre.bg, colour(d.element));
         for (dir, e) in d.placed_arrows(0) {
@@ -130,13 +137,19 @@ fn the_start_screen_shows_offer_pile_players_and_arrows_in_their_colours() {
                 "tile {t} arrow {dir:?}"
             );
             assert_eq!(cell.fg, colour(e), "tile {t} arrow {dir:?}");
+            let (lx, ly) = letter_cell(x, 2, dir);
+            assert_eq!(
+                buf[(lx, ly)].symbol(),
+                e.letter().to_ascii_lowercase().to_string(),
+                "tile {t} arrow {dir:?}"
+            );
         }
     }
     let view = game.view(None);
     let top = view.draw_pile.top.unwrap();
     assert!(
         text.contains(&format!(
-            "Draw pile {} top  {}{} ",
+            "Draw pile {} tiles · top  {}{} ",
             view.draw_pile.count,
             top.element.letter(),
             top.value
@@ -146,7 +159,7 @@ fn the_start_screen_shows_offer_pile_players_and_arrows_in_their_colours() {
     assert!(text.contains("You") && text.contains("greedy"), "{text}");
     assert!(text.contains(" 24    0"), "24 discs, no Cacophony\n{text}");
     assert!(
-        text.contains("No tiles yet: the first one goes on (0,0)."),
+        text.contains("No tiles yet: the first one goes in the middle."),
         "{text}"
     );
     // Nothing of the pile's order: no tile still in the pile is named on screen.
@@ -177,7 +190,7 @@ fn find_placement(app: &mut App, want: impl Fn(&sagani_core::Preview) -> bool) -
         }
         let offer = app.game().offer().len();
         for t in 0..offer {
-            app.keys(&[KeyCode::Char(char::from(b'1' + t as u8))]);
+            app.keys(&[app.tile_key(t)]);
             let cells = app.game().display(0).open_len().max(1);
             for _ in 0..4 {
                 for _ in 0..cells {
@@ -190,7 +203,7 @@ fn find_placement(app: &mut App, want: impl Fn(&sagani_core::Preview) -> bool) -
                 app.keys(&[KeyCode::Char('r')]);
             }
         }
-        app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+        app.keys(&[app.tile_key(0), KeyCode::Enter]);
         if app.game().expects() == Some(Expect::IntermezzoPick) && app.game().to_act() == Some(0) {
             app.keys(&[KeyCode::Char('p')]);
         }
@@ -241,7 +254,12 @@ fn a_placement_shows_the_engines_preview_and_enter_plays_it() {
     // Esc puts the tile back; choosing it again keeps the cursor and the turn.
     app.keys(&[KeyCode::Esc]);
     assert_eq!(app.placement(), None);
-    let i = app.game().offer().iter().position(|&o| o == t).unwrap();
+    // Its slot's number (slots stay put until the refill).
+    let i = app
+        .offer_slots()
+        .iter()
+        .position(|&o| o == Some(t))
+        .unwrap();
     app.keys(&[KeyCode::Char(char::from(b'1' + i as u8))]);
     assert_eq!(app.placement(), Some(mv));
     let moves = app.recorded().unwrap().record().moves.len();
@@ -250,9 +268,12 @@ fn a_placement_shows_the_engines_preview_and_enter_plays_it() {
     assert_eq!(record.moves[moves].mv, mv);
     assert_eq!(app.game().score(0), pv.score_after);
     assert_eq!(app.game().supply(0), pv.supply_after);
-    // The completed tiles now show their backs.
+    // The completed tiles now show their backs, on my display (Tab brings it).
+    while app.game().to_act() != Some(0) && !app.game().is_over() {
+        wait(&mut app);
+    }
     let after = crate::text(&render(&mut app, W, H));
-    assert!(after.contains("╭─────╮"), "{after}");
+    assert!(after.contains("╭───────╮"), "{after}");
 }
 
 #[test]
@@ -266,7 +287,7 @@ fn an_illegal_cell_or_key_changes_nothing_and_says_why() {
     assert!(text(&render(&mut app, W, H))
         .contains("needs exactly one tile in the offer display; it holds 5"));
     // The first tile has one cell, (0,0): moving finds nothing further.
-    app.keys(&[KeyCode::Char('1'), KeyCode::Left]);
+    app.keys(&[app.tile_key(0), KeyCode::Left]);
     let t = text(&render(&mut app, W, H));
     assert!(
         t.contains("on (0,0)") && t.contains("no free cell further that way"),
@@ -281,7 +302,7 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
     let mut app = app(&setup(2, 21, 0), &["human", "human"], 21, "intermezzo");
     let mut guard = 0;
     while !(app.game().expects() == Some(Expect::Turn) && app.game().offer().len() == 1) {
-        app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+        app.keys(&[app.tile_key(0), KeyCode::Enter]);
         if app.game().expects() == Some(Expect::IntermezzoPick) {
             app.keys(&[KeyCode::Char('p')]);
         }
@@ -318,7 +339,7 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
         if g.expects() == Some(Expect::Turn) && g.offer().len() == 1 && g.draw_pile_len() > 0 {
             app.keys(&[KeyCode::Char('i')]);
         } else if g.expects() == Some(Expect::Turn) {
-            app.keys(&[KeyCode::Char('1')]);
+            app.keys(&[app.tile_key(0)]);
         }
         app.keys(&[KeyCode::Enter]);
         guard += 1;
@@ -340,7 +361,7 @@ fn the_intermezzo_choice_the_drawn_tile_and_the_picks() {
     for (i, s) in stored.iter().enumerate() {
         assert!(t.contains(&format!("[{}] #{s}", i + 1)), "{t}");
     }
-    app.keys(&[KeyCode::Char('1')]);
+    app.keys(&[app.tile_key(0)]);
     assert!(matches!(app.placement(), Some(Move::Place { tile, .. }) if tile == stored[0]));
     app.keys(&[KeyCode::Esc, KeyCode::Char('p')]);
     let moves: Vec<Move> = app
@@ -421,7 +442,7 @@ fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
     );
     app.keys(&[KeyCode::Char('x')]);
     // A key for the bot's turn is refused, and nothing is played.
-    app.keys(&[KeyCode::Char('1')]);
+    app.keys(&[app.tile_key(0)]);
     assert!(text(&render(&mut app, W, H)).contains("P2 gate is to play; wait for it"));
     assert_eq!(app.recorded().unwrap().record().moves.len(), 0);
     open.send(()).unwrap();
@@ -451,10 +472,10 @@ fn play_by_keys(app: &mut App) -> usize {
             }
             Expect::Turn => {
                 let k = decisions % g.offer().len();
-                app.keys(&[KeyCode::Char(char::from(b'1' + k as u8))]);
+                app.keys(&[app.tile_key(k)]);
             }
             Expect::IntermezzoPick if decisions % 3 == 0 => app.keys(&[KeyCode::Char('p')]),
-            Expect::IntermezzoPick => app.keys(&[KeyCode::Char('1')]),
+            Expect::IntermezzoPick => app.keys(&[app.tile_key(0)]),
             _ => {}
         }
         if app.placement().is_some() {
@@ -555,7 +576,7 @@ fn a_whole_game_by_keys_against_two_bots_then_saved_and_replayed() {
 fn quit_saves_and_load_goes_on_where_it_stopped() {
     let mut app = app(&setup(2, 41, 0), &["human", "greedy"], 41, "resume");
     for _ in 0..3 {
-        app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+        app.keys(&[app.tile_key(0), KeyCode::Enter]);
         wait(&mut app);
     }
     let before = Summary::of(app.game());
@@ -573,7 +594,7 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
         Default::default(),
         opts(41, "resume"),
     );
-    again.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    again.keys(&[again.tile_key(0), KeyCode::Enter]);
     wait(&mut again);
     assert_eq!(again.recorded().unwrap().record().moves.len(), made + 2);
     // A save that cannot be written keeps the game going and says why.
@@ -660,16 +681,35 @@ fn a_terminal_too_small_gets_a_message_not_a_panic() {
         "{t}"
     );
     // Keys do nothing unseen while the table is not shown; q still saves and quits.
-    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    app.keys(&[app.tile_key(0), KeyCode::Enter]);
     assert_eq!(app.placement(), None);
     assert_eq!(app.recorded().unwrap().record().moves.len(), 0);
     let t = text(&render(&mut app, 80, 24));
     assert!(t.contains("Offer") && t.contains("Display of You"), "{t}");
-    app.keys(&[KeyCode::Char('1')]);
+    app.keys(&[app.tile_key(0)]);
     assert!(app.placement().is_some());
     let _ = render(&mut app, 40, 10);
     app.keys(&[KeyCode::Char('q')]);
     assert!(app.saved().is_some());
+}
+
+/// Brings the cursor to the free cell furthest right (Space goes through the free cells).
+fn to_the_rightmost_free_cell(app: &mut App) {
+    let x_of = |app: &App| match app.placement() {
+        Some(Move::Place { x, .. }) => x,
+        _ => i32::MIN,
+    };
+    let mut best = x_of(app);
+    for _ in 0..60 {
+        app.keys(&[KeyCode::Char(' ')]);
+        best = best.max(x_of(app));
+    }
+    for _ in 0..60 {
+        if x_of(app) == best {
+            return;
+        }
+        app.keys(&[KeyCode::Char(' ')]);
+    }
 }
 
 #[test]
@@ -685,12 +725,10 @@ fn large_displays_scroll() {
             app.keys(&[KeyCode::Char('p')]);
             continue;
         }
-        app.keys(&[KeyCode::Char('1')]);
+        app.keys(&[app.tile_key(0)]);
         // Seat 0 goes ever further right, seat 1 wherever the cursor starts.
         if app.game().to_act() == Some(0) && i > 0 {
-            for _ in 0..10 {
-                app.keys(&[KeyCode::Right]);
-            }
+            to_the_rightmost_free_cell(&mut app);
         }
         app.keys(&[KeyCode::Enter]);
     }
@@ -698,7 +736,7 @@ fn large_displays_scroll() {
         if app.game().to_act() == Some(0) && app.game().expects() == Some(Expect::Turn) {
             break;
         }
-        app.keys(&[KeyCode::Char('1'), KeyCode::Enter, KeyCode::Char('p')]);
+        app.keys(&[app.tile_key(0), KeyCode::Enter, KeyCode::Char('p')]);
     }
     assert_eq!(app.game().expects(), Some(Expect::Turn));
     assert_eq!(app.game().to_act(), Some(0));
@@ -709,7 +747,7 @@ fn large_displays_scroll() {
         .fold((0, 0), |(a, b), t| (a.min(t.cell.x), b.max(t.cell.x)));
     assert!(max_x - min_x >= 10, "a wide display: {min_x}..{max_x}");
     // Far right: the cursor is on screen (its cell is named in the preview, its tile outlined).
-    app.keys(&[KeyCode::Char('1')]);
+    app.keys(&[app.tile_key(0)]);
     for _ in 0..20 {
         app.keys(&[KeyCode::Right]);
     }
@@ -717,13 +755,13 @@ fn large_displays_scroll() {
     let t = text(&buf);
     assert!(on_board(&buf, "◀"), "more to the left\n{t}");
     let outlined = (0..H).any(|y| {
-        (0..W).any(|x| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == Color::LightYellow)
+        (0..W).any(|x| buf[(x, y)].symbol() == "]" && buf[(x, y)].fg == Color::LightYellow)
     });
     assert!(outlined, "the cursor is in sight\n{t}");
     // Away and back (Tab Tab, and Tab then a placing key): the cursor is in sight again.
     let cursor_in_sight = |buf: &Buffer| {
         (0..H).any(|y| {
-            (0..W).any(|x| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == Color::LightYellow)
+            (0..W).any(|x| buf[(x, y)].symbol() == "]" && buf[(x, y)].fg == Color::LightYellow)
         })
     };
     app.keys(&[KeyCode::Tab, KeyCode::Tab]);
@@ -748,7 +786,7 @@ fn large_displays_scroll() {
     let buf = render(&mut app, W, H);
     assert!(on_board(&buf, "◀") && on_board(&buf, "▶"), "{}", text(&buf));
     // A scroll by hand while placing stays (the cursor is only followed when it moves).
-    app.keys(&[KeyCode::Char('1')]);
+    app.keys(&[app.tile_key(0)]);
     let placing = text(&render(&mut app, W, H));
     for _ in 0..30 {
         app.key(KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT));
@@ -886,7 +924,7 @@ fn a_bot_that_answers_nonsense_or_fails_is_replaced_and_the_screen_says_so() {
         // It stays until the person moves, and the seat goes on playing.
         app.keys(&[KeyCode::Tab, KeyCode::Tab]);
         assert!(text(&render(&mut app, W, H)).contains(why));
-        app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+        app.keys(&[app.tile_key(0), KeyCode::Enter]);
         wait(&mut app);
         assert_eq!(app.recorded().unwrap().record().moves.len(), 3);
         // The saved game keeps the seat's own bot.
@@ -900,7 +938,7 @@ fn a_bot_that_answers_nonsense_or_fails_is_replaced_and_the_screen_says_so() {
 #[test]
 fn a_failed_save_keeps_the_game_and_a_second_q_leaves_without_saving() {
     let mut app = app_with_save(&unwritable("twice"));
-    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    app.keys(&[app.tile_key(0), KeyCode::Enter]);
     app.keys(&[KeyCode::Char('q')]);
     assert!(!app.done());
     let t = text(&render(&mut app, W, H));
@@ -917,9 +955,9 @@ fn a_failed_save_keeps_the_game_and_a_second_q_leaves_without_saving() {
 #[test]
 fn keys_while_another_display_is_shown_bring_the_tile_back_first() {
     let mut app = app(&setup(2, 5, 0), &["human", "human"], 5, "tab");
-    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
-    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
-    app.keys(&[KeyCode::Char('1')]);
+    app.keys(&[app.tile_key(0), KeyCode::Enter]);
+    app.keys(&[app.tile_key(0), KeyCode::Enter]);
+    app.keys(&[app.tile_key(0)]);
     let mv = app.placement().unwrap();
     app.keys(&[KeyCode::Tab]);
     assert!(text(&render(&mut app, W, H)).contains("Display of Player 2"));
@@ -966,7 +1004,7 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
     let mut app = App::new(new_game(&setup(3, 77, 0)), players, o).unwrap();
     let t = text(&render(&mut app, W, H));
     assert!(!t.contains("seed"), "the seed tells the deck\n{t}");
-    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    app.keys(&[app.tile_key(0), KeyCode::Enter]);
     tick_until(&mut app, |a| {
         a.recorded().unwrap().record().moves.len() == 2
     });
@@ -983,7 +1021,7 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
         "then the next player's\n{t}"
     );
     // A display chosen by hand is kept: the pace does not switch it back.
-    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]); // refused: the gate bot is to play
+    app.keys(&[app.tile_key(0), KeyCode::Enter]); // refused: the gate bot is to play
     assert_eq!(app.recorded().unwrap().record().moves.len(), 2);
     let mut o = opts(78, "pace2");
     o.bot_pace = Duration::from_millis(300);
@@ -998,7 +1036,7 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
         sagani_tui::Player::bot("gate", held, Default::default()),
     ];
     let mut app = App::new(new_game(&setup(3, 78, 0)), players, o).unwrap();
-    app.keys(&[KeyCode::Char('1'), KeyCode::Enter]);
+    app.keys(&[app.tile_key(0), KeyCode::Enter]);
     tick_until(&mut app, |a| {
         a.recorded().unwrap().record().moves.len() == 2
     });
@@ -1082,7 +1120,7 @@ fn the_help_fits_the_smallest_table() {
     for line in [
         "take that tile of the offer (intermezzo: of the storage)",
         "save the game (a record) and quit",
-        "whoever got there first.",
+        "first there ahead.",
     ] {
         assert!(t.contains(line), "{line}\n{t}");
     }

@@ -1,0 +1,201 @@
+//! What happened, in a player's words: tiles as "Fire 10", places as "left of its Water 6",
+//! what a placement did as "+12, covered 3 arrows", never grid coordinates or tile ids.
+
+use sagani_core::view::{TileView, View};
+use sagani_core::{tile, Element, Move, Preview, TileId};
+
+/// "Fire 10": a tile by its element and value.
+pub fn tile_words(id: TileId) -> String {
+    match tile(id) {
+        Some(t) => format!("{} {}", element_words(t.element), t.value()),
+        None => format!("tile {id}"),
+    }
+}
+
+/// "Fire": an element's name as a sentence writes it.
+pub fn element_words(e: Element) -> String {
+    let name = e.name();
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// "1 arrow", "3 arrows".
+pub fn count(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+/// Whose tiles a sentence speaks of: "your", "its" (a bot's) or "their" (a person's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Whose {
+    Yours,
+    Its,
+    Theirs,
+}
+
+impl Whose {
+    fn word(self) -> &'static str {
+        match self {
+            Whose::Yours => "your",
+            Whose::Its => "its",
+            Whose::Theirs => "their",
+        }
+    }
+}
+
+const SIDES: [(i32, i32, &str); 4] = [
+    (-1, 0, "left of"),
+    (1, 0, "right of"),
+    (0, -1, "above"),
+    (0, 1, "below"),
+];
+
+/// Where tile `id` went on `display` (tiles in the order placed), by a neighbour placed before
+/// it: "left of its Water 6", or "as its first tile".
+pub fn place_words(display: &[TileView], id: TileId, whose: Whose) -> String {
+    let Some(i) = display.iter().position(|t| t.tile == id) else {
+        return String::new();
+    };
+    if i == 0 {
+        return format!("as {} first tile", whose.word());
+    }
+    let me = &display[i];
+    for (dx, dy, side) in SIDES {
+        // The new tile is `side` its neighbour when the neighbour lies the other way.
+        if let Some(n) = display[..i]
+            .iter()
+            .find(|d| d.x == me.x - dx && d.y == me.y - dy)
+        {
+            return format!("{side} {} {}", whose.word(), tile_words(n.tile));
+        }
+    }
+    String::new()
+}
+
+/// "+12, covered 3 arrows, completed Fire 3, 1 Cacophony disc": what a placement did.
+pub fn effect_words(pv: &Preview) -> String {
+    let mut parts = Vec::new();
+    if pv.score_change != 0 {
+        parts.push(format!("{:+}", pv.score_change));
+    }
+    if !pv.covered.is_empty() {
+        parts.push(format!("covered {}", count(pv.covered.len(), "arrow")));
+    }
+    if !pv.completed.is_empty() {
+        let done: Vec<String> = pv.completed.iter().map(|&t| tile_words(t)).collect();
+        parts.push(format!("completed {}", done.join(", ")));
+    }
+    if pv.cacophony > 0 {
+        parts.push(count(pv.cacophony as usize, "Cacophony disc"));
+    }
+    parts.join(", ")
+}
+
+/// One move as a sentence, from the view after it: "mcts placed Fire 10 left of its Water 6:
+/// +12, covered 3 arrows". `picked`: the placed tile came from the intermezzo storage.
+pub fn move_words(
+    who: &str,
+    whose: Whose,
+    mv: Move,
+    effect: Option<&Preview>,
+    after: &View,
+    seat: u8,
+    picked: bool,
+) -> String {
+    match mv {
+        Move::Place { tile, .. } => {
+            let display = after
+                .seats
+                .get(seat as usize)
+                .map_or(&[][..], |s| &s.display[..]);
+            let place = place_words(display, tile, whose);
+            let took = if picked {
+                format!(
+                    "took {} from the intermezzo storage and placed it",
+                    tile_words(tile)
+                )
+            } else {
+                format!("placed {}", tile_words(tile))
+            };
+            let mut s = format!("{who} {took}");
+            if !place.is_empty() {
+                s.push(' ');
+                s.push_str(&place);
+            }
+            let did = effect.map(effect_words).unwrap_or_default();
+            if !did.is_empty() {
+                s.push_str(": ");
+                s.push_str(&did);
+            }
+            s
+        }
+        Move::Intermezzo { tile } => format!(
+            "{who} stored {} for the intermezzo and drew a tile",
+            tile_words(tile)
+        ),
+        Move::Pass => format!("{who} passed in the intermezzo"),
+    }
+}
+
+/// "The final round begins: 3 turns left, Bea plays last."
+pub fn final_round_words(view: &View, names: &[String]) -> String {
+    let last = names
+        .get(view.last_player as usize)
+        .map_or("", String::as_str);
+    match view.turns_left {
+        Some(n) => format!(
+            "The final round begins: {} left, {last} plays last.",
+            count(n as usize, "turn")
+        ),
+        None => "The final round begins.".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sagani_core::{Game, Setup};
+
+    #[test]
+    fn tiles_and_places_in_words() {
+        let id = (1..=72).find(|&t| tile(t).unwrap().value() == 10).unwrap();
+        let t = tile(id).unwrap();
+        assert_eq!(tile_words(id), format!("{} 10", element_words(t.element)));
+        assert_eq!(element_words(Element::Water), "Water");
+        // A game's first two placements by seat 0: the second lies next to the first.
+        let mut g = Game::new(&Setup {
+            start_player: Some(0),
+            ..Setup::seeded(1, 3)
+        })
+        .unwrap();
+        let first = g.legal_moves()[0];
+        g.play(first).unwrap();
+        let second = g.legal_moves()[0];
+        g.play(second).unwrap();
+        let view = g.view(None);
+        let display = &view.seats[0].display;
+        assert_eq!(
+            place_words(display, display[0].tile, Whose::Yours),
+            "as your first tile"
+        );
+        let (a, b) = (&display[0], &display[1]);
+        let side = match (b.x - a.x, b.y - a.y) {
+            (-1, 0) => "left of",
+            (1, 0) => "right of",
+            (0, -1) => "above",
+            (0, 1) => "below",
+            d => panic!("not next to it: {d:?}"),
+        };
+        assert_eq!(
+            place_words(display, b.tile, Whose::Its),
+            format!("{side} its {}", tile_words(a.tile))
+        );
+        assert_eq!(count(1, "disc"), "1 disc");
+        assert_eq!(count(2, "disc"), "2 discs");
+    }
+}
