@@ -153,6 +153,34 @@ impl Terminal {
     }
 }
 
+/// Plays the terminal's seat by keys (the first tile the prompt offers, where the cursor
+/// starts; a pass in every intermezzo) until the screen says the game is over.
+fn play_to_the_end(t: &mut Terminal) {
+    let mut decisions = 0;
+    loop {
+        let screen = t.wait_for_any(&[
+            "Choose a tile of the offer display",
+            "Take the last offer tile",
+            "Intermezzo: take a stored tile",
+            "The game is over",
+        ]);
+        if screen.contains("The game is over") {
+            break;
+        }
+        if screen.contains("Intermezzo: take a stored tile") {
+            t.send("p");
+            t.wait_gone("Intermezzo: take a stored tile");
+        } else {
+            t.send(first_offer_key(&screen));
+            t.wait_for("Enter place");
+            t.send("\r");
+            t.wait_gone("Enter place");
+        }
+        decisions += 1;
+        assert!(decisions < 100, "the game ends");
+    }
+}
+
 /// The key of the first tile the prompt offers ("Choose a tile of the offer display: 2 to 5.",
 /// "…: 1, 3 or 5.", "Take the last offer tile (4)…"): a taken tile leaves its slot empty.
 fn first_offer_key(screen: &str) -> &'static str {
@@ -442,10 +470,15 @@ fn browser_player(
     invite: &str,
     name: &str,
 ) -> std::thread::JoinHandle<Value> {
+    browser_joins(server, game, json!({ "invite": invite, "name": name }))
+}
+
+/// `browser_player`, taking its seat with `join` (an invite, or a public game's free seat).
+fn browser_joins(server: &str, game: &str, join: Value) -> std::thread::JoinHandle<Value> {
     let http = reqwest::blocking::Client::new();
     let joined: Value = http
         .post(format!("{server}/api/games/{game}/join"))
-        .json(&json!({ "invite": invite, "name": name }))
+        .json(&join)
         .send()
         .unwrap()
         .json()
@@ -523,29 +556,7 @@ fn a_terminal_player_and_a_browser_player_at_one_server_table() {
     let screen = t.wait_for_a_person();
     assert!(screen.contains("▶ You: take a tile"), "{screen}");
     t.wait_for_any(&["4:59 ", "4:58 ", "4:57 "]);
-    let mut decisions = 0;
-    loop {
-        let screen = t.wait_for_any(&[
-            "Choose a tile of the offer display",
-            "Take the last offer tile",
-            "Intermezzo: take a stored tile",
-            "The game is over",
-        ]);
-        if screen.contains("The game is over") {
-            break;
-        }
-        if screen.contains("Intermezzo: take a stored tile") {
-            t.send("p");
-            t.wait_gone("Intermezzo: take a stored tile");
-        } else {
-            t.send(first_offer_key(&screen));
-            t.wait_for("Enter place");
-            t.send("\r");
-            t.wait_gone("Enter place");
-        }
-        decisions += 1;
-        assert!(decisions < 100, "the game ends");
-    }
+    play_to_the_end(&mut t);
     let end = bea.join().expect("Bea's client played to the end");
     // The result the terminal shows is the server's.
     let screen = t.wait_for("The game is over");
@@ -627,4 +638,76 @@ fn sagani_tui_link(link: &str) -> (String, String) {
     let parts: Vec<&str> = link.trim_end_matches('/').rsplit('/').collect();
     assert_eq!(parts.get(1), Some(&"join"), "{link}");
     (parts[2].to_string(), parts[0].to_string())
+}
+
+#[test]
+fn a_public_game_made_from_the_terminal_without_colour_is_joined_from_the_lobby_and_played_out() {
+    let dir = temp_dir("online-public");
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_sagani"));
+    serve
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--moves-per-token",
+            "0",
+            "--db",
+        ])
+        .arg(dir.join("games.db"))
+        .stderr(Stdio::null());
+    let server = common::started(serve);
+    let command = format!(
+        "env NO_COLOR=1 {} play --server {} --bots human --public --name Tess --bot-pace-ms 0",
+        env!("CARGO_BIN_EXE_sagani"),
+        server.url
+    );
+    let mut t = Terminal::run(&dir, &command);
+    // A public game has a clock (10+10 unless told otherwise), and waits in the lobby.
+    let screen = t.wait_for("waiting for players");
+    assert!(screen.contains("online · 10+10"), "{screen}");
+    let lobby: Value = reqwest::blocking::get(format!("{}/api/games", server.url))
+        .unwrap()
+        .json()
+        .unwrap();
+    let listed = &lobby["games"][0];
+    assert_eq!(listed["host"], "Tess", "{lobby}");
+    let game = listed["game"].as_str().unwrap();
+    let bea = browser_joins(&server.url, game, json!({ "seat": 1, "name": "Bea" }));
+    t.wait_for("Bea");
+    // Every arrow of the offer's tiles has its element's letter beside it.
+    let screen = t.wait_for_a_person();
+    let strip: Vec<Vec<char>> = screen
+        .lines()
+        .skip(2)
+        .take(3)
+        .map(|l| l.chars().collect())
+        .collect();
+    let mut arrows = 0;
+    for row in &strip {
+        for (i, c) in row.iter().enumerate() {
+            if "↑↗→↘↓↙←↖".contains(*c) {
+                arrows += 1;
+                let near = [i.checked_sub(1), Some(i + 1)];
+                assert!(
+                    near.iter()
+                        .flatten()
+                        .any(|&j| row.get(j).is_some_and(|n| "fwea".contains(*n))),
+                    "an arrow without its letter:\n{screen}"
+                );
+            }
+        }
+    }
+    assert!(arrows > 5, "{screen}");
+    play_to_the_end(&mut t);
+    let end = bea.join().expect("Bea's client played to the end");
+    assert_eq!(end["status"], "over");
+    // Without colour: not one colour was sent in the whole game.
+    let raw = String::from_utf8_lossy(&t.out.lock().unwrap()).into_owned();
+    for colour in ["\x1b[38;", "\x1b[48;", "\x1b[31m", "\x1b[91m", "\x1b[33m"] {
+        assert!(!raw.contains(colour), "a colour ({colour:?}) was sent");
+    }
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
