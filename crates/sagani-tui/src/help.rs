@@ -57,13 +57,13 @@ fn legend() -> Vec<Line<'static>> {
     let mut elements = vec![Span::raw("Elements: ")];
     for e in Element::ALL {
         elements.push(Span::styled(format!(" {} ", e.letter()), style::letter(e)));
-        elements.push(Span::raw(format!(" {}  ", e.name())));
+        elements.push(Span::raw(format!(" {}  ", crate::words::element_words(e))));
     }
     vec![
         Line::from(elements),
         Line::raw("A tile: its element's capital and value in the middle; around it the arrows"),
         Line::raw("↑↗→↘↓↙←↖, each with the small letter of the element it asks for (↑f: Fire)."),
-        Line::raw("● a disc on a covered arrow.  │ F 6 │ framed: a flipped (completed) tile."),
+        Line::raw("● a disc on a covered arrow.  │  F 6  │ framed: a flipped (completed) tile."),
         Line::from(vec![
             Span::raw("Preview: "),
             Span::styled("↑", Style::new().bg(style::MARK).fg(Color::Red)),
