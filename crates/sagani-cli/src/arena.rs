@@ -1,5 +1,6 @@
 //! `sagani arena`: seat-balanced matches between bots and engines, with a results table.
 
+use crate::out::say;
 use crate::seats::{exit, records_dir, write_record, Roster};
 use indicatif::{ProgressBar, ProgressStyle};
 use sagani_ai::arena::{seatings, Tally};
@@ -85,7 +86,7 @@ fn run_inner(args: Args) -> Result<(), String> {
     print_table(&tally, args.players, games);
     if let Some(path) = &args.svg {
         crate::plot::score_svg(&tally, path)?;
-        println!("score distributions written to {}", path.display());
+        say!("score distributions written to {}", path.display());
     }
     Ok(())
 }
@@ -102,10 +103,17 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
 }
 
 fn print_table(tally: &Tally, players: u8, games: u64) {
-    println!("{games} games of {players} players");
-    println!(
+    say!("{games} games of {players} players");
+    say!(
         "{:<12} {:>6} {:>6} {:>9} {:>17} {:>11} {:>10} {:>6}",
-        "bot", "games", "wins", "win rate", "95% interval", "mean score", "Cacophony", "Elo"
+        "bot",
+        "games",
+        "wins",
+        "win rate",
+        "95% interval",
+        "mean score",
+        "Cacophony",
+        "Elo"
     );
     let elo = tally.elo();
     for (t, e) in tally.bots.iter().zip(elo) {
@@ -115,7 +123,7 @@ fn print_table(tally: &Tally, players: u8, games: u64) {
         } else {
             0.0
         };
-        println!(
+        say!(
             "{:<12} {:>6} {:>6} {:>8.1}% {:>17} {:>11.1} {:>10.2} {:>6.0}",
             t.name,
             t.games,

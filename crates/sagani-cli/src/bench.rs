@@ -1,6 +1,7 @@
 //! `sagani bench`: random playouts on one thread, the engine's speed in games and placements;
 //! with `--mcts`, the search speed of the `mcts` bot in iterations per second.
 
+use crate::out::say;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use sagani_core::playout::random_playout;
@@ -58,7 +59,7 @@ pub fn run(args: Args) -> ExitCode {
         placements += random_playout(&mut game, &mut rng) as u64;
     }
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    say!(
         "random playouts: {:.0} games/s, {:.0} placements/s",
         args.games as f64 / secs,
         placements as f64 / secs
@@ -102,7 +103,7 @@ fn mcts(args: &Args) -> ExitCode {
         rates.push(stats.iterations as f64 / stats.elapsed.as_secs_f64());
     }
     let median = sagani_ai::stats::median(&rates);
-    println!(
+    say!(
         "mcts: {median:.0} iterations/s (median of {} positions, {} player{}, {} thread{}, {} ms each)",
         rates.len(),
         args.players,

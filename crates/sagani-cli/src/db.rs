@@ -2,6 +2,7 @@
 //! store (moving a site up from SQLite to PostgreSQL), back it up while it is served, bring its
 //! schema up to date.
 
+use crate::out::say;
 use crate::seats::exit;
 use sagani_server::store::{self, is_postgres, shown, SqliteStore};
 use std::path::PathBuf;
@@ -58,7 +59,7 @@ fn run_inner(args: Args) -> Result<(), String> {
         Command::Copy { from, to } => runtime.block_on(copy(&from, &to)),
         Command::Backup { file, db } => {
             SqliteStore::backup(&db, &file).map_err(|e| e.to_string())?;
-            println!("backed up {} to {}", db.display(), file.display());
+            say!("backed up {} to {}", db.display(), file.display());
             Ok(())
         }
         Command::Migrate { db } => runtime.block_on(async {
@@ -66,7 +67,7 @@ fn run_inner(args: Args) -> Result<(), String> {
                 return Err(format!("{db} does not exist"));
             }
             store::open(&db, false).await.map_err(|e| e.to_string())?;
-            println!("{} is up to date", shown(&db));
+            say!("{} is up to date", shown(&db));
             Ok(())
         }),
     }
@@ -94,7 +95,7 @@ async fn copy(from: &str, to: &str) -> Result<(), String> {
     let report = store::copy(&*source, &*target, |_| bar.inc(1)).await;
     bar.finish_and_clear();
     let report = report?;
-    println!(
+    say!(
         "copied {} games from {} to {} ({} were there already, identical); each copy replays to the same state",
         report.copied,
         shown(from),
@@ -102,7 +103,7 @@ async fn copy(from: &str, to: &str) -> Result<(), String> {
         report.already
     );
     for (game, why) in &report.skipped {
-        println!("skipped game {game}: {why}");
+        say!("skipped game {game}: {why}");
     }
     if report.skipped.is_empty() {
         Ok(())

@@ -1,5 +1,6 @@
 //! `sagani hint`: the best few moves for whoever must act at the end of a (partial) record.
 
+use crate::out::say;
 use crate::replay::read_record;
 use crate::seats::{exit, Roster};
 use sagani_core::record::replay_json;
@@ -104,13 +105,13 @@ fn run_inner(args: Args) -> Result<(), String> {
             .collect(),
     };
     if args.json {
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&hint).expect("hints serialise")
         );
         return Ok(());
     }
-    println!(
+    say!(
         "player {player} to act ({}); {} legal moves; best by {} after {ms} ms:",
         expects.name(),
         legal.len(),
@@ -128,7 +129,7 @@ fn run_inner(args: Args) -> Result<(), String> {
                 if p.covered.len() == 1 { "" } else { "s" }
             )
         });
-        println!(
+        say!(
             "{:>2}. {:<42} value {value:>7}, visits {:>6}{effect}",
             i + 1,
             m.mv.to_string(),

@@ -2,6 +2,7 @@
 //! `sagani serve` processes on 127.0.0.1 and a new database), then the accepted moves per
 //! second, the latencies, and a check that every acknowledged move is in the database.
 
+use crate::out::say;
 use crate::seats::exit;
 use sagani_load::{run, LoadConfig, LoadReport, Percentiles};
 use sagani_server::store::is_postgres;
@@ -117,11 +118,13 @@ fn row(name: &str, p: &Percentiles) -> String {
 
 fn print(report: &LoadReport, cfg: &LoadConfig) {
     let secs = report.elapsed.as_secs_f64();
-    println!(
+    say!(
         "{} games at once, target {} moves/s, {:.0} s measured",
-        cfg.games, cfg.rate, secs
+        cfg.games,
+        cfg.rate,
+        secs
     );
-    println!(
+    say!(
         "accepted moves: {} ({:.0}/s); games started {}, finished {}; errors {}; rate-limited {}",
         report.moves,
         report.moves as f64 / secs,
@@ -136,15 +139,19 @@ fn print(report: &LoadReport, cfg: &LoadConfig) {
         .zip(&report.requests)
         .map(|(url, n)| format!("{url} {n}"))
         .collect();
-    println!("requests per server: {}", spread.join(", "));
-    println!(
+    say!("requests per server: {}", spread.join(", "));
+    say!(
         "latency (ms)   {:>8} {:>8} {:>8} {:>8} {:>8}",
-        "count", "p50", "p90", "p99", "max"
+        "count",
+        "p50",
+        "p90",
+        "p99",
+        "max"
     );
-    println!("{}", row("POST move", &report.move_ms));
-    println!("{}", row("GET state", &report.state_ms));
+    say!("{}", row("POST move", &report.move_ms));
+    say!("{}", row("GET state", &report.state_ms));
     if let Some(e) = &report.first_error {
-        println!("first error: {e}");
+        say!("first error: {e}");
     }
 }
 
@@ -209,7 +216,7 @@ fn run_inner(args: Args) -> Result<(), String> {
         kept += n;
         lost += acked.saturating_sub(n);
     }
-    println!(
+    say!(
         "durability: {} moves acknowledged, {kept} stored after kill -9, {lost} acknowledged moves missing",
         report.acknowledged,
     );

@@ -5,6 +5,7 @@ mod bench;
 mod db;
 mod hint;
 mod loadtest;
+mod out;
 mod play;
 mod plot;
 mod replay;

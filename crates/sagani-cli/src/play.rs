@@ -1,6 +1,7 @@
 //! `sagani play`: a full-screen game in the terminal (crates/sagani-tui), and `sagani view`, its
 //! replay viewer.
 
+use crate::out::say;
 use crate::seats::{bot_seed, exit, Roster};
 use sagani_core::record::RecordedGame;
 use sagani_core::{Setup, Variant};
@@ -195,17 +196,17 @@ fn run_inner(args: Args) -> Result<(), String> {
         },
     )?;
     let Some(path) = sagani_tui::run_play(&mut app)? else {
-        println!("Quit without saving.");
+        say!("Quit without saving.");
         return Ok(());
     };
     if app.game().is_over() {
-        println!(
+        say!(
             "Saved the finished game to {}. Step through it with: sagani view {}",
             path.display(),
             shell_word(&path)
         );
     } else {
-        println!(
+        say!(
             "Saved the game to {}. Go on with: sagani play --load {}",
             path.display(),
             shell_word(&path)
@@ -298,15 +299,15 @@ fn online(args: &Args) -> Result<(), String> {
     )?;
     sagani_tui::run_play(&mut app)?;
     if app.over() {
-        println!("The game is over. Look back at it in a browser: {page}");
+        say!("The game is over. Look back at it in a browser: {page}");
     } else {
-        println!(
+        say!(
             "You left the table; the seat is still yours (and its clock, if it has one, runs on)."
         );
-        println!("Come back with: sagani play --join {link}");
-        println!("(or open that link in a browser; keep it to yourself: it takes the seat)");
+        say!("Come back with: sagani play --join {link}");
+        say!("(or open that link in a browser; keep it to yourself: it takes the seat)");
         for (seat, other) in &invites {
-            println!("Seat {} invite: {other}", seat + 1);
+            say!("Seat {} invite: {other}", seat + 1);
         }
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! `sagani replay`: check a game record and print the state it reaches (RECORD.md).
 
+use crate::out::say;
 use sagani_core::record::{replay_json, Summary};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -42,7 +43,7 @@ pub fn run(args: Args) -> ExitCode {
         Ok((_, game)) => {
             let json = serde_json::to_string_pretty(&Summary::of(&game))
                 .expect("a summary always serialises");
-            println!("{json}");
+            say!("{json}");
             ExitCode::SUCCESS
         }
         Err(e) => {

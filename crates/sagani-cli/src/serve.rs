@@ -1,5 +1,6 @@
 //! `sagani serve`: the game server, on a SQLite file or a PostgreSQL database.
 
+use crate::out::say;
 use crate::seats::exit;
 use sagani_server::{Config, HttpLimits, Limits};
 use std::net::SocketAddr;
@@ -179,7 +180,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         // Tests and scripts read this line to find the port.
-        println!(
+        say!(
             "sagani server on http://{addr} (database {}, {games} games)",
             sagani_server::store::shown(&args.db)
         );

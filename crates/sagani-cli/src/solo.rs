@@ -1,6 +1,7 @@
 //! `sagani solo`: a bot plays solo games; tiles used to reach 75 (or the solo-all final score).
 
 use crate::arena::progress;
+use crate::out::say;
 use crate::seats::{exit, records_dir, write_record, Roster};
 use sagani_ai::stats::{mean, median};
 use sagani_core::{Outcome, Setup, Variant};
@@ -82,7 +83,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             }
             _ => unreachable!("solo games end with a solo outcome"),
         };
-        bar.suspend(|| println!("game {i} (deck {seed}): {line}"));
+        bar.suspend(|| say!("game {i} (deck {seed}): {line}"));
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -101,14 +102,14 @@ fn run_inner(args: Args) -> Result<(), String> {
                 mean(&finite)
             ),
         };
-        println!(
+        say!(
             "{} games: 75 reached in {reached}; {tiles_line}; symphony rate {:.1}% ({symphonies} of {})",
             args.games,
             100.0 * symphonies as f64 / n,
             args.games
         );
     } else {
-        println!(
+        say!(
             "{} games: final score median {:.1}, mean {:.2}",
             args.games,
             median(&finals),
