@@ -37,6 +37,8 @@ pub struct Decision {
     /// Why the bot could not decide (an engine that crashed, stalled or answered nonsense);
     /// `mv` is then a random legal move chosen for it.
     pub fault: Option<String>,
+    /// Why it chose the move, in one line of plain words (`explain::reason`), for people.
+    pub reason: Option<String>,
 }
 
 impl From<Move> for Decision {
@@ -45,6 +47,7 @@ impl From<Move> for Decision {
             mv,
             comment: None,
             fault: None,
+            reason: None,
         }
     }
 }
@@ -89,8 +92,19 @@ pub trait Bot: Send {
 /// The built-in bots by name.
 pub const BOT_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
 
-/// Makes a built-in bot by name (`random`, `greedy`, `mcts`), seeded.
+/// Makes a built-in bot by name, seeded: `random`, `greedy`, `mcts` (the search at the
+/// caller's budget), `mcts:LEVEL` (a level of the ladder, 1 to 8, with its own budget), or
+/// `mcts-2026` (the frozen baseline).
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    if let Some(level) = name.strip_prefix("mcts:") {
+        let n: u8 = level.parse().map_err(|_| {
+            format!(
+                "{name:?}: the level after ':' is a number 1 to {}",
+                crate::levels::LEVELS
+            )
+        })?;
+        return crate::levels::level_bot(n, seed);
+    }
     match name {
         "random" => Ok(Box::new(crate::RandomBot::new(seed))),
         "greedy" => Ok(Box::new(crate::Greedy::new(seed))),
@@ -98,9 +112,20 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
             seed,
             crate::MctsConfig::default(),
         ))),
+        // The frozen baseline every change to mcts is measured against (not at tables).
+        "mcts-2026" => Ok(Box::new(crate::Mcts2026::new(
+            seed,
+            crate::Config2026::default(),
+        ))),
         _ => Err(format!(
-            "unknown bot {name:?}; the built-in bots are {}",
-            BOT_NAMES.join(", ")
+            "unknown bot {name:?}; the built-in bots are {}, mcts:LEVEL (1 to {}) and mcts-2026",
+            BOT_NAMES.join(", "),
+            crate::levels::LEVELS
         )),
     }
+}
+
+/// Whether `make_bot` knows the name (a built-in bot, a level, the baseline).
+pub fn known_bot(name: &str) -> bool {
+    make_bot(name, 0).is_ok()
 }

@@ -292,6 +292,7 @@ impl Bot for EngineBot {
                         mv,
                         comment,
                         fault: None,
+                        reason: None,
                     }
                 }
                 Err(why) => {
@@ -299,6 +300,7 @@ impl Bot for EngineBot {
                         mv: legal[self.rng.random_range(0..legal.len())],
                         comment: None,
                         fault: Some(why),
+                        reason: None,
                     }
                 }
             }

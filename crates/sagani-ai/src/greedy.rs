@@ -50,7 +50,14 @@ impl Bot for Greedy {
     }
 
     fn choose(&mut self, view: &View, legal: &[Move], _: Budget) -> Decision {
-        self.rate(view, legal)[0].0.into()
+        let mv = self.rate(view, legal)[0].0;
+        let game = PileSampler::new(view)
+            .any_game(view)
+            .expect("views rebuild");
+        Decision {
+            reason: Some(crate::explain::reason(&game, mv, None)),
+            ..mv.into()
+        }
     }
 
     fn analyse(&mut self, view: &View, legal: &[Move], _: Budget, top: usize) -> Vec<Analysis> {

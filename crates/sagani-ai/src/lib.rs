@@ -6,15 +6,21 @@
 
 pub mod arena;
 mod bot;
+pub mod clairvoyant;
 pub mod engine;
 pub mod evaluate;
+pub mod explain;
 mod greedy;
+pub mod levels;
 mod mcts;
+mod mcts_2026;
 mod random;
 pub mod sampler;
+pub mod sprt;
 pub mod stats;
 
-pub use bot::{make_bot, Analysis, Bot, Budget, Decision, BOT_NAMES};
+pub use bot::{known_bot, make_bot, Analysis, Bot, Budget, Decision, BOT_NAMES};
 pub use greedy::Greedy;
 pub use mcts::{Mcts, MctsConfig, SearchStats};
+pub use mcts_2026::{Config2026, Mcts2026};
 pub use random::RandomBot;

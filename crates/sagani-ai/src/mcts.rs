@@ -50,6 +50,32 @@ impl Default for MctsConfig {
     }
 }
 
+impl MctsConfig {
+    /// Sets one setting from `NAME=VALUE` (for tuning from the command line).
+    pub fn set(&mut self, setting: &str) -> Result<(), String> {
+        let (name, value) = setting
+            .split_once('=')
+            .ok_or_else(|| format!("{setting:?}: a setting is NAME=VALUE"))?;
+        let bad = |e: &dyn std::fmt::Display| format!("{setting:?}: {e}");
+        match name.trim() {
+            "exploration" => self.exploration = value.parse().map_err(|e| bad(&e))?,
+            "widening" => self.widening = value.parse().map_err(|e| bad(&e))?,
+            "candidates" => self.candidates = value.parse().map_err(|e| bad(&e))?,
+            "playout_samples" => self.playout_samples = value.parse().map_err(|e| bad(&e))?,
+            "solo_playout_samples" => {
+                self.solo_playout_samples = value.parse().map_err(|e| bad(&e))?
+            }
+            other => {
+                return Err(format!(
+                    "{other:?} is not an mcts setting: exploration, widening, candidates, \
+                     playout_samples, solo_playout_samples"
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
 /// What the last search did.
 #[derive(Clone, Debug, Default)]
 pub struct SearchStats {
@@ -173,11 +199,16 @@ impl Bot for Mcts {
                 stats.iterations, a.value, a.visits
             )
         });
+        let reason = PileSampler::new(view)
+            .any_game(view)
+            .ok()
+            .map(|g| crate::explain::reason(&g, best, stats.root.first()));
         self.last = stats;
         Decision {
             mv: best,
             comment,
             fault: None,
+            reason,
         }
     }
 

@@ -4,6 +4,7 @@ use crate::out::say;
 use crate::seats::{exit, records_dir, write_record, Roster};
 use indicatif::{ProgressBar, ProgressStyle};
 use sagani_ai::arena::{seatings, Tally};
+use sagani_ai::sprt::{Sprt, Verdict};
 use sagani_ai::stats::{mean, wilson};
 use sagani_core::Setup;
 use std::path::PathBuf;
@@ -18,9 +19,15 @@ use std::process::ExitCode;
 /// so that no seat can read ahead the deck it is playing.
 /// Prints one row per bot: seats played, wins, win rate with its 95% Wilson interval, mean
 /// score, mean Cacophony discs, and an Elo rating fitted to all pairwise results (mean 1500).
+///
+/// With --sprt ELO0,ELO1 (two bots, two players): a sequential test as chess engines are
+/// tested. Decks are played in pairs of games, seats swapped, until the log-likelihood ratio
+/// proves the first bot at least ELO1 stronger than the second (H1) or at most ELO0 (H0), at
+/// error rates --alpha and --beta; --games is then the most games played. The LLR, its bounds,
+/// the pairs and the Elo estimate are printed.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani arena --bots mcts,greedy --players 2 --games 200 --budget-ms 1000\n  sagani arena --bots greedy,random --games 200 --records out/ --svg scores.svg\n  sagani arena --bots py,greedy --engine 'py=python3 examples/engine.py'"
+    after_help = "Examples:\n  sagani arena --bots mcts,greedy --players 2 --games 200 --budget-ms 1000\n  sagani arena --bots greedy,random --games 200 --records out/ --svg scores.svg\n  sagani arena --bots py,greedy --engine 'py=python3 examples/engine.py'\n  sagani arena --bots mcts,mcts-2026 --sprt 0,20 --games 4000 --budget-ms 250"
 )]
 pub struct Args {
     /// Comma-separated bots: random, greedy, mcts, or a NAME given with --engine.
@@ -43,6 +50,21 @@ pub struct Args {
     /// Draw each bot's score distribution into an SVG file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// A sequential test of the first bot against the second: H0 "at most ELO0 stronger"
+    /// against H1 "at least ELO1 stronger" (Elo points, e.g. 0,20).
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1",
+        value_delimiter = ',',
+        allow_negative_numbers = true
+    )]
+    sprt: Vec<f64>,
+    /// The test's chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    alpha: f64,
+    /// The test's chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    beta: f64,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -59,12 +81,24 @@ fn run_inner(args: Args) -> Result<(), String> {
         }
     }
     records_dir(&args.records)?;
+    let mut sprt = match args.sprt.as_slice() {
+        [] => None,
+        [e0, e1] => {
+            if args.bots.len() != 2 || args.players != 2 {
+                return Err("--sprt tests two bots in 2-player games: name two bots".into());
+            }
+            Some(Sprt::new(*e0, *e1, args.alpha, args.beta)?)
+        }
+        _ => return Err("--sprt takes two numbers, ELO0,ELO1".into()),
+    };
     let seatings = seatings(args.bots.len(), args.players as usize);
     let b = seatings.len() as u64;
     let games = args.games.div_ceil(b) * b;
     let mut held = Vec::new();
     let bar = progress(games, "games");
     let mut tally = Tally::new(&args.bots);
+    let mut pair = 0.0;
+    let mut played = 0;
     for i in 0..games {
         let seats = &seatings[(i % b) as usize];
         let names: Vec<&str> = seats.iter().map(|&k| args.bots[k].as_str()).collect();
@@ -80,10 +114,26 @@ fn run_inner(args: Args) -> Result<(), String> {
             held.clear();
         }
         tally.add(rg.game(), seats);
+        played = i + 1;
         bar.inc(1);
+        if let Some(t) = &mut sprt {
+            // The first bot's win in this game; a deck's two games make a pair.
+            pair += first_won(rg.game(), seats) as u8 as f64;
+            if i % 2 == 1 {
+                t.add(std::mem::take(&mut pair));
+                let (lo, hi) = t.bounds();
+                bar.set_message(format!("LLR {:.2} [{lo:.2}, {hi:.2}]", t.llr()));
+                if t.verdict() != Verdict::Undecided {
+                    break;
+                }
+            }
+        }
     }
     bar.finish_and_clear();
-    print_table(&tally, args.players, games);
+    print_table(&tally, args.players, played);
+    if let Some(t) = &sprt {
+        print_sprt(t, &args.bots, played);
+    }
     if let Some(path) = &args.svg {
         crate::plot::score_svg(&tally, path)?;
         say!("score distributions written to {}", path.display());
@@ -91,11 +141,49 @@ fn run_inner(args: Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether the first bot (index 0) won a 2-player game it sat in.
+fn first_won(game: &sagani_core::Game, seats: &[usize]) -> bool {
+    match game.outcome() {
+        Some(sagani_core::Outcome::Ranking { ranking, .. }) => seats[ranking[0] as usize] == 0,
+        _ => false,
+    }
+}
+
+fn print_sprt(t: &Sprt, bots: &[String], games: u64) {
+    let (lo, hi) = t.bounds();
+    let (elo, elo_lo, elo_hi) = t.elo();
+    say!(
+        "SPRT {} against {}: H0 Elo <= {}, H1 Elo >= {}, alpha {}, beta {}",
+        bots[0],
+        bots[1],
+        t.elo0,
+        t.elo1,
+        t.alpha,
+        t.beta
+    );
+    let verdict = match t.verdict() {
+        Verdict::Better => format!("H1 accepted: {} is stronger", bots[0]),
+        Verdict::NotBetter => format!("H0 accepted: {} is not the improvement", bots[0]),
+        Verdict::Undecided => "no decision yet (play more games)".to_string(),
+    };
+    say!(
+        "LLR {:.3} after {} pairs ({games} games), bounds [{lo:.3}, {hi:.3}]: {verdict}",
+        t.llr(),
+        t.count()
+    );
+    say!(
+        "pairs won 0-2: {}, 1-1: {}, 2-0: {}; Elo {elo:+.0} [{elo_lo:+.0}, {elo_hi:+.0}]",
+        t.pairs[0],
+        t.pairs[2],
+        t.pairs[4]
+    );
+}
+
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}, ETA {{eta}}"
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}, ETA {{eta}} {{msg}}"
         ))
         .expect("the template is valid"),
     );

@@ -57,6 +57,8 @@ struct HintMove {
     visits: u64,
     /// What the placement does at once (absent for the intermezzo choice and passing).
     preview: Option<sagani_core::Preview>,
+    /// Why, in plain words: what the move does, and how the search rated it.
+    reason: String,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -101,6 +103,7 @@ fn run_inner(args: Args) -> Result<(), String> {
                 value: a.value.is_finite().then_some(a.value),
                 visits: a.visits,
                 preview: game.preview(a.mv).ok(),
+                reason: sagani_ai::explain::reason(&game, a.mv, Some(&a)),
             })
             .collect(),
     };
@@ -135,6 +138,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             m.mv.to_string(),
             m.visits
         );
+        say!("    {}", m.reason);
     }
     Ok(())
 }

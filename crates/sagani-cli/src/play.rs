@@ -57,7 +57,7 @@ pub struct Args {
     #[arg(long, value_name = "LINK", conflicts_with_all = ["load", "players", "bots", "seed", "solo", "variant", "save", "server"])]
     join: Option<String>,
     /// Make a new game on this game server (http://HOST:PORT) and take its first seat. --bots
-    /// names the other seats: random, greedy, mcts or mcts:LEVEL (1-5) play on the server; each
+    /// names the other seats: random, greedy, mcts or mcts:LEVEL (1-8) play on the server; each
     /// `human` seat gets an invite link for its player.
     #[arg(long, value_name = "URL", conflicts_with_all = ["load", "seed", "save"])]
     server: Option<String>,
@@ -244,8 +244,8 @@ fn seat_request(name: &str) -> Result<Value, String> {
         ("human", None) => Ok(json!({ "kind": "human" })),
         ("random" | "greedy" | "mcts", None) => Ok(json!({ "kind": "bot", "bot": bot })),
         ("mcts", Some(l)) => match l.parse::<u8>() {
-            Ok(l @ 1..=5) => Ok(json!({ "kind": "bot", "bot": "mcts", "level": l })),
-            _ => Err(format!("{name:?}: an mcts level is 1 to 5")),
+            Ok(l @ 1..=8) => Ok(json!({ "kind": "bot", "bot": "mcts", "level": l })),
+            _ => Err(format!("{name:?}: an mcts level is 1 to 8")),
         },
         _ => Err(format!(
             "{name:?} cannot play at a server's table: name random, greedy, mcts, mcts:LEVEL or human"

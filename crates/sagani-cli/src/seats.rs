@@ -3,7 +3,9 @@
 use indicatif::ProgressBar;
 use sagani_ai::arena::play_game;
 use sagani_ai::engine::EngineBot;
-use sagani_ai::{make_bot, Bot, Budget, Mcts, MctsConfig, BOT_NAMES};
+use sagani_ai::{
+    known_bot, make_bot, Bot, Budget, Config2026, Mcts, Mcts2026, MctsConfig, BOT_NAMES,
+};
 use sagani_core::record::RecordedGame;
 use sagani_core::Setup;
 use std::path::{Path, PathBuf};
@@ -29,6 +31,12 @@ pub struct Roster {
     /// A folder for the engines' standard error (`NAME.log`), instead of ours.
     #[arg(skip)]
     pub engine_logs: Option<PathBuf>,
+    /// Settings of the `mcts` bot, for tuning it: comma-separated NAME=VALUE of exploration,
+    /// widening, candidates, playout_samples, solo_playout_samples (see `MctsConfig`). A bot
+    /// named `mcts/NAME=VALUE/…` gets those settings too, so two settings can meet in one
+    /// match.
+    #[arg(long, value_name = "NAME=VALUE,…", value_delimiter = ',')]
+    mcts_config: Vec<String>,
 }
 
 /// A seed for one seat of one game, spread out so that nearby games share nothing.
@@ -73,9 +81,16 @@ impl Roster {
             }
         }
         for n in names {
-            if !BOT_NAMES.contains(&n.as_str()) && self.engine(n)?.is_none() {
+            if let Some(settings) = n.strip_prefix("mcts/") {
+                let mut cfg = MctsConfig::default();
+                for s in settings.split('/') {
+                    cfg.set(s)?;
+                }
+                continue;
+            }
+            if !known_bot(n) && self.engine(n)?.is_none() {
                 return Err(format!(
-                    "unknown bot {n:?}; use {} or a NAME given with --engine NAME=COMMAND",
+                    "unknown bot {n:?}; use {}, mcts:LEVEL (1 to 8), mcts-2026 or a NAME given with --engine NAME=COMMAND",
                     BOT_NAMES.join(", ")
                 ));
             }
@@ -92,12 +107,25 @@ impl Roster {
                     None => bot,
                 }))
             }
-            None if name == "mcts" => {
+            None if name == "mcts" || name.starts_with("mcts/") => {
                 let mut cfg = MctsConfig::default();
                 if let Some(t) = self.threads {
                     cfg.threads = t as usize;
                 }
+                for setting in &self.mcts_config {
+                    cfg.set(setting)?;
+                }
+                for setting in name.split('/').skip(1) {
+                    cfg.set(setting)?;
+                }
                 Ok(Box::new(Mcts::new(seed, cfg)))
+            }
+            None if name == "mcts-2026" => {
+                let mut cfg = Config2026::default();
+                if let Some(t) = self.threads {
+                    cfg.threads = t as usize;
+                }
+                Ok(Box::new(Mcts2026::new(seed, cfg)))
             }
             None => make_bot(name, seed),
         }

@@ -49,7 +49,7 @@ pub struct Args {
     #[arg(long, default_value_t = Limits::default().claims_per_ip)]
     claims_per_ip: u32,
     /// The bot that plays a seat whose player ran out of time or resigned: greedy, random,
-    /// mcts or mcts:LEVEL (1-5).
+    /// mcts or mcts:LEVEL (1-8).
     #[arg(long, default_value = "greedy", value_name = "BOT", value_parser = sagani_server::parse_bot)]
     timeout_bot: (String, u8),
     /// A game nobody has moved in for this many days is ended as abandoned.

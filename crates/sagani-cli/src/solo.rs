@@ -3,7 +3,9 @@
 use crate::arena::progress;
 use crate::out::say;
 use crate::seats::{exit, records_dir, write_record, Roster};
+use sagani_ai::clairvoyant;
 use sagani_ai::stats::{mean, median};
+use sagani_core::record::RecordedGame;
 use sagani_core::{Outcome, Setup, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,14 +15,28 @@ use std::process::ExitCode;
 /// `solo`: prints per game the tiles used to reach 75 (or that 75 was not reached), then the
 /// median tiles (a game that never reached 75 counts as the worst), the mean tiles over the
 /// games that reached 75, and the symphony rate (75 or more with 25 tiles or fewer). `solo-all`: per game the final score, then its median and mean.
+///
+/// `--bot clairvoyant` is a solver that knows the deck's order (a beam search for the fewest
+/// tiles to 75; allowed here only, never at a table). `--gap` plays each deck with the bot and
+/// with the clairvoyant too, and says how many tiles the bot needed beyond it.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani solo --bot mcts --games 100 --budget-ms 1000\n  sagani solo --bot greedy --games 100 --variant solo-all --records out/"
+    after_help = "Examples:\n  sagani solo --bot mcts --games 100 --budget-ms 1000\n  sagani solo --bot greedy --games 100 --variant solo-all --records out/\n  sagani solo --bot mcts --games 100 --gap    # against the clairvoyant, deck by deck"
 )]
 pub struct Args {
-    /// The bot: random, greedy, mcts, or a NAME given with --engine.
+    /// The bot: random, greedy, mcts, mcts:LEVEL, clairvoyant (knows the deck), or a NAME
+    /// given with --engine.
     #[arg(long, default_value = "mcts")]
     bot: String,
+    /// Also solve each deck with the clairvoyant and report the bot's gap in tiles (solo).
+    #[arg(long)]
+    gap: bool,
+    /// The clairvoyant's search: displays kept at each step.
+    #[arg(long, default_value_t = clairvoyant::Beam::default().width)]
+    beam_width: usize,
+    /// The clairvoyant's search: placements tried from each display.
+    #[arg(long, default_value_t = clairvoyant::Beam::default().branch)]
+    beam_branch: usize,
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     #[arg(long, default_value_t = 1)]
@@ -35,13 +51,45 @@ pub struct Args {
     records: Option<PathBuf>,
 }
 
+/// A deck solved by the clairvoyant, as a record.
+fn solved(setup: &Setup, beam: clairvoyant::Beam) -> Result<RecordedGame, String> {
+    let mut rg = RecordedGame::new(setup).map_err(|e| e.to_string())?;
+    let s = clairvoyant::solve(rg.game(), beam);
+    for mv in s.moves {
+        rg.play(mv).map_err(|e| e.to_string())?;
+    }
+    Ok(rg)
+}
+
+fn tiles_to_75(o: Option<Outcome>) -> Option<u8> {
+    match o {
+        Some(Outcome::Solo {
+            tiles_used,
+            reached: true,
+            ..
+        }) => Some(tiles_used),
+        _ => None,
+    }
+}
+
 pub fn run(args: Args) -> ExitCode {
     exit(run_inner(args).map_err(|e| format!("error: {e}")))
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
-    args.roster.check(std::slice::from_ref(&args.bot))?;
+    let clairvoyant = args.bot == "clairvoyant";
+    if !clairvoyant {
+        args.roster.check(std::slice::from_ref(&args.bot))?;
+    }
     let variant = Variant::parse(&args.variant).expect("checked by clap");
+    if (clairvoyant || args.gap) && variant != Variant::Solo {
+        return Err("the clairvoyant solves solo (reach 75), not solo-all".into());
+    }
+    let mut gaps: Vec<f64> = Vec::new();
+    let beam = clairvoyant::Beam {
+        width: args.beam_width.max(1),
+        branch: args.beam_branch.max(1),
+    };
     records_dir(&args.records)?;
     let bar = progress(args.games, "games");
     let (mut tiles, mut finals) = (Vec::new(), Vec::new());
@@ -52,7 +100,11 @@ fn run_inner(args: Args) -> Result<(), String> {
             variant: Some(variant),
             ..Setup::seeded(1, seed)
         };
-        let rg = args.roster.play(&setup, &[&args.bot], args.seed, i, &bar)?;
+        let rg = if clairvoyant {
+            solved(&setup, beam)?
+        } else {
+            args.roster.play(&setup, &[&args.bot], args.seed, i, &bar)?
+        };
         if let Some(dir) = &args.records {
             write_record(dir, i, &rg.record().to_json())?;
         }
@@ -83,6 +135,18 @@ fn run_inner(args: Args) -> Result<(), String> {
             }
             _ => unreachable!("solo games end with a solo outcome"),
         };
+        let line = if args.gap {
+            let best = solved(&setup, beam)?;
+            let theirs = tiles_to_75(best.game().outcome());
+            let mine = tiles_to_75(rg.game().outcome());
+            if let (Some(c), Some(b)) = (theirs, mine) {
+                gaps.push(b as f64 - c as f64);
+            }
+            let c = theirs.map_or("75 not reached".to_string(), |c| format!("{c} tiles"));
+            format!("{line}; the clairvoyant: {c}")
+        } else {
+            line
+        };
         bar.suspend(|| say!("game {i} (deck {seed}): {line}"));
         bar.inc(1);
     }
@@ -108,6 +172,14 @@ fn run_inner(args: Args) -> Result<(), String> {
             100.0 * symphonies as f64 / n,
             args.games
         );
+        if args.gap {
+            say!(
+                "gap to the clairvoyant (decks both finished): mean {:.2} tiles, median {:.1}, over {} decks",
+                mean(&gaps),
+                median(&gaps),
+                gaps.len()
+            );
+        }
     } else {
         say!(
             "{} games: final score median {:.1}, mean {:.2}",

@@ -93,13 +93,14 @@ pub enum BotName {
 pub enum SeatRequest {
     /// A person, who claims the seat with its invite.
     Human,
-    /// A bot played by the server: `random`, `greedy` or `mcts`; `level` 1–5 (mcts only,
-    /// default 3) sets its thinking time.
+    /// A bot played by the server: `random`, `greedy` or `mcts`; `level` 1–8 (mcts only,
+    /// default 4) is its level on the ladder, from a newcomer's play to the strongest search
+    /// (`docs/bots.md`).
     Bot {
         #[schema(value_type = BotName)]
         bot: String,
         #[serde(default)]
-        #[schema(minimum = 1, maximum = 5)]
+        #[schema(minimum = 1, maximum = 8)]
         level: Option<u8>,
     },
 }

@@ -458,7 +458,7 @@ async fn previews_lobby_and_bad_requests() {
         ),
         (
             json!({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 9}]}),
-            "1 to 5",
+            "1 to 8",
         ),
         (json!({"seats": [{"kind": "alien"}]}), "kind"),
         (json!({"seat": [{"kind": "human"}]}), "seat"),
@@ -900,7 +900,7 @@ async fn a_thinking_bot_does_not_hold_up_the_server() {
     })
     .await;
     let (game, invites) = server
-        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 5}]))
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 8}]))
         .await;
     let token = server.join(&game, &invites[0]).await;
     let s = server
@@ -1133,7 +1133,7 @@ async fn quick_bots_never_wait_behind_a_search() {
     })
     .await;
     let (slow, invites) = server
-        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 5}]))
+        .create(json!([{"kind": "human"}, {"kind": "bot", "bot": "mcts", "level": 8}]))
         .await;
     let token = server.join(&slow, &invites[0]).await;
     let s = server

@@ -121,7 +121,7 @@ impl App {
         };
         let (bot, level) = (bot.to_string(), level);
         let version = st.version();
-        if bots::is_slow(&bot) && !slow {
+        if bots::is_slow(&bot, level) && !slow {
             // Searches wait in their own lane, so quick bots never wait behind them.
             self.lanes.slow.push(Turn { version, ..turn });
             return;

@@ -1,0 +1,512 @@
+//! `mcts-2026`: the `mcts` bot as it was at the end of 2026, frozen: every later change to
+//! `mcts` is measured against it (`sagani arena --sprt`). Nothing here may change, not even
+//! its evaluation, which is copied below for that reason (`sagani_ai::evaluate` may move on).
+//!
+//! What follows is the original's description.
+//!
+//! Information-set Monte Carlo tree search (single observer, Cowling et al. 2012).
+//!
+//! Each iteration guesses the hidden draw order from what the seat knows (`PileSampler`), walks
+//! one tree of the seat's information sets with that guess, adds one node, plays the game out
+//! with a cheap policy and backs up one return per player; each node scores its moves by the
+//! return of the player who makes them. A move is only considered where the guess allows it
+//! (which tiles lie in the offer depends on the draw), so counts use availability, not parent
+//! visits. Hundreds of placements are legal on a turn, so a node opens its moves one at a time
+//! in the order of `evaluate` (progressive widening). Every thread grows its own tree from its
+//! own seed (root parallelism) and the root counts are summed.
+
+use crate::sampler::PileSampler;
+use crate::{Analysis, Bot, Budget, Decision};
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sagani_core::view::View;
+use sagani_core::{Expect, Gain, Game, Move, Outcome, TileId, MAX_PLAYERS};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct Config2026 {
+    /// Threads, each with its own tree (root parallelism).
+    pub threads: usize,
+    /// UCB exploration constant; returns lie between 0 and 1.
+    pub exploration: f32,
+    /// A node whose moves were on offer n times considers its best 1 + widening × √n of them.
+    pub widening: f32,
+    /// Moves kept per node, best first by `evaluate` (the rest are never tried).
+    pub candidates: usize,
+    /// Multiplayer playouts weigh this many random placements and play the best (0: all).
+    pub playout_samples: usize,
+    /// The same for solo playouts, where only the revealed tile can be placed.
+    pub solo_playout_samples: usize,
+    /// Thinking time when the budget names no limit.
+    pub default_time: Duration,
+}
+
+impl Default for Config2026 {
+    fn default() -> Self {
+        Config2026 {
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(8)),
+            exploration: 0.4,
+            widening: 1.0,
+            candidates: 48,
+            playout_samples: 6,
+            solo_playout_samples: 0,
+            default_time: Duration::from_millis(1000),
+        }
+    }
+}
+
+/// What the last search did.
+#[derive(Clone, Debug, Default)]
+pub struct SearchStats2026 {
+    pub iterations: u64,
+    pub elapsed: Duration,
+    /// Root moves, most visited first.
+    pub root: Vec<Analysis>,
+}
+
+pub struct Mcts2026 {
+    rng: ChaCha8Rng,
+    cfg: Config2026,
+    pub last: SearchStats2026,
+}
+
+impl Mcts2026 {
+    pub fn new(seed: u64, cfg: Config2026) -> Mcts2026 {
+        Mcts2026 {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            cfg,
+            last: SearchStats2026::default(),
+        }
+    }
+
+    /// Searches the position of `view` and returns the root's moves, most visited first.
+    pub fn search(&mut self, view: &View, legal: &[Move], budget: Budget) -> SearchStats2026 {
+        let start = Instant::now();
+        let sampler = PileSampler::new(view);
+        let base = sampler.any_game(view).expect("views rebuild");
+        let threads = self.cfg.threads.max(1);
+        let time = match (budget.time, budget.iterations) {
+            (None, None) => Some(self.cfg.default_time),
+            (t, _) => t,
+        };
+        let deadline = time.map(|t| start + t);
+        let seeds: Vec<u64> = (0..threads).map(|_| self.rng.next_u64()).collect();
+        let cfg = &self.cfg;
+        let trees: Vec<(Vec<Child>, u64)> = std::thread::scope(|s| {
+            let handles: Vec<_> = seeds
+                .iter()
+                .enumerate()
+                .map(|(i, &seed)| {
+                    let quota = budget.iterations.map(|n| {
+                        let n = n.max(1);
+                        n / threads as u64 + ((i as u64) < n % threads as u64) as u64
+                    });
+                    let (base, sampler) = (&base, &sampler);
+                    s.spawn(move || {
+                        let mut tree = Tree::new(cfg, seed, legal);
+                        let mut done = 0u64;
+                        while quota.is_none_or(|q| done < q) {
+                            if done.is_multiple_of(16)
+                                && deadline.is_some_and(|d| Instant::now() >= d)
+                            {
+                                break;
+                            }
+                            tree.iterate(base, sampler);
+                            done += 1;
+                        }
+                        (std::mem::take(&mut tree.nodes[0].children), done)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("search threads do not panic"))
+                .collect()
+        });
+        let mut root: Vec<Analysis> = Vec::new();
+        let mut wins: Vec<f64> = Vec::new();
+        let mut iterations = 0;
+        for (children, done) in trees {
+            iterations += done;
+            for c in children {
+                match root.iter().position(|a| a.mv == c.mv) {
+                    Some(i) => {
+                        root[i].visits += c.n as u64;
+                        wins[i] += c.w as f64;
+                    }
+                    None => {
+                        root.push(Analysis {
+                            mv: c.mv,
+                            value: 0.0,
+                            visits: c.n as u64,
+                        });
+                        wins.push(c.w as f64);
+                    }
+                }
+            }
+        }
+        for (a, w) in root.iter_mut().zip(&wins) {
+            a.value = if a.visits > 0 {
+                w / a.visits as f64
+            } else {
+                0.0
+            };
+        }
+        root.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
+        SearchStats2026 {
+            iterations,
+            elapsed: start.elapsed(),
+            root,
+        }
+    }
+}
+
+impl Bot for Mcts2026 {
+    fn name(&self) -> String {
+        "mcts-2026".into()
+    }
+
+    fn choose(&mut self, view: &View, legal: &[Move], budget: Budget) -> Decision {
+        if legal.len() == 1 {
+            return legal[0].into();
+        }
+        let stats = self.search(view, legal, budget);
+        let best = stats.root.first().map_or(legal[0], |a| a.mv);
+        let comment = stats.root.first().map(|a| {
+            format!(
+                "{} iterations, value {:.3} over {} visits",
+                stats.iterations, a.value, a.visits
+            )
+        });
+        self.last = stats;
+        Decision {
+            mv: best,
+            comment,
+            fault: None,
+            reason: None,
+        }
+    }
+
+    fn analyse(
+        &mut self,
+        view: &View,
+        legal: &[Move],
+        budget: Budget,
+        top: usize,
+    ) -> Vec<Analysis> {
+        let stats = self.search(view, legal, budget);
+        let mut root = stats.root.clone();
+        self.last = stats;
+        root.truncate(top);
+        root
+    }
+}
+
+const NO_NODE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Child {
+    mv: Move,
+    /// Visits, summed return of the player who makes the move, and availability count.
+    n: u32,
+    w: f32,
+    avail: u32,
+    node: u32,
+}
+
+/// One information set: the moves seen so far and the candidates for the last tile set seen.
+struct Node {
+    /// The phase and the tiles on offer (or stored, or revealed) the candidates were made for.
+    sig: (Option<Expect>, u128),
+    cands: Vec<Move>,
+    children: Vec<Child>,
+}
+
+impl Node {
+    fn new() -> Node {
+        Node {
+            sig: (None, 0),
+            cands: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
+/// The tiles the player to act may choose from, as bits.
+fn tile_bits(g: &Game) -> u128 {
+    let tiles: &[TileId] = match g.expects() {
+        Some(Expect::Turn) => g.offer(),
+        Some(Expect::IntermezzoPick) => g.intermezzo_storage(),
+        _ => return g.revealed().map_or(0, |t| 1u128 << t),
+    };
+    tiles.iter().fold(0, |b, &t| b | 1u128 << t)
+}
+
+fn available(mv: &Move, tiles: u128) -> bool {
+    match *mv {
+        Move::Place { tile, .. } | Move::Intermezzo { tile } => tiles >> tile & 1 == 1,
+        Move::Pass => true,
+    }
+}
+
+struct Tree<'a> {
+    cfg: &'a Config2026,
+    rng: ChaCha8Rng,
+    nodes: Vec<Node>,
+    /// The root's moves are the caller's legal moves, whatever the guess.
+    root_legal: &'a [Move],
+    pile: Vec<TileId>,
+    gains: Vec<(Move, Gain)>,
+    path: Vec<(u32, u32, u8)>,
+}
+
+impl<'a> Tree<'a> {
+    fn new(cfg: &'a Config2026, seed: u64, root_legal: &'a [Move]) -> Tree<'a> {
+        Tree {
+            cfg,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            nodes: vec![Node::new()],
+            root_legal,
+            pile: Vec::new(),
+            gains: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// The moves worth trying here, best first by `evaluate`, with the intermezzo choice or the
+    /// pass second so that it is always among the first tried.
+    fn candidates(&mut self, g: &Game, root: bool) -> Vec<Move> {
+        g.placement_gains(&mut self.gains);
+        let mut rated: Vec<(Move, f32)> = self
+            .gains
+            .iter()
+            .map(|(mv, gain)| (*mv, placement_value(gain)))
+            .filter(|(mv, _)| !root || self.root_legal.contains(mv))
+            .collect();
+        rated.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut cands: Vec<Move> = rated
+            .into_iter()
+            .take(self.cfg.candidates)
+            .map(|(mv, _)| mv)
+            .collect();
+        let other = match g.expects() {
+            Some(Expect::Turn) if g.offer().len() == 1 && g.draw_pile_len() > 0 => {
+                Some(Move::Intermezzo { tile: g.offer()[0] })
+            }
+            Some(Expect::IntermezzoPick) => Some(Move::Pass),
+            _ => None,
+        };
+        if let Some(mv) = other.filter(|mv| !root || self.root_legal.contains(mv)) {
+            cands.insert(cands.len().min(1), mv);
+        }
+        cands
+    }
+
+    fn iterate(&mut self, base: &Game, sampler: &PileSampler) {
+        let mut g = base.clone();
+        sampler.sample(&mut self.rng, &mut self.pile);
+        g.set_draw_pile(&self.pile)
+            .expect("samples hold the pile's tiles");
+        self.path.clear();
+        let mut node = 0u32;
+        while let Some(player) = g.to_act() {
+            let tiles = tile_bits(&g);
+            let sig = (g.expects(), tiles);
+            if self.nodes[node as usize].sig != sig {
+                let cands = self.candidates(&g, node == 0);
+                let n = &mut self.nodes[node as usize];
+                n.sig = sig;
+                n.cands = cands;
+            }
+            let c = self.cfg.exploration;
+            let n = &mut self.nodes[node as usize];
+            // Widen by how often this set of moves was on offer, not by all visits: where the
+            // offer was freshly drawn, each guess brings other tiles.
+            let mut open = 0;
+            let mut seen = 0;
+            for ch in n.children.iter_mut().filter(|ch| available(&ch.mv, tiles)) {
+                seen = seen.max(ch.avail);
+                ch.avail += 1;
+                open += 1;
+            }
+            let allowed = 1 + (self.cfg.widening * (seen as f32).sqrt()) as usize;
+            let fresh = if open < allowed {
+                n.cands
+                    .iter()
+                    .find(|mv| !n.children.iter().any(|ch| ch.mv == **mv))
+                    .copied()
+            } else {
+                None
+            };
+            let (idx, new) = match fresh {
+                Some(mv) => {
+                    n.children.push(Child {
+                        mv,
+                        n: 0,
+                        w: 0.0,
+                        avail: 1,
+                        node: NO_NODE,
+                    });
+                    (n.children.len() - 1, true)
+                }
+                None => {
+                    let mut best = (usize::MAX, f32::NEG_INFINITY);
+                    for (i, ch) in n.children.iter().enumerate() {
+                        if !available(&ch.mv, tiles) {
+                            continue;
+                        }
+                        let score = if ch.n == 0 {
+                            f32::INFINITY
+                        } else {
+                            ch.w / ch.n as f32 + c * ((ch.avail as f32).ln() / ch.n as f32).sqrt()
+                        };
+                        if score > best.1 {
+                            best = (i, score);
+                        }
+                    }
+                    if best.0 == usize::MAX {
+                        // Nothing tried here fits this guess and every candidate is open:
+                        // play on without the tree.
+                        break;
+                    }
+                    (best.0, false)
+                }
+            };
+            let mv = n.children[idx].mv;
+            self.path.push((node, idx as u32, player));
+            g.play(mv)
+                .expect("tree moves are legal in every guess that allows them");
+            if new {
+                break;
+            }
+            let child = self.nodes[node as usize].children[idx].node;
+            node = if child == NO_NODE {
+                let id = self.nodes.len() as u32;
+                self.nodes.push(Node::new());
+                self.nodes[node as usize].children[idx].node = id;
+                id
+            } else {
+                child
+            };
+        }
+        let samples = if g.players() == 1 {
+            self.cfg.solo_playout_samples
+        } else {
+            self.cfg.playout_samples
+        };
+        while playout_step(&mut g, &mut self.rng, samples, &mut self.gains) {}
+        let r = returns(&g);
+        for &(node, idx, player) in &self.path {
+            let n = &mut self.nodes[node as usize];
+            let ch = &mut n.children[idx as usize];
+            ch.n += 1;
+            ch.w += r[player as usize];
+        }
+    }
+}
+
+/// The playout policy: the best placement by `evaluate` among `samples` random ones (among
+/// all of them when `samples` is 0); the intermezzo choice now and then; an intermezzo tile
+/// when it is worth taking.
+fn playout_step(
+    g: &mut Game,
+    rng: &mut ChaCha8Rng,
+    samples: usize,
+    gains: &mut Vec<(Move, Gain)>,
+) -> bool {
+    let Some(seat) = g.to_act() else { return false };
+    let expects = g.expects().expect("someone acts");
+    if expects == Expect::Turn
+        && g.offer().len() == 1
+        && g.draw_pile_len() > 0
+        && rng.random_range(0..8) == 0
+    {
+        let tile = g.offer()[0];
+        g.play(Move::Intermezzo { tile })
+            .expect("intermezzo is open");
+        return true;
+    }
+    let mut best = (Move::Pass, f32::NEG_INFINITY);
+    if samples == 0 {
+        g.placement_gains(gains);
+        for (mv, gain) in gains.iter() {
+            let v = placement_value(gain);
+            if v > best.1 {
+                best = (*mv, v);
+            }
+        }
+    } else {
+        let revealed = [g.revealed().unwrap_or(0)];
+        let tiles: &[TileId] = match expects {
+            Expect::Turn => g.offer(),
+            Expect::IntermezzoPick => g.intermezzo_storage(),
+            Expect::PlaceDrawn | Expect::PlaceRevealed => &revealed,
+        };
+        let display = g.display(seat);
+        for _ in 0..samples {
+            let tile = tiles[rng.random_range(0..tiles.len())];
+            let cell = display.open_cell(rng.random_range(0..display.open_len()));
+            let mv = Move::place(tile, cell, rng.random_range(0..4));
+            let v = placement_value(&g.gain(mv).expect("open cells are legal"));
+            if v > best.1 {
+                best = (mv, v);
+            }
+        }
+    }
+    if expects == Expect::IntermezzoPick && best.1 <= PASS_VALUE {
+        best.0 = Move::Pass;
+    }
+    g.play(best.0).expect("playout moves are legal");
+    true
+}
+
+/// Each player's return from a finished game, 0 to 1.
+fn returns(g: &Game) -> [f32; MAX_PLAYERS] {
+    let mut r = [0.0; MAX_PLAYERS];
+    match g.outcome() {
+        Some(Outcome::Ranking { ranking, scores }) => {
+            let n = ranking.len();
+            for (pos, &seat) in ranking.iter().enumerate() {
+                let place = 1.0 - pos as f32 / (n - 1) as f32;
+                let best_other = (0..n)
+                    .filter(|&s| s != seat as usize)
+                    .map(|s| scores[s])
+                    .max()
+                    .unwrap_or(0);
+                let margin = (scores[seat as usize] - best_other) as f32 / 10.0;
+                r[seat as usize] = 0.85 * place + 0.15 / (1.0 + (-margin).exp());
+            }
+        }
+        Some(Outcome::Solo {
+            tiles_used,
+            score,
+            reached,
+            ..
+        }) => {
+            // Fewer tiles is better, evenly from 15 to 55; falling short is worst.
+            r[0] = if reached {
+                0.1 + 0.9 * ((55.0 - tiles_used as f32) / 40.0).clamp(0.0, 1.0)
+            } else {
+                0.1 * (score.max(0) as f32 / 75.0)
+            };
+        }
+        Some(Outcome::SoloAll { final_score, .. }) => {
+            r[0] = 1.0 / (1.0 + (-(final_score as f32 - 100.0) / 40.0).exp());
+        }
+        None => {}
+    }
+    r
+}
+
+// The evaluation as it was (see `evaluate.rs` of the time), frozen with the search.
+
+/// Value of a placement for the player who makes it.
+#[inline]
+fn placement_value(g: &Gain) -> f32 {
+    g.score_change as f32 + 0.5 * 0.5 * g.worth as f32
+        - 0.3 * g.own_open as f32
+        - 0.5 * 4u16.saturating_sub(g.supply_after) as f32
+}
+
+/// The value of passing in an intermezzo: a pick is taken only when it is worth more.
+const PASS_VALUE: f32 = 0.0;
