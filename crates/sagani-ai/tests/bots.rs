@@ -212,3 +212,43 @@ fn mcts_analysis_lists_legal_moves_best_first_and_reports_its_iterations() {
     assert_eq!(mcts.last.iterations, 2000);
     assert!(mcts.last.root.iter().map(|a| a.visits).sum::<u64>() <= 2000);
 }
+
+/// The frozen baseline stays what it was: the moves of one seeded game of `mcts-2026` against
+/// itself (one thread, a fixed number of iterations) are pinned by their digest. A change that
+/// moves it makes every comparison against it (`sagani arena --sprt`) meaningless.
+#[test]
+fn the_frozen_baseline_plays_as_it_always_did() {
+    let mut bots: Vec<Box<dyn Bot>> = (0..2)
+        .map(|s| {
+            Box::new(sagani_ai::Mcts2026::new(
+                40 + s,
+                sagani_ai::Config2026 {
+                    threads: 1,
+                    ..Default::default()
+                },
+            )) as Box<dyn Bot>
+        })
+        .collect();
+    let rg = play_game(
+        &setup(2, 12),
+        &mut bots,
+        Budget::iterations(300),
+        5,
+        &mut |_| {},
+    )
+    .unwrap();
+    let moves: String = rg
+        .record()
+        .moves
+        .iter()
+        .map(|m| format!("{}{};", m.player, m.mv))
+        .collect();
+    // FNV-1a over the moves as text.
+    let digest = moves.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    });
+    println!("digest {digest:#018x} of {} moves", rg.record().moves.len());
+    assert_eq!(digest, PINNED, "mcts-2026 changed: it must stay as it was");
+}
+
+const PINNED: u64 = 0x96c9_9f78_5353_9320;
