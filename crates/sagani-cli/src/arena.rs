@@ -123,6 +123,17 @@ fn run_inner(args: Args) -> Result<(), String> {
                 t.add(std::mem::take(&mut pair));
                 let (lo, hi) = t.bounds();
                 bar.set_message(format!("LLR {:.2} [{lo:.2}, {hi:.2}]", t.llr()));
+                // Long tests, run without a terminal, say how they stand now and then.
+                if bar.is_hidden() && t.count().is_multiple_of(10) {
+                    eprintln!(
+                        "{} pairs: LLR {:.3} [{lo:.3}, {hi:.3}], pairs won 0-2/1-1/2-0: {}/{}/{}",
+                        t.count(),
+                        t.llr(),
+                        t.pairs[0],
+                        t.pairs[2],
+                        t.pairs[4]
+                    );
+                }
                 if t.verdict() != Verdict::Undecided {
                     break;
                 }

@@ -44,6 +44,12 @@ pub struct Args {
     /// Search time per position for --mcts, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     budget_ms: u64,
+    /// With --mcts: the search measured, mcts or mcts-2026 (the frozen baseline).
+    #[arg(long, default_value = "mcts", value_parser = ["mcts", "mcts-2026"])]
+    bot: String,
+    /// With --mcts: settings of the mcts search, NAME=VALUE,… (see `sagani arena --help`).
+    #[arg(long, value_name = "NAME=VALUE,…", value_delimiter = ',')]
+    mcts_config: Vec<String>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -72,7 +78,17 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn mcts(args: &Args) -> ExitCode {
-    use sagani_ai::{Bot, Budget, Greedy, Mcts, MctsConfig};
+    use sagani_ai::{Bot, Budget, Config2026, Greedy, Mcts, Mcts2026, MctsConfig};
+    let mut cfg = MctsConfig {
+        threads: args.threads as usize,
+        ..MctsConfig::default()
+    };
+    for setting in &args.mcts_config {
+        if let Err(e) = cfg.set(setting) {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let mut rates = Vec::new();
     // Games that end before their stopping point are skipped, so a few more seeds may be used.
     for i in 0.. {
@@ -91,20 +107,25 @@ fn mcts(args: &Args) -> ExitCode {
             game.play(d.mv).expect("greedy plays legal moves");
         }
         let Some(seat) = game.to_act() else { continue };
-        let cfg = MctsConfig {
-            threads: args.threads as usize,
-            ..MctsConfig::default()
+        let (view, legal) = (game.view(Some(seat)), game.legal_moves());
+        let budget = Budget::millis(args.budget_ms);
+        let (iterations, elapsed) = if args.bot == "mcts-2026" {
+            let base = Config2026 {
+                threads: args.threads as usize,
+                ..Config2026::default()
+            };
+            let s = Mcts2026::new(seed, base).search(&view, &legal, budget);
+            (s.iterations, s.elapsed)
+        } else {
+            let s = Mcts::new(seed, cfg.clone()).search(&view, &legal, budget);
+            (s.iterations, s.elapsed)
         };
-        let stats = Mcts::new(seed, cfg).search(
-            &game.view(Some(seat)),
-            &game.legal_moves(),
-            Budget::millis(args.budget_ms),
-        );
-        rates.push(stats.iterations as f64 / stats.elapsed.as_secs_f64());
+        rates.push(iterations as f64 / elapsed.as_secs_f64());
     }
     let median = sagani_ai::stats::median(&rates);
     say!(
-        "mcts: {median:.0} iterations/s (median of {} positions, {} player{}, {} thread{}, {} ms each)",
+        "{}: {median:.0} iterations/s (median of {} positions, {} player{}, {} thread{}, {} ms each)",
+        args.bot,
         rates.len(),
         args.players,
         if args.players == 1 { "" } else { "s" },
