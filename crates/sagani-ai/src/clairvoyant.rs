@@ -2,8 +2,10 @@
 //! perfect play. It sees the whole game (never allowed at a table: only `sagani solo` runs
 //! it) and searches the placements of the tiles as they will come for the fewest tiles to 75:
 //! a beam search, each step keeping the `width` most promising displays, each display trying
-//! its `branch` best placements of the next tile. The first step at which some display reaches
-//! 75 is its answer; it is not proven optimal, only the best found.
+//! its `branch` best placements of the next tile. A display's promise is how soon a greedy
+//! continuation of it (the tiles as they will come, each placed where the evaluation likes it
+//! best) reaches 75. The first step at which some display reaches 75 is its answer; it is not
+//! proven optimal, only the best found.
 
 use crate::evaluate::placement_value;
 use sagani_core::{tile, Gain, Game, Move, Outcome};
@@ -20,8 +22,8 @@ pub struct Beam {
 impl Default for Beam {
     fn default() -> Beam {
         Beam {
-            width: 400,
-            branch: 14,
+            width: 150,
+            branch: 24,
         }
     }
 }
@@ -47,9 +49,10 @@ impl Solution {
     }
 }
 
-/// How promising a display is: its score, and for every tile not complete yet its value as
-/// far as its arrows are covered; discs run short cost (Cacophony comes).
-fn promise(g: &Game) -> f32 {
+/// How promising a display is (higher is better): how few tiles a greedy continuation needs
+/// to reach 75 from it, then how much it scores; and, between equals, how far its unfinished
+/// tiles are covered.
+fn promise(g: &Game, gains: &mut Vec<(Move, Gain)>) -> f32 {
     let d = g.display(0);
     let mut progress = 0.0;
     for t in d.tiles().filter(|t| !t.flipped) {
@@ -58,14 +61,36 @@ fn promise(g: &Game) -> f32 {
         let value = tile(t.tile).map_or(0, |x| x.value()) as f32;
         progress += value * done / all;
     }
-    let short = 5u16.saturating_sub(g.supply(0)) as f32;
-    g.score(0) as f32 + 0.8 * progress - 1.5 * short
+    let mut rest = g.clone();
+    while !rest.is_over() {
+        rest.placement_gains(gains);
+        let Some(best) = gains
+            .iter()
+            .max_by(|a, b| placement_value(&a.1).total_cmp(&placement_value(&b.1)))
+            .map(|(mv, _)| *mv)
+        else {
+            break;
+        };
+        if rest.play(best).is_err() {
+            break;
+        }
+    }
+    let tiles = match rest.outcome() {
+        Some(Outcome::Solo {
+            tiles_used,
+            reached: true,
+            ..
+        }) => tiles_used as f32,
+        _ => 100.0,
+    };
+    -10.0 * tiles + 0.1 * rest.score(0) as f32 + 0.01 * progress
 }
 
 /// Searches a solo game (`solo`, reach 75) from `game` on, knowing its draw pile.
 pub fn solve(game: &Game, beam: Beam) -> Solution {
     let mut states: Vec<(Game, Vec<Move>)> = vec![(game.clone(), Vec::new())];
     let mut gains: Vec<(Move, Gain)> = Vec::new();
+    let mut scratch: Vec<(Move, Gain)> = Vec::new();
     let mut best_over: Option<(Game, Vec<Move>)> = None;
     while !states.is_empty() {
         let mut next: Vec<(f32, Game, Vec<Move>)> = Vec::new();
@@ -79,7 +104,7 @@ pub fn solve(game: &Game, beam: Beam) -> Solution {
                 }
                 let mut path = moves.clone();
                 path.push(*mv);
-                next.push((promise(&child), child, path));
+                next.push((promise(&child, &mut scratch), child, path));
             }
         }
         // Finished games: the first that reached 75 is the answer; the others are kept in

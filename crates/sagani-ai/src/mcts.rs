@@ -34,6 +34,10 @@ pub struct MctsConfig {
     pub solo_playout_samples: usize,
     /// Thinking time when the budget names no limit.
     pub default_time: Duration,
+    /// In solo, the return a playout earns for a magical symphony (75 with 25 tiles or
+    /// fewer) on top of its tiles' worth: the search aims at the threshold, not only at fewer
+    /// tiles.
+    pub symphony_bonus: f32,
 }
 
 impl Default for MctsConfig {
@@ -46,6 +50,7 @@ impl Default for MctsConfig {
             playout_samples: 6,
             solo_playout_samples: 0,
             default_time: Duration::from_millis(1000),
+            symphony_bonus: 0.0,
         }
     }
 }
@@ -65,10 +70,11 @@ impl MctsConfig {
             "solo_playout_samples" => {
                 self.solo_playout_samples = value.parse().map_err(|e| bad(&e))?
             }
+            "symphony_bonus" => self.symphony_bonus = value.parse().map_err(|e| bad(&e))?,
             other => {
                 return Err(format!(
                     "{other:?} is not an mcts setting: exploration, widening, candidates, \
-                     playout_samples, solo_playout_samples"
+                     playout_samples, solo_playout_samples, symphony_bonus"
                 ))
             }
         }
@@ -420,7 +426,7 @@ impl<'a> Tree<'a> {
             self.cfg.playout_samples
         };
         while playout_step(&mut g, &mut self.rng, samples, &mut self.gains) {}
-        let r = returns(&g);
+        let r = returns(&g, self.cfg.symphony_bonus);
         for &(node, idx, player) in &self.path {
             let n = &mut self.nodes[node as usize];
             let ch = &mut n.children[idx as usize];
@@ -485,8 +491,8 @@ pub(crate) fn playout_step(
     true
 }
 
-/// Each player's return from a finished game, 0 to 1.
-pub(crate) fn returns(g: &Game) -> [f32; MAX_PLAYERS] {
+/// Each player's return from a finished game, 0 to 1 (`symphony`: the solo bonus).
+pub(crate) fn returns(g: &Game, symphony: f32) -> [f32; MAX_PLAYERS] {
     let mut r = [0.0; MAX_PLAYERS];
     match g.outcome() {
         Some(Outcome::Ranking { ranking, scores }) => {
@@ -506,11 +512,14 @@ pub(crate) fn returns(g: &Game) -> [f32; MAX_PLAYERS] {
             tiles_used,
             score,
             reached,
-            ..
+            symphony: magical,
         }) => {
-            // Fewer tiles is better, evenly from 15 to 55; falling short is worst.
+            // Fewer tiles is better, evenly from 15 to 55, and a symphony (25 or fewer) earns
+            // its bonus; falling short is worst.
+            let bonus = if magical { symphony } else { 0.0 };
             r[0] = if reached {
-                0.1 + 0.9 * ((55.0 - tiles_used as f32) / 40.0).clamp(0.0, 1.0)
+                0.1 + (0.9 - symphony) * ((55.0 - tiles_used as f32) / 40.0).clamp(0.0, 1.0)
+                    + bonus
             } else {
                 0.1 * (score.max(0) as f32 / 75.0)
             };
