@@ -462,6 +462,23 @@ fn a_bot_that_panics_on_its_own_thread_leaves_the_screen_whole() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `sagani serve` on a fresh database in `dir`, on any free port.
+fn game_server(dir: &Path) -> common::Server {
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_sagani"));
+    serve
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--moves-per-token",
+            "0",
+            "--db",
+        ])
+        .arg(dir.join("games.db"))
+        .stderr(Stdio::null());
+    common::started(serve)
+}
+
 /// A person in a browser, as the page plays: a seat claimed with its invite under a name, the
 /// game live on a WebSocket, a move (the first legal one) whenever the seat is to act.
 fn browser_player(
@@ -517,19 +534,7 @@ fn browser_joins(server: &str, game: &str, join: Value) -> std::thread::JoinHand
 #[test]
 fn a_terminal_player_and_a_browser_player_at_one_server_table() {
     let dir = temp_dir("online");
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_sagani"));
-    serve
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--moves-per-token",
-            "0",
-            "--db",
-        ])
-        .arg(dir.join("games.db"))
-        .stderr(Stdio::null());
-    let server = common::started(serve);
+    let server = game_server(&dir);
     let made: Value = reqwest::blocking::Client::new()
         .post(format!("{}/api/games", server.url))
         .json(&json!({
@@ -582,19 +587,7 @@ fn a_terminal_player_and_a_browser_player_at_one_server_table() {
 #[test]
 fn a_game_made_on_a_server_from_the_terminal_is_left_and_taken_again_by_its_link() {
     let dir = temp_dir("online-made");
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_sagani"));
-    serve
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--moves-per-token",
-            "0",
-            "--db",
-        ])
-        .arg(dir.join("games.db"))
-        .stderr(Stdio::null());
-    let server = common::started(serve);
+    let server = game_server(&dir);
     let args = format!(
         "play --server {} --bots human --clock 3+2 --name Tess",
         server.url
@@ -643,19 +636,7 @@ fn sagani_tui_link(link: &str) -> (String, String) {
 #[test]
 fn a_public_game_made_from_the_terminal_without_colour_is_joined_from_the_lobby_and_played_out() {
     let dir = temp_dir("online-public");
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_sagani"));
-    serve
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--moves-per-token",
-            "0",
-            "--db",
-        ])
-        .arg(dir.join("games.db"))
-        .stderr(Stdio::null());
-    let server = common::started(serve);
+    let server = game_server(&dir);
     let command = format!(
         "env NO_COLOR=1 {} play --server {} --bots human --public --name Tess --bot-pace-ms 0",
         env!("CARGO_BIN_EXE_sagani"),
