@@ -468,10 +468,10 @@ async fn three_servers_on_one_database_play_as_one() {
     drop(cluster.servers.drain(..));
 }
 
-#[test]
-fn a_deck_seed_is_refused_on_postgres() {
-    let Some(admin) = sagani_server::testing::postgres_url("a_deck_seed_is_refused_on_postgres")
-    else {
+/// Refused before anything is written: the database is left without a single table.
+#[tokio::test]
+async fn a_deck_seed_is_refused_on_postgres() {
+    let Some(db) = TestDatabase::create("a_deck_seed_is_refused_on_postgres").await else {
         return;
     };
     let out = common::sagani()
@@ -482,11 +482,26 @@ fn a_deck_seed_is_refused_on_postgres() {
             "--deck-seed",
             "5",
             "--db",
-            &admin,
+            &db.url,
         ])
         .output()
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--deck-seed is refused"), "{err}");
+    let (client, conn) = tokio_postgres::connect(&db.url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let driver = tokio::spawn(conn);
+    let tables: i64 = client
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 0, "a refused start left tables behind");
+    drop(client);
+    let _ = driver.await;
 }

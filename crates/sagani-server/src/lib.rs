@@ -104,6 +104,10 @@ pub fn router(app: Arc<App>) -> Router {
 
 /// Opens the store `db` names (a SQLite file, or a `postgres://` URL) and starts a server on it.
 pub async fn open(db: &str, config: Config) -> Result<Arc<App>, String> {
+    // Refused before the store is opened: a refused start must not migrate a shared database.
+    if config.deck_seed.is_some() && store::is_postgres(db) {
+        return Err(app::SHARED_SEED_REFUSED.into());
+    }
     let store = store::open(db, true).await.map_err(|e| e.to_string())?;
     App::start(store, config).await
 }

@@ -170,15 +170,16 @@ async fn detached<T: Send + 'static>(
     })
 }
 
+/// Why a fixed deck seed and a shared database do not go together.
+pub const SHARED_SEED_REFUSED: &str =
+    "--deck-seed is refused with a shared database: whoever knows the seed knows every draw pile";
+
 impl App {
     /// A server over `store`: it starts the bot workers and hears other servers' changes.
     /// Nothing is loaded up front: games are read when asked for.
     pub async fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, String> {
         if config.deck_seed.is_some() && !store.exclusive() {
-            return Err(
-                "--deck-seed is refused with a shared database: whoever knows the seed knows every draw pile"
-                    .into(),
-            );
+            return Err(SHARED_SEED_REFUSED.into());
         }
         // Game k of the database is dealt from S+k, across restarts too.
         let dealt = match config.deck_seed {
