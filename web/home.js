@@ -17,11 +17,8 @@ import { gameLine } from './players.js';
 /// them) and their words.
 const SEAT_CHOICES = [
   ['human', 'home.seat.human'],
-  ['bot:mcts:1', 'home.seat.level.1'],
-  ['bot:mcts:2', 'home.seat.level.2'],
-  ['bot:mcts:3', 'home.seat.level.3'],
-  ['bot:mcts:4', 'home.seat.level.4'],
-  ['bot:mcts:5', 'home.seat.level.5'],
+  // The levels of docs/bots.md, by the server's names (level 4 is the greedy bot).
+  ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => [`bot:mcts:${n}`, `home.seat.level.${n}`]),
   ['bot:greedy', 'home.seat.greedy'],
   ['bot:random', 'home.seat.random'],
 ];

@@ -1263,10 +1263,12 @@ class Table {
     const had = new Map([...list.children].map((li) => [li.dataset.words, li]));
     const items = [...this.log.keys()].sort((a, b) => b - a).map((version) => {
       const move = this.log.get(version);
-      const { text, note } = describeMove(move, this.state, names, this.tiles);
-      const words = JSON.stringify([version, move.seat, text, note]);
+      const { text, note, why } = describeMove(move, this.state, names, this.tiles);
+      const words = JSON.stringify([version, move.seat, text, note, why]);
       return had.get(words) || h('li', { 'data-version': version, 'data-seat': move.seat, 'data-words': words },
-        h('span', { class: 'dot', style: `background:${SEAT_COLORS[move.seat]}` }), text, note ? h('span', { class: 'note', 'data-testid': 'log-note' }, ` (${note})`) : null);
+        h('span', { class: 'dot', style: `background:${SEAT_COLORS[move.seat]}` }), text,
+        note ? h('span', { class: 'note', 'data-testid': 'log-note' }, ` (${note})`) : null,
+        why ? h('span', { class: 'why', 'data-testid': 'log-why' }, why) : null);
     });
     if (!items.length) items.push(h('li', { class: 'hint', 'data-words': '' }, t('log.empty')));
     items.forEach((li, i) => {

@@ -73,7 +73,27 @@ export function describeMove(played, state, names, tiles) {
   } else {
     text = t(`log.pass${you}`, { who });
   }
-  return { text: text.replace(/\s+([,.])/g, '$1').replace(/\s{2,}/g, ' '), note: effectNote(played.effect, tiles) };
+  const why = state.seats[played.seat]?.kind === 'bot' ? botReason(played, tiles) : '';
+  return { text: text.replace(/\s+([,.])/g, '$1').replace(/\s{2,}/g, ' '), note: effectNote(played.effect, tiles), why };
+}
+
+/// Why a bot placed where it did, as its one-line reason says it (sagani-ai's explain): the
+/// arrows it covers, tile by tile, then its own, and the discs it keeps. Points and
+/// completions are in the note already.
+export function botReason(played, tiles) {
+  const e = played.effect;
+  if (!e || played.move.action !== 'place') return '';
+  const byTile = new Map();
+  for (const c of e.covered || []) byTile.set(c.tile, (byTile.get(c.tile) || 0) + 1);
+  const parts = [];
+  for (const [tile, count] of byTile) {
+    if (tile !== played.move.tile) parts.push(t('why.covered', { count, tile: tileName(tiles, tile) }));
+  }
+  const own = byTile.get(played.move.tile);
+  if (own) parts.push(t('why.covered.own', { count: own }));
+  if (!parts.length) parts.push(t('why.covered.none'));
+  parts.push(t('why.kept', { count: e.supply_after }));
+  return t('why', { reason: parts.join(', ') });
 }
 
 /// "+6 points, 1 Cacophony disc": what a placement did (from the engine, via the server).

@@ -18,12 +18,9 @@ pub const LEVELS: u8 = 8;
 /// What a level does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Play {
-    /// A newcomer: covers as many arrows as it can and takes the points it sees, but does not
-    /// count its discs (Cacophony), does not plan tiles to complete, and never stores a tile.
-    Newcomer,
-    /// One ply by the evaluation, picking among the moves with a softmax of this temperature
-    /// (in points): a player who sees what a move does but often picks a worse one.
-    Loose(f32),
+    /// One ply (see `OnePly`): how it sees a move, its softmax temperature, how many of the
+    /// best-looking moves it considers.
+    OnePly(Eyes, f32, usize),
     /// One ply by the evaluation, the best move (the `greedy` bot).
     Greedy,
     /// `mcts` with this many iterations, on one thread.
@@ -42,17 +39,17 @@ pub const LADDER: [Level; LEVELS as usize] = [
     Level {
         level: 1,
         name: "newcomer",
-        play: Play::Newcomer,
+        play: Play::OnePly(Eyes::Newcomer, 1.0, 5),
     },
     Level {
         level: 2,
         name: "beginner",
-        play: Play::Loose(3.0),
+        play: Play::OnePly(Eyes::Newcomer, 0.6, 5),
     },
     Level {
         level: 3,
         name: "casual",
-        play: Play::Loose(1.0),
+        play: Play::OnePly(Eyes::Newcomer, 0.3, 5),
     },
     Level {
         level: 4,
@@ -62,22 +59,22 @@ pub const LADDER: [Level; LEVELS as usize] = [
     Level {
         level: 5,
         name: "skilled",
-        play: Play::Search(400),
+        play: Play::Search(60),
     },
     Level {
         level: 6,
         name: "strong",
-        play: Play::Search(2_000),
+        play: Play::Search(250),
     },
     Level {
         level: 7,
         name: "expert",
-        play: Play::Search(8_000),
+        play: Play::Search(1_000),
     },
     Level {
         level: 8,
         name: "master",
-        play: Play::Search(30_000),
+        play: Play::Search(8_000),
     },
 ];
 
@@ -95,8 +92,7 @@ pub fn level(n: u8) -> Result<Level, String> {
 pub fn level_bot(n: u8, seed: u64) -> Result<Box<dyn Bot>, String> {
     let l = level(n)?;
     Ok(match l.play {
-        Play::Newcomer => Box::new(Newcomer::new(seed)),
-        Play::Loose(t) => Box::new(Loose::new(seed, t, n)),
+        Play::OnePly(eyes, t, k) => Box::new(OnePly::new(seed, eyes, t, k, n)),
         Play::Greedy => Box::new(Leveled {
             bot: Box::new(crate::Greedy::new(seed)),
             level: n,
@@ -142,69 +138,54 @@ fn newcomer_value(g: &Gain) -> f32 {
     (g.covered + g.own_covered) as f32 + g.points as f32 * 0.5
 }
 
-pub struct Newcomer {
+/// How a one-ply level sees a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Eyes {
+    /// Arrows covered and points seen: Sound discs are not counted (Cacophony comes as a
+    /// surprise), no tile is planned for, and a tile is never stored.
+    Newcomer,
+    /// The evaluation `greedy` plays by.
+    Evaluation,
+}
+
+/// A one-ply player: it values each move as its `eyes` see it, considers the few best-looking
+/// ones and picks among them by a softmax of `temperature` (in its own units): the best one
+/// most often, a worse one now and then, a wild one never.
+pub struct OnePly {
     rng: ChaCha8Rng,
-}
-
-impl Newcomer {
-    pub fn new(seed: u64) -> Newcomer {
-        Newcomer {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
-}
-
-impl Bot for Newcomer {
-    fn name(&self) -> String {
-        "mcts:1".into()
-    }
-
-    fn choose(&mut self, view: &View, legal: &[Move], _: Budget) -> Decision {
-        let game = PileSampler::new(view)
-            .any_game(view)
-            .expect("views rebuild");
-        // Ties (many placements look alike to a newcomer) break at random.
-        let mut best: Option<(Move, f32)> = None;
-        for &mv in legal {
-            let v = match mv {
-                Move::Place { .. } => match game.gain(mv) {
-                    Ok(g) => newcomer_value(&g) + self.rng.random::<f32>() * 0.9,
-                    Err(_) => continue,
-                },
-                // A newcomer never stores a tile, and takes a stored one when it covers any.
-                Move::Intermezzo { .. } => f32::NEG_INFINITY,
-                Move::Pass => 0.95,
-            };
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((mv, v));
-            }
-        }
-        let mv = best.map_or(legal[0], |(mv, _)| mv);
-        Decision {
-            reason: Some(crate::explain::reason(&game, mv, None)),
-            ..mv.into()
-        }
-    }
-}
-
-/// One ply by the evaluation, chosen by a softmax: better moves more often, not always.
-pub struct Loose {
-    rng: ChaCha8Rng,
+    eyes: Eyes,
     temperature: f32,
+    consider: usize,
     level: u8,
 }
 
-impl Loose {
-    pub fn new(seed: u64, temperature: f32, level: u8) -> Loose {
-        Loose {
+impl OnePly {
+    pub fn new(seed: u64, eyes: Eyes, temperature: f32, consider: usize, level: u8) -> OnePly {
+        OnePly {
             rng: ChaCha8Rng::seed_from_u64(seed),
-            temperature: temperature.max(0.01),
+            eyes,
+            temperature: temperature.max(0.001),
+            consider: consider.max(1),
             level,
+        }
+    }
+
+    fn value(&self, game: &sagani_core::Game, mv: Move) -> f32 {
+        match (mv, self.eyes) {
+            (Move::Place { .. }, eyes) => game.gain(mv).map_or(f32::NEG_INFINITY, |g| match eyes {
+                Eyes::Newcomer => newcomer_value(&g),
+                Eyes::Evaluation => placement_value(&g),
+            }),
+            (Move::Intermezzo { .. }, Eyes::Newcomer) => f32::NEG_INFINITY,
+            // A newcomer takes a stored tile whenever it covers anything.
+            (Move::Pass, Eyes::Newcomer) => 0.95,
+            (Move::Intermezzo { .. }, Eyes::Evaluation) => INTERMEZZO_VALUE,
+            (Move::Pass, Eyes::Evaluation) => PASS_VALUE,
         }
     }
 }
 
-impl Bot for Loose {
+impl Bot for OnePly {
     fn name(&self) -> String {
         format!("mcts:{}", self.level)
     }
@@ -213,30 +194,32 @@ impl Bot for Loose {
         let game = PileSampler::new(view)
             .any_game(view)
             .expect("views rebuild");
-        let values: Vec<f32> = legal
-            .iter()
-            .map(|&mv| match mv {
-                Move::Place { .. } => game
-                    .gain(mv)
-                    .map_or(f32::NEG_INFINITY, |g| placement_value(&g)),
-                Move::Intermezzo { .. } => INTERMEZZO_VALUE,
-                Move::Pass => PASS_VALUE,
-            })
-            .collect();
-        let top = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let values: Vec<f32> = legal.iter().map(|&mv| self.value(&game, mv)).collect();
+        let mut sorted = values.clone();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let top = sorted[0];
+        let floor = sorted[(self.consider - 1).min(sorted.len() - 1)];
         let weights: Vec<f32> = values
             .iter()
-            .map(|v| ((v - top) / self.temperature).exp())
+            .map(|&v| {
+                if v < floor || v == f32::NEG_INFINITY {
+                    0.0
+                } else {
+                    ((v - top) / self.temperature).exp()
+                }
+            })
             .collect();
         let total: f32 = weights.iter().sum();
-        let mut pick = self.rng.random::<f32>() * total;
         let mut chosen = legal[values.iter().position(|&v| v == top).unwrap_or(0)];
-        for (mv, w) in legal.iter().zip(&weights) {
-            if pick < *w {
-                chosen = *mv;
-                break;
+        if total > 0.0 {
+            let mut pick = self.rng.random::<f32>() * total;
+            for (mv, w) in legal.iter().zip(&weights) {
+                if pick < *w {
+                    chosen = *mv;
+                    break;
+                }
+                pick -= w;
             }
-            pick -= w;
         }
         Decision {
             reason: Some(crate::explain::reason(&game, chosen, None)),
@@ -272,5 +255,46 @@ mod tests {
             })
             .collect();
         assert!(its.windows(2).all(|w| w[0] < w[1]), "{its:?}");
+    }
+
+    /// The share of games level `a` wins against level `b` over `decks` seeded decks, each
+    /// played twice with the seats swapped.
+    fn wins(a: u8, b: u8, decks: u64) -> f64 {
+        let mut points = 0.0f64;
+        for deck in 0..decks {
+            for swap in [false, true] {
+                let seed = 500 + deck;
+                let mut bots = vec![level_bot(a, seed).unwrap(), level_bot(b, seed + 1).unwrap()];
+                if swap {
+                    bots.reverse();
+                }
+                let setup = Setup::seeded(2, seed);
+                let rg = crate::arena::play_game(
+                    &setup,
+                    &mut bots,
+                    Budget::millis(60_000),
+                    seed,
+                    &mut |_| {},
+                )
+                .unwrap();
+                let Some(sagani_core::Outcome::Ranking { ranking, .. }) = rg.game().outcome()
+                else {
+                    panic!("a 2-player game ends in a ranking");
+                };
+                // The tie-breaks of the rules decide a shared score.
+                points += f64::from(u8::from(ranking[0] == u8::from(swap)));
+            }
+        }
+        points / (2 * decks) as f64
+    }
+
+    /// The one-ply levels climb: each wins most games against the one below it (the measured
+    /// margins are in docs/bots.md).
+    #[test]
+    fn each_one_ply_level_beats_the_one_below() {
+        for n in 1..4 {
+            let rate = wins(n + 1, n, 40);
+            assert!(rate > 0.55, "level {} against level {n}: {rate}", n + 1);
+        }
     }
 }

@@ -30,7 +30,7 @@ use std::process::ExitCode;
     after_help = "Examples:\n  sagani arena --bots mcts,greedy --players 2 --games 200 --budget-ms 1000\n  sagani arena --bots greedy,random --games 200 --records out/ --svg scores.svg\n  sagani arena --bots py,greedy --engine 'py=python3 examples/engine.py'\n  sagani arena --bots mcts,mcts-2026 --sprt 0,20 --games 4000 --budget-ms 250"
 )]
 pub struct Args {
-    /// Comma-separated bots: random, greedy, mcts, or a NAME given with --engine.
+    /// Comma-separated bots: random, greedy, mcts, mcts:LEVEL (1 to 8, docs/bots.md), mcts-2026 (the frozen baseline), mcts/NAME=VALUE/… (mcts with settings), or a NAME given with --engine.
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<String>,
     /// Players per game: 2 to 4.

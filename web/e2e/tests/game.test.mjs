@@ -60,6 +60,13 @@ describe('playing in the browser', () => {
     }
     await page.waitForSelector('[data-testid=end]');
     await screenshot(page, 'end');
+    // The bot's placements say why, from what each did (the arrows it covered, the discs it
+    // kept); a person's moves have no such line.
+    assert.equal(await page.locator('[data-testid=log] li[data-seat="0"] [data-testid=log-why]').count(), 0);
+    const whys = await page.locator('[data-testid=log] li[data-seat="1"] [data-testid=log-why]').allTextContents();
+    assert.ok(whys.length > 5, `the bot's moves have reasons: ${whys.length}`);
+    for (const why of whys) assert.match(why, /^Why: .*\b\d+ discs? kept$/, why);
+    assert.ok(whys.some((w) => /arrows? covered on (Fire|Water|Earth|Air) \d+/.test(w)), whys.join(' | '));
     // What the page measured over the whole game (for the closing note; no time is asserted).
     const timings = await page.evaluate(() => window.saganiTimings);
     const stats = (xs) => {

@@ -27,8 +27,8 @@ use tokio::sync::OwnedMutexGuard;
 #[derive(Clone)]
 pub struct Config {
     pub limits: Limits,
-    /// The longest a bot may think about one decision, in milliseconds (mcts level 5; lower
-    /// levels take a share of it).
+    /// The longest a bot may think about one decision, in milliseconds: the search levels keep
+    /// to their own iteration budgets within it (docs/bots.md), the others answer at once.
     pub bot_think_ms: u64,
     /// mcts decisions at the same time (each on its own blocking thread); random and greedy
     /// have one more worker of their own.
