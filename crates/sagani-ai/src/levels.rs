@@ -4,7 +4,6 @@
 //! time), so it is as strong on a busy machine as on a quiet one; its think time is measured
 //! (`docs/bots.md`), and a server may still cut a decision short at its time cap.
 
-use crate::evaluate::{placement_value, INTERMEZZO_VALUE, PASS_VALUE};
 use crate::sampler::PileSampler;
 use crate::{Bot, Budget, Decision, Mcts, MctsConfig};
 use rand::{Rng, SeedableRng};
@@ -18,9 +17,9 @@ pub const LEVELS: u8 = 8;
 /// What a level does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Play {
-    /// One ply (see `OnePly`): how it sees a move, its softmax temperature, how many of the
+    /// A newcomer's one ply (see `OnePly`): its softmax temperature, how many of the
     /// best-looking moves it considers.
-    OnePly(Eyes, f32, usize),
+    OnePly(f32, usize),
     /// One ply by the evaluation, the best move (the `greedy` bot).
     Greedy,
     /// `mcts` with this many iterations, on one thread.
@@ -39,17 +38,17 @@ pub const LADDER: [Level; LEVELS as usize] = [
     Level {
         level: 1,
         name: "newcomer",
-        play: Play::OnePly(Eyes::Newcomer, 1.0, 5),
+        play: Play::OnePly(1.0, 5),
     },
     Level {
         level: 2,
         name: "beginner",
-        play: Play::OnePly(Eyes::Newcomer, 0.6, 5),
+        play: Play::OnePly(0.6, 5),
     },
     Level {
         level: 3,
         name: "casual",
-        play: Play::OnePly(Eyes::Newcomer, 0.3, 5),
+        play: Play::OnePly(0.3, 5),
     },
     Level {
         level: 4,
@@ -92,7 +91,7 @@ pub fn level(n: u8) -> Result<Level, String> {
 pub fn level_bot(n: u8, seed: u64) -> Result<Box<dyn Bot>, String> {
     let l = level(n)?;
     Ok(match l.play {
-        Play::OnePly(eyes, t, k) => Box::new(OnePly::new(seed, eyes, t, k, n)),
+        Play::OnePly(t, k) => Box::new(OnePly::new(seed, t, k, n)),
         Play::Greedy => Box::new(Leveled {
             bot: Box::new(crate::Greedy::new(seed)),
             level: n,
@@ -138,49 +137,36 @@ fn newcomer_value(g: &Gain) -> f32 {
     (g.covered + g.own_covered) as f32 + g.points as f32 * 0.5
 }
 
-/// How a one-ply level sees a move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Eyes {
-    /// Arrows covered and points seen: Sound discs are not counted (Cacophony comes as a
-    /// surprise), no tile is planned for, and a tile is never stored.
-    Newcomer,
-    /// The evaluation `greedy` plays by.
-    Evaluation,
-}
-
-/// A one-ply player: it values each move as its `eyes` see it, considers the few best-looking
-/// ones and picks among them by a softmax of `temperature` (in its own units): the best one
-/// most often, a worse one now and then, a wild one never.
+/// A newcomer's one ply: it values each move by the arrows it covers and the points it sees
+/// (Sound discs are not counted, so Cacophony comes as a surprise; no tile is planned for, and a
+/// tile is never stored), considers the few best-looking moves and picks among them by a softmax
+/// of `temperature` (in those units): the best one most often, a worse one now and then, a wild
+/// one never.
 pub struct OnePly {
     rng: ChaCha8Rng,
-    eyes: Eyes,
     temperature: f32,
     consider: usize,
     level: u8,
 }
 
 impl OnePly {
-    pub fn new(seed: u64, eyes: Eyes, temperature: f32, consider: usize, level: u8) -> OnePly {
+    pub fn new(seed: u64, temperature: f32, consider: usize, level: u8) -> OnePly {
         OnePly {
             rng: ChaCha8Rng::seed_from_u64(seed),
-            eyes,
             temperature: temperature.max(0.001),
             consider: consider.max(1),
             level,
         }
     }
 
-    fn value(&self, game: &sagani_core::Game, mv: Move) -> f32 {
-        match (mv, self.eyes) {
-            (Move::Place { .. }, eyes) => game.gain(mv).map_or(f32::NEG_INFINITY, |g| match eyes {
-                Eyes::Newcomer => newcomer_value(&g),
-                Eyes::Evaluation => placement_value(&g),
-            }),
-            (Move::Intermezzo { .. }, Eyes::Newcomer) => f32::NEG_INFINITY,
-            // A newcomer takes a stored tile whenever it covers anything.
-            (Move::Pass, Eyes::Newcomer) => 0.95,
-            (Move::Intermezzo { .. }, Eyes::Evaluation) => INTERMEZZO_VALUE,
-            (Move::Pass, Eyes::Evaluation) => PASS_VALUE,
+    fn value(game: &sagani_core::Game, mv: Move) -> f32 {
+        match mv {
+            Move::Place { .. } => game
+                .gain(mv)
+                .map_or(f32::NEG_INFINITY, |g| newcomer_value(&g)),
+            Move::Intermezzo { .. } => f32::NEG_INFINITY,
+            // A stored tile is taken whenever it covers anything.
+            Move::Pass => 0.95,
         }
     }
 }
@@ -194,7 +180,7 @@ impl Bot for OnePly {
         let game = PileSampler::new(view)
             .any_game(view)
             .expect("views rebuild");
-        let values: Vec<f32> = legal.iter().map(|&mv| self.value(&game, mv)).collect();
+        let values: Vec<f32> = legal.iter().map(|&mv| Self::value(&game, mv)).collect();
         let mut sorted = values.clone();
         sorted.sort_by(|a, b| b.total_cmp(a));
         let top = sorted[0];
