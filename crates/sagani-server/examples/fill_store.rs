@@ -55,6 +55,7 @@ fn finished_game(rng: &mut SmallRng) -> SavedGame {
         started_ms: None,
         ended: None,
         chats: 0,
+        daily: None,
     }
 }
 

@@ -253,6 +253,24 @@ pub struct GameState {
     /// Chat lines written at the table so far (`GET /api/games/{id}/chat`).
     #[serde(default)]
     pub chats: u64,
+    /// A game of the daily challenge (`GET /api/games/{id}/daily` has its result, par and
+    /// the day's leaderboard once it is over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily: Option<DailyMark>,
+}
+
+/// A daily challenge's game: which day and variant, and whether it counts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct DailyMark {
+    /// The UTC day, `YYYY-MM-DD`.
+    pub day: String,
+    /// `solo` or `solo-all`.
+    pub variant: String,
+    /// An account's attempt, on the day's leaderboard; a guest's is unranked.
+    pub ranked: bool,
+    /// The bot's game on the day's deck (par).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub par: bool,
 }
 
 /// A move that was played: `version` is the version it was made against, `effect` what it

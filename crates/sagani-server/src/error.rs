@@ -62,10 +62,13 @@ pub enum ErrorCode {
     SeatLeft,
     /// Cancelling a game someone else has joined.
     GameStarted,
+    /// A daily challenge's game, asked for by someone other than its player before its day is
+    /// over.
+    HistoryHidden,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 29] = [
         ErrorCode::BadRequest,
         ErrorCode::BadContentType,
         ErrorCode::BodyTooLarge,
@@ -94,6 +97,7 @@ impl ErrorCode {
         ErrorCode::TimeUp,
         ErrorCode::SeatLeft,
         ErrorCode::GameStarted,
+        ErrorCode::HistoryHidden,
     ];
 
     pub fn status(self) -> StatusCode {
@@ -105,7 +109,9 @@ impl ErrorCode {
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             MissingToken | WrongLogin | NotLoggedIn => StatusCode::UNAUTHORIZED,
-            WrongToken | WrongInvite | WrongOrigin | AccountNeeded => StatusCode::FORBIDDEN,
+            WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden => {
+                StatusCode::FORBIDDEN
+            }
             NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress
             | TimeUp | SeatLeft | GameStarted => StatusCode::CONFLICT,
             IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,

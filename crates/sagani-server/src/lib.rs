@@ -7,6 +7,7 @@ mod app;
 mod bots;
 pub mod client_addr;
 pub mod clock;
+pub mod daily;
 pub mod error;
 pub mod http;
 mod hub;
@@ -70,6 +71,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/me/games", get(players::my_games))
         .route("/api/players/{name}", get(players::profile))
         .route("/api/leaderboard", get(players::leaderboard))
+        .route("/api/daily", get(daily::routes::today))
+        .route("/api/daily/{variant}/start", post(daily::routes::start))
+        .route("/api/daily/{day}/{variant}", get(daily::routes::board))
+        .route("/api/games/{id}/daily", get(daily::routes::card))
         .route("/api/games", get(routes::lobby).post(routes::create))
         .route("/api/games/{id}", get(routes::state))
         .route("/api/games/{id}/join", post(routes::join))

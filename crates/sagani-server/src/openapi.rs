@@ -110,6 +110,10 @@ impl Modify for CommonErrors {
         crate::players::profile,
         crate::players::leaderboard,
         crate::players::my_games,
+        crate::daily::routes::today,
+        crate::daily::routes::start,
+        crate::daily::routes::board,
+        crate::daily::routes::card,
     ),
     components(schemas(
         crate::accounts::Credentials,

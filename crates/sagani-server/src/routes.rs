@@ -8,6 +8,7 @@ use crate::api::{
 use crate::app::chat::Say;
 use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
+use crate::daily;
 use crate::error::{ApiError, Body, ErrorBody, ErrorCode};
 use crate::secret;
 use crate::table::seat_infos;
@@ -171,6 +172,9 @@ pub async fn state(
     let token = bearer(&headers)?;
     let (table, st) = app.fresh(&id, None).await?;
     let you = st.who(token.as_deref())?;
+    if you.is_none() && !daily::history_visible(&app, &headers, &st).await? {
+        return Err(daily::hidden());
+    }
     Ok(Json(st.state_for(&table.id, you, app.now_ms())))
 }
 
@@ -230,9 +234,14 @@ pub async fn rematch(
 pub async fn preview(
     State(app): AppState,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<PreviewRequest>,
 ) -> Result<Json<PreviewResult>, ApiError> {
     let (_, st) = app.fresh(&id, None).await?;
+    // A daily game's position is its player's: a preview would tell its revealed tile.
+    if !daily::history_visible(&app, &headers, &st).await? {
+        return Err(daily::hidden());
+    }
     let preview = st
         .game
         .game()
@@ -242,27 +251,44 @@ pub async fn preview(
 }
 
 /// The moves played so far, in order: all of them public (the record, with the deck, waits for
-/// the end).
+/// the end), but a daily challenge's, which are its player's until the day is over (the seat's
+/// token or the account's session shows them).
 #[utoipa::path(get, path = "/api/games/{id}/moves",
     params(("id" = String, Path, description = "game id")),
-    responses((status = 200, body = MoveList)))]
+    security((), ("seat_token" = [])),
+    responses((status = 200, body = MoveList),
+              (status = 403, body = ErrorBody, description = "someone else's daily game before its day is over (`history_hidden`)")))]
 pub async fn moves(
     State(app): AppState,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<MoveList>, ApiError> {
     let (_, st) = app.fresh(&id, None).await?;
+    if !daily::history_visible(&app, &headers, &st).await? {
+        return Err(daily::hidden());
+    }
     Ok(Json(MoveList {
         moves: st.moves_since(0),
     }))
 }
 
-/// The record of a finished game (RECORD.md); refused while it is in progress.
+/// The record of a finished game (RECORD.md); refused while it is in progress, and a daily
+/// challenge's to anyone but its player until the day is over.
 #[utoipa::path(get, path = "/api/games/{id}/record",
     params(("id" = String, Path, description = "game id")),
+    security((), ("seat_token" = [])),
     responses((status = 200, description = "the game record (RECORD.md)", content_type = "application/json"),
+              (status = 403, body = ErrorBody, description = "someone else's daily game before its day is over (`history_hidden`)"),
               (status = 409, body = ErrorBody, description = "the game is not over (`game_in_progress`)")))]
-pub async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn record(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let (table, st) = app.fresh(&id, None).await?;
+    if !daily::history_visible(&app, &headers, &st).await? {
+        return Err(daily::hidden());
+    }
     if !st.over() {
         return Err(ApiError::conflict(
             ErrorCode::GameInProgress,
@@ -295,6 +321,9 @@ pub async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Resp
     }
     if let Some(ended) = st.ended {
         extra.push(("ended", serde_json::json!(ended.name())));
+    }
+    if let Some(d) = &st.daily {
+        extra.push(("daily", serde_json::json!({ "day": d.day, "par": d.par })));
     }
     let body = st.game.record().to_json_with(&extra);
     Ok((

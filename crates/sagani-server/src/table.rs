@@ -47,6 +47,8 @@ pub struct TableState {
     pub ended: Option<Ended>,
     /// Chat lines written so far.
     pub chats: u64,
+    /// A daily challenge's game: its day (its result as it was read, not kept up to date).
+    pub daily: Option<crate::store::DailyTag>,
 }
 
 impl TableState {
@@ -160,6 +162,12 @@ impl TableState {
             clock,
             ended: self.ended.map(|e| e.name().to_string()),
             chats: self.chats,
+            daily: self.daily.as_ref().map(|d| crate::api::DailyMark {
+                day: d.day.clone(),
+                variant: game.variant().name().to_string(),
+                ranked: !d.par && self.seats.first().is_some_and(|s| s.player().is_some()),
+                par: d.par,
+            }),
         }
     }
 
@@ -199,6 +207,7 @@ impl TableState {
             times: saved.moves.iter().map(|m| m.at_ms).collect(),
             ended: saved.ended,
             chats: saved.chats,
+            daily: saved.daily.clone(),
         })
     }
 }
@@ -429,6 +438,7 @@ mod tests {
             started_ms: None,
             ended: None,
             chats: 0,
+            daily: None,
         };
         let restored = TableState::restore(&saved).unwrap();
         let listed = restored.moves_since(0);

@@ -200,6 +200,12 @@ impl Watcher {
         if !again && self.sent.is_some_and(|(_, r)| r == st.rev) {
             return Next::Nothing;
         }
+        // A daily game's spectator hears nothing until the day is over (or the socket says
+        // whose seat it is).
+        let seat = self.seat.as_ref().map(|s| s.0);
+        if !crate::daily::history_open(&st, seat, self.app.now_ms()) {
+            return Next::Nothing;
+        }
         let update = Update {
             kind: "state".into(),
             state: st.state_for(&self.id, self.seat.as_ref().map(|s| s.0), self.app.now_ms()),
@@ -243,11 +249,15 @@ async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
     let (mut tx, mut rx) = socket.split();
     // Subscribe before the first state, so no change can fall between the two.
     let mut updates = watcher.app.hub.subscribe(&watcher.id);
-    let Next::Send(first) = watcher.message(None, false).await else {
-        return;
-    };
-    if !send(&mut tx, first, &stopping).await {
-        return;
+    match watcher.message(None, false).await {
+        Next::Send(first) => {
+            if !send(&mut tx, first, &stopping).await {
+                return;
+            }
+        }
+        // A daily game's spectator: nothing yet, but an `auth` message may follow.
+        Next::Nothing => {}
+        _ => return,
     }
     let mut keepalive = tokio::time::interval(Duration::from_secs(30));
     keepalive.tick().await;

@@ -145,11 +145,12 @@ impl App {
             started_ms: None,
             ended: None,
             chats: 0,
+            daily: None,
         };
         // 64 random bits: a taken id is all but impossible, but costs only a new one.
         let mut tries = 0;
         loop {
-            match self.open_game(&saved, None).await {
+            match self.open_game(&saved, None, true).await {
                 Err(StoreError::Conflict(Conflict::Exists)) if tries < 3 => {
                     tries += 1;
                     saved.id = secret::random_hex(8);
@@ -185,19 +186,25 @@ impl App {
         }
     }
 
-    /// Stores a new game (counted against its creator's open games), then caches it, tells the
-    /// watchers and queues its first bot.
+    /// Stores a new game (counted against its creator's open games when `limited`), then
+    /// caches it, tells the watchers and queues its first bot.
     pub(super) async fn open_game(
         self: &Arc<App>,
         saved: &SavedGame,
         rematch_of: Option<(&str, u64)>,
+        limited: bool,
     ) -> Result<(), StoreError> {
         let table = Arc::new(Table::restore(saved).map_err(|e| StoreError::damaged(&saved.id, e))?);
         let st = table.lock().await;
         let max = self.config.limits.open_games_per_ip as u64;
         let changed = self
             .store
-            .create(saved, st.progress(), (max > 0).then_some(max), rematch_of)
+            .create(
+                saved,
+                st.progress(),
+                (limited && max > 0).then_some(max),
+                rematch_of,
+            )
             .await?;
         self.keep(&table).await;
         self.announce(&changed, &saved.id).await;

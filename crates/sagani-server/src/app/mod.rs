@@ -6,6 +6,7 @@ mod claim;
 pub use claim::Claimer;
 pub mod chat;
 mod create;
+pub mod daily;
 mod leave;
 mod play;
 mod rematch;
@@ -114,6 +115,8 @@ pub struct App {
     pub(crate) playing: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Games dealt so far from `config.deck_seed`.
     dealt: AtomicU64,
+    /// The secret the daily decks come from, once read from the store.
+    daily_secret: tokio::sync::OnceCell<String>,
 }
 
 /// The refusal for a store's answer.
@@ -204,6 +207,7 @@ impl App {
             holder: crate::secret::random_hex(8),
             playing: Default::default(),
             dealt: AtomicU64::new(dealt),
+            daily_secret: tokio::sync::OnceCell::new(),
             store,
             config,
         });

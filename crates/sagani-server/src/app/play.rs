@@ -138,7 +138,7 @@ impl App {
             end: next
                 .game()
                 .outcome()
-                .map(|outcome| game_end(&outcome, now / 1000, &left)),
+                .map(|outcome| game_end(&outcome, now, &left)),
         };
         match self.store.append_move(&write).await {
             Ok(rev) => {
@@ -198,7 +198,8 @@ impl App {
 /// strict: equal scores are ordered by arrival on the track). Seats whose player `left` (timed
 /// out or resigned) are placed after all the others whatever their score, in the engine's
 /// order among themselves.
-pub(super) fn game_end(outcome: &Outcome, at: i64, left: &[bool]) -> GameEnd {
+pub(super) fn game_end(outcome: &Outcome, at_ms: i64, left: &[bool]) -> GameEnd {
+    let at = at_ms / 1000;
     let places = match outcome {
         Outcome::Ranking { ranking, .. } => {
             let gone = |s: &u8| left.get(*s as usize).copied().unwrap_or(false);
@@ -218,6 +219,7 @@ pub(super) fn game_end(outcome: &Outcome, at: i64, left: &[bool]) -> GameEnd {
         at,
         outcome: serde_json::to_string(outcome).unwrap_or_default(),
         places,
+        solo: crate::daily::solo_result(outcome, at_ms),
     }
 }
 

@@ -77,8 +77,9 @@ impl App {
                 started_ms: None,
                 ended: None,
                 chats: 0,
+                daily: None,
             };
-            match self.open_game(&saved, Some((&id, st.rev))).await {
+            match self.open_game(&saved, Some((&id, st.rev)), true).await {
                 // Asked for on another server at the same moment: that one is the rematch.
                 Ok(()) | Err(StoreError::Conflict(Conflict::Exists)) => {}
                 Err(StoreError::Conflict(Conflict::Changed)) if tries < 3 => tries += 1,

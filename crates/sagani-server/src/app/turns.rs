@@ -138,6 +138,8 @@ impl App {
             legal: game.legal_moves(),
             think_ms: self.config.bot_think_ms,
             seed: match self.config.deck_seed {
+                // Par is the same whichever server plays it: its bot's seed is fixed.
+                _ if st.daily.as_ref().is_some_and(|d| d.par) => version,
                 Some(seed) => {
                     let deck = &st.game.record().deck;
                     seed ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(deck[0]) << 32

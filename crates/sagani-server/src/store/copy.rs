@@ -33,6 +33,23 @@ pub async fn copy(
     mut each: impl FnMut(&str),
 ) -> Result<CopyReport, String> {
     let mut report = CopyReport::default();
+    // The daily decks come from the server's secret: the copy deals the same decks (today's
+    // attempts go on with the deck they began with).
+    let fresh = crate::secret::random_hex(32);
+    let secret = from
+        .server_secret(crate::daily::SECRET, &fresh)
+        .await
+        .map_err(|e| format!("reading the daily secret: {e}"))?;
+    let there = to
+        .server_secret(crate::daily::SECRET, &secret)
+        .await
+        .map_err(|e| format!("writing the daily secret: {e}"))?;
+    if there != secret {
+        return Err(
+            "the target has a daily secret of its own (it dealt daily decks already): copy into an empty database"
+                .into(),
+        );
+    }
     let mut after: Option<String> = None;
     loop {
         let ids = from

@@ -32,6 +32,8 @@ pub enum Conflict {
     TooManyGames { open: u64 },
     /// The game changed since the caller read it (at another `rev`).
     Changed,
+    /// The account has an attempt at this daily challenge (day and variant) already.
+    Played,
 }
 
 impl fmt::Display for StoreError {
@@ -57,6 +59,7 @@ impl fmt::Display for Conflict {
             Conflict::Exists => write!(f, "the game exists"),
             Conflict::TooManyGames { open } => write!(f, "{open} games are open"),
             Conflict::Changed => write!(f, "the game changed meanwhile"),
+            Conflict::Played => write!(f, "the daily challenge was played already"),
         }
     }
 }

@@ -8,6 +8,7 @@
 mod accounts;
 pub mod conformance;
 mod copy;
+mod daily;
 mod error;
 mod postgres;
 pub mod replay;
@@ -15,6 +16,7 @@ mod sqlite;
 
 pub use accounts::{Accounts, NewPlayer, PlayedGame, Player, Ranked, Rating, RatingPoint};
 pub use copy::{copy, CopyReport};
+pub use daily::{Daily, DailyEntry, DailyTag, SoloResult};
 pub use error::{Conflict, StoreError};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -61,6 +63,8 @@ pub struct SavedGame {
     pub ended: Option<Ended>,
     /// Chat lines written at the table so far.
     pub chats: u64,
+    /// A game of the daily challenge: its day, and its result once over.
+    pub daily: Option<DailyTag>,
 }
 
 /// How a game ended other than by its rules.
@@ -386,6 +390,8 @@ pub struct GameEnd {
     pub outcome: String,
     /// Each seat's place, 1 for the first; tied seats share a place.
     pub places: Vec<u8>,
+    /// A solo game's result: a daily game stores it for the leaderboards.
+    pub solo: Option<SoloResult>,
 }
 
 /// "Give human seat `seat` of `game` the token `token_hash`", valid only if the seat's token is
@@ -529,7 +535,7 @@ pub struct BotTurn {
 }
 
 #[async_trait]
-pub trait Store: Accounts + Send + Sync + 'static {
+pub trait Store: Accounts + Daily + Send + Sync + 'static {
     /// Stores a new game (without moves); returns every game whose `rev` changed. `rematch_of`
     /// names the finished game it follows and the `rev` the caller read its seats at; it then
     /// names the new game as its rematch. `Conflict::Exists` if the id is taken;

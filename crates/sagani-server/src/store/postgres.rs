@@ -5,9 +5,10 @@
 use super::replay;
 use super::{
     active_at, decode_moves, rated, timing_from, Accounts, BotTurn, Catchup, Change, ChatLine,
-    ChatText, ChatWrite, ClaimWrite, Conflict, Counts, Ended, GameEnd, IdleSweep, LeaveWrite,
-    MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint, SavedGame,
-    SavedMove, SavedSeat, SeatColumns, Status, Store, StoreError, Summary,
+    ChatText, ChatWrite, ClaimWrite, Conflict, Counts, Daily, DailyEntry, DailyTag, Ended, GameEnd,
+    IdleSweep, LeaveWrite, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating,
+    RatingPoint, SavedGame, SavedMove, SavedSeat, SeatColumns, SoloResult, Status, Store,
+    StoreError, Summary,
 };
 use crate::time_control::TimeControl;
 use async_trait::async_trait;
@@ -280,6 +281,39 @@ async fn insert_game(
         .await
         .map_err(db_error)?;
     }
+    if let Some(d) = &g.daily {
+        let r = d.result;
+        let inserted = tx
+            .execute(
+                &prepared(
+                    tx,
+                    "INSERT INTO daily_games (game_id, day, variant, player_id, par, tiles, score,
+                                          reached, finished_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .await?,
+                &[
+                    &g.id,
+                    &d.day,
+                    &g.variant.name(),
+                    &g.seats.first().and_then(SavedSeat::player),
+                    &d.par,
+                    &r.map(|r| i16::from(r.tiles)),
+                    &r.map(|r| r.score),
+                    &r.map(|r| r.reached),
+                    &r.map(|r| r.at_ms),
+                ],
+            )
+            .await;
+        match inserted {
+            Ok(_) => {}
+            // One attempt per account, day and variant (and one par game).
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                return Err(StoreError::Conflict(Conflict::Played))
+            }
+            Err(e) => return Err(db_error(e)),
+        }
+    }
     if !moves.is_empty() {
         let ns: Vec<i64> = (0..moves.len() as i64).collect();
         let seats: Vec<i16> = moves.iter().map(|m| m.seat as i16).collect();
@@ -397,6 +431,20 @@ async fn store_end(tx: &impl GenericClient, game: &str, end: &GameEnd) -> Result
         .await
         .map_err(db_error)?
         .get(0);
+    if let Some(r) = end.solo {
+        // A daily game's result, for the leaderboards (no row for any other game).
+        tx.execute(
+            &prepared(
+                tx,
+                "UPDATE daily_games SET tiles = $2, score = $3, reached = $4, finished_at = $5
+                 WHERE game_id = $1",
+            )
+            .await?,
+            &[&game, &i16::from(r.tiles), &r.score, &r.reached, &r.at_ms],
+        )
+        .await
+        .map_err(db_error)?;
+    }
     if !is_rated {
         return Ok(());
     }
@@ -672,6 +720,23 @@ impl Store for PostgresStore {
             .await?
             .remove(id)
             .unwrap_or(Ok(Vec::new()))?;
+        let daily = client
+            .query_opt(
+                &prepared(
+                    &client,
+                    "SELECT day, par, tiles, score, reached, finished_at FROM daily_games
+                     WHERE game_id = $1",
+                )
+                .await?,
+                &[&id],
+            )
+            .await
+            .map_err(db_error)?
+            .map(|r| DailyTag {
+                day: r.get(0),
+                par: r.get(1),
+                result: solo_result(&r, 2),
+            });
         Ok(SavedGame {
             id: id.to_string(),
             created_at: row.get(0),
@@ -690,6 +755,7 @@ impl Store for PostgresStore {
             started_ms,
             ended,
             chats,
+            daily,
         })
     }
 
@@ -1364,6 +1430,117 @@ impl Store for PostgresStore {
 
     fn exclusive(&self) -> bool {
         false
+    }
+}
+
+/// A daily result from columns `at`…`at + 3` of `r` (tiles, score, reached, finished at): all
+/// set once the game is over by its rules.
+fn solo_result(r: &Row, at: usize) -> Option<SoloResult> {
+    let tiles: Option<i16> = r.get(at);
+    Some(SoloResult {
+        tiles: tiles? as u8,
+        score: r.get::<_, Option<i64>>(at + 1)?,
+        reached: r.get::<_, Option<bool>>(at + 2)?,
+        at_ms: r.get::<_, Option<i64>>(at + 3)?,
+    })
+}
+
+/// The columns `daily_entries` reads, of `daily_games d` with its account `p`.
+const DAILY_COLUMNS: &str = "d.game_id, d.day, d.variant, d.player_id,
+    CASE WHEN p.deleted_at IS NULL THEN p.name END, d.par, d.tiles, d.score, d.reached,
+    d.finished_at";
+
+/// Daily games from rows of `DAILY_COLUMNS`; a row whose variant cannot be read is left out.
+fn daily_entries(rows: &[Row]) -> Vec<DailyEntry> {
+    rows.iter()
+        .filter_map(|r| {
+            Some(DailyEntry {
+                variant: Variant::parse(r.get(2))?,
+                game: r.get(0),
+                day: r.get(1),
+                player: r.get(3),
+                name: r.get(4),
+                par: r.get(5),
+                result: solo_result(r, 6),
+            })
+        })
+        .collect()
+}
+
+#[async_trait]
+impl Daily for PostgresStore {
+    async fn server_secret(&self, name: &str, fresh: &str) -> Result<String, StoreError> {
+        let client = self.client().await?;
+        // Whichever server inserts first wins; the others read its secret.
+        client
+            .execute(
+                &prepared(
+                    &client,
+                    "INSERT INTO server_secrets (name, value) VALUES ($1, $2)
+                     ON CONFLICT (name) DO NOTHING",
+                )
+                .await?,
+                &[&name, &fresh],
+            )
+            .await
+            .map_err(db_error)?;
+        let row = client
+            .query_one(
+                &prepared(&client, "SELECT value FROM server_secrets WHERE name = $1").await?,
+                &[&name],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(row.get(0))
+    }
+
+    async fn daily_of(&self, player: &str, day: &str) -> Result<Vec<DailyEntry>, StoreError> {
+        let client = self.client().await?;
+        let sql = format!(
+            "SELECT {DAILY_COLUMNS} FROM daily_games d LEFT JOIN players p ON p.id = d.player_id
+             WHERE d.player_id = $1 AND d.day = $2 ORDER BY d.variant"
+        );
+        let rows = client
+            .query(&prepared(&client, &sql).await?, &[&player, &day])
+            .await
+            .map_err(db_error)?;
+        Ok(daily_entries(&rows))
+    }
+
+    async fn daily_board(
+        &self,
+        day: &str,
+        variant: Variant,
+    ) -> Result<Vec<DailyEntry>, StoreError> {
+        let client = self.client().await?;
+        let sql = format!(
+            "SELECT {DAILY_COLUMNS} FROM daily_games d LEFT JOIN players p ON p.id = d.player_id
+             WHERE d.day = $1 AND d.variant = $2
+                 AND (d.par OR (d.player_id IS NOT NULL AND d.finished_at IS NOT NULL))"
+        );
+        let rows = client
+            .query(&prepared(&client, &sql).await?, &[&day, &variant.name()])
+            .await
+            .map_err(db_error)?;
+        Ok(daily_entries(&rows))
+    }
+
+    async fn daily_days(&self, player: &str, limit: u32) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                &prepared(
+                    &client,
+                    "SELECT DISTINCT day FROM daily_games
+                     WHERE player_id = $1 AND finished_at IS NOT NULL
+                     ORDER BY day DESC LIMIT $2",
+                )
+                .await?,
+                &[&player, &i64::from(limit)],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }
 

@@ -6,9 +6,10 @@
 use super::replay::{self, progress};
 use super::{
     active_at, decode_moves, rated, rematch_id, timing_from, Accounts, BotTurn, Catchup, ChatLine,
-    ChatText, ChatWrite, ClaimWrite, Conflict, Counts, Ended, GameEnd, IdleSweep, LeaveWrite,
-    MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint, SavedGame,
-    SavedMove, SavedSeat, SeatColumns, Status, Store, StoreError, Summary,
+    ChatText, ChatWrite, ClaimWrite, Conflict, Counts, Daily, DailyEntry, DailyTag, Ended, GameEnd,
+    IdleSweep, LeaveWrite, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating,
+    RatingPoint, SavedGame, SavedMove, SavedSeat, SeatColumns, SoloResult, Status, Store,
+    StoreError, Summary,
 };
 use crate::time_control::TimeControl;
 use async_trait::async_trait;
@@ -29,7 +30,7 @@ const GROUP: usize = 512;
 
 /// SQLite's `user_version` of a file this code wrote: the first release wrote 1 and refuses
 /// anything else, so it never runs on a file it cannot read.
-const USER_VERSION: i64 = 5;
+const USER_VERSION: i64 = 6;
 
 /// Read connections kept open between reads.
 const IDLE_READERS: usize = 4;
@@ -759,6 +760,31 @@ fn insert_game(
         )
         .map_err(unavailable)?;
     }
+    if let Some(d) = &g.daily {
+        let r = d.result;
+        let inserted = tx.execute(
+            "INSERT INTO daily_games (game_id, day, variant, player_id, par, tiles, score,
+                                      reached, finished_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                g.id,
+                d.day,
+                g.variant.name(),
+                g.seats.first().and_then(SavedSeat::player),
+                d.par,
+                r.map(|r| r.tiles),
+                r.map(|r| r.score),
+                r.map(|r| r.reached),
+                r.map(|r| r.at_ms)
+            ],
+        );
+        match inserted {
+            Ok(_) => {}
+            // One attempt per account, day and variant (and one par game).
+            Err(e) if is_constraint(&e) => return Err(StoreError::Conflict(Conflict::Played)),
+            Err(e) => return Err(unavailable(e)),
+        }
+    }
     for (n, m) in moves.iter().enumerate() {
         tx.execute(
             "INSERT INTO moves (game_id, n, seat, move, at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -824,6 +850,15 @@ fn store_end(tx: &Connection, game: &str, end: &GameEnd) -> Result<(), StoreErro
             |r| r.get(0),
         )
         .map_err(unavailable)?;
+    if let Some(r) = end.solo {
+        // A daily game's result, for the leaderboards (no row for any other game).
+        tx.execute(
+            "UPDATE daily_games SET tiles = ?2, score = ?3, reached = ?4, finished_at = ?5
+             WHERE game_id = ?1",
+            params![game, r.tiles, r.score, r.reached, r.at_ms],
+        )
+        .map_err(unavailable)?;
+    }
     if !is_rated {
         return Ok(());
     }
@@ -910,6 +945,7 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
         .ok_or_else(|| StoreError::damaged(id, format!("unknown variant {variant:?}")))?;
     let moves = moves_from(conn, id, 0)?;
     let (clock, started_ms, ended, chats) = timing(conn, id)?;
+    let daily = daily_tag(conn, id)?;
     Ok(SavedGame {
         id: id.to_string(),
         created_at,
@@ -928,8 +964,120 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
         started_ms,
         ended,
         chats,
+        daily,
     })
 }
+
+/// The game's place in the daily challenge, if it has one.
+fn daily_tag(conn: &Connection, id: &str) -> Result<Option<DailyTag>, StoreError> {
+    type Row = (
+        String,
+        bool,
+        Option<u8>,
+        Option<i64>,
+        Option<bool>,
+        Option<i64>,
+    );
+    let row: Option<Row> = conn
+        .prepare_cached(
+            "SELECT day, par, tiles, score, reached, finished_at FROM daily_games
+             WHERE game_id = ?1",
+        )
+        .and_then(|mut q| {
+            q.query_row([id], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })
+            .optional()
+        })
+        .map_err(|e| StoreError::damaged(id, e))?;
+    Ok(row.map(|(day, par, tiles, score, reached, at)| DailyTag {
+        day,
+        par,
+        result: solo_result(tiles, score, reached, at),
+    }))
+}
+
+/// A daily result from its columns (all set once the game is over by its rules).
+fn solo_result(
+    tiles: Option<u8>,
+    score: Option<i64>,
+    reached: Option<bool>,
+    at: Option<i64>,
+) -> Option<SoloResult> {
+    Some(SoloResult {
+        tiles: tiles?,
+        score: score?,
+        reached: reached?,
+        at_ms: at?,
+    })
+}
+
+/// Daily games from a query of game, day, variant, player, name, par, tiles, score, reached
+/// and finished at; a row whose variant cannot be read is left out.
+fn daily_entries(
+    c: &Connection,
+    sql: &str,
+    values: impl rusqlite::Params,
+) -> Result<Vec<DailyEntry>, StoreError> {
+    let mut q = c.prepare_cached(sql).map_err(unavailable)?;
+    type Row = (
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        bool,
+        Option<u8>,
+        Option<i64>,
+        Option<bool>,
+        Option<i64>,
+    );
+    let rows: Vec<Row> = q
+        .query_map(values, |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+                r.get(9)?,
+            ))
+        })
+        .and_then(|rows| rows.collect())
+        .map_err(unavailable)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(
+            |(game, day, variant, player, name, par, tiles, score, reached, at)| {
+                Some(DailyEntry {
+                    variant: Variant::parse(&variant)?,
+                    game,
+                    day,
+                    player,
+                    name,
+                    par,
+                    result: solo_result(tiles, score, reached, at),
+                })
+            },
+        )
+        .collect())
+}
+
+/// The columns `daily_entries` reads, of `daily_games d` with its account `p`.
+const DAILY_COLUMNS: &str = "d.game_id, d.day, d.variant, d.player_id,
+    CASE WHEN p.deleted_at IS NULL THEN p.name END, d.par, d.tiles, d.score, d.reached,
+    d.finished_at";
 
 /// The moves of a game from number `from` on.
 fn moves_from(conn: &Connection, id: &str, from: u64) -> Result<Vec<SavedMove>, StoreError> {
@@ -1377,6 +1525,80 @@ impl SqliteStore {
         })
         .await
         .map(|_| ())
+    }
+}
+
+#[async_trait]
+impl Daily for SqliteStore {
+    async fn server_secret(&self, name: &str, fresh: &str) -> Result<String, StoreError> {
+        let sql = "INSERT INTO server_secrets (name, value) VALUES (?1, ?2)
+                   ON CONFLICT (name) DO NOTHING";
+        self.exec(vec![(sql, vec![text(name), text(fresh)])], false)
+            .await?;
+        let name = name.to_string();
+        self.read(move |c| {
+            c.query_row(
+                "SELECT value FROM server_secrets WHERE name = ?1",
+                [&name],
+                |r| r.get(0),
+            )
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn daily_of(&self, player: &str, day: &str) -> Result<Vec<DailyEntry>, StoreError> {
+        let (player, day) = (player.to_string(), day.to_string());
+        self.read(move |c| {
+            daily_entries(
+                c,
+                &format!(
+                    "SELECT {DAILY_COLUMNS} FROM daily_games d
+                     LEFT JOIN players p ON p.id = d.player_id
+                     WHERE d.player_id = ?1 AND d.day = ?2 ORDER BY d.variant"
+                ),
+                params![player, day],
+            )
+        })
+        .await
+    }
+
+    async fn daily_board(
+        &self,
+        day: &str,
+        variant: Variant,
+    ) -> Result<Vec<DailyEntry>, StoreError> {
+        let day = day.to_string();
+        self.read(move |c| {
+            daily_entries(
+                c,
+                &format!(
+                    "SELECT {DAILY_COLUMNS} FROM daily_games d
+                     LEFT JOIN players p ON p.id = d.player_id
+                     WHERE d.day = ?1 AND d.variant = ?2
+                         AND (d.par OR (d.player_id IS NOT NULL AND d.finished_at IS NOT NULL))"
+                ),
+                params![day, variant.name()],
+            )
+        })
+        .await
+    }
+
+    async fn daily_days(&self, player: &str, limit: u32) -> Result<Vec<String>, StoreError> {
+        let player = player.to_string();
+        self.read(move |c| {
+            let mut q = c
+                .prepare_cached(
+                    "SELECT DISTINCT day FROM daily_games
+                     WHERE player_id = ?1 AND finished_at IS NOT NULL
+                     ORDER BY day DESC LIMIT ?2",
+                )
+                .map_err(unavailable)?;
+            q.query_map(params![player, limit], |r| r.get(0))
+                .and_then(|rows| rows.collect())
+                .map_err(unavailable)
+        })
+        .await
     }
 }
 

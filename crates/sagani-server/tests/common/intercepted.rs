@@ -3,9 +3,9 @@
 
 use async_trait::async_trait;
 use sagani_server::store::{
-    Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, IdleSweep,
-    LeaveWrite, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating, RatingPoint,
-    SavedGame, Store, StoreError, Summary,
+    Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, DailyEntry,
+    IdleSweep, LeaveWrite, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating,
+    RatingPoint, SavedGame, Store, StoreError, Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -156,6 +156,26 @@ impl Store for Intercepted {
 }
 
 /// Accounts pass through untouched.
+#[async_trait]
+impl Daily for Intercepted {
+    async fn server_secret(&self, name: &str, fresh: &str) -> Result<String, StoreError> {
+        self.inner.server_secret(name, fresh).await
+    }
+    async fn daily_of(&self, player: &str, day: &str) -> Result<Vec<DailyEntry>, StoreError> {
+        self.inner.daily_of(player, day).await
+    }
+    async fn daily_board(
+        &self,
+        day: &str,
+        variant: sagani_core::Variant,
+    ) -> Result<Vec<DailyEntry>, StoreError> {
+        self.inner.daily_board(day, variant).await
+    }
+    async fn daily_days(&self, player: &str, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.inner.daily_days(player, limit).await
+    }
+}
+
 #[async_trait]
 impl Accounts for Intercepted {
     async fn sign_up(&self, p: &NewPlayer) -> Result<(), StoreError> {

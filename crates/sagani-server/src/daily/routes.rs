@@ -1,0 +1,511 @@
+//! The daily challenge's routes: today's challenge, starting it, a day's leaderboard, and a
+//! daily game's result with par and the leaderboard around it.
+
+use super::{hidden, history_visible, place_among, ranked, streak, Day, VARIANTS};
+use crate::accounts::{claimer, current};
+use crate::app::{store_refusal, App};
+use crate::client_addr::ClientAddr;
+use crate::error::{ApiError, Body, ErrorBody};
+use crate::store::{DailyEntry, SoloResult};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use sagani_core::Variant;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use utoipa::ToSchema;
+
+/// Entries of a day's leaderboard at most, and those shown with a daily game's result.
+const BOARD: usize = 100;
+const NEAR: usize = 10;
+/// Days of a streak counted at most.
+const STREAK_DAYS: u32 = 400;
+/// Tiles at most for a symphony (docs/RULES.md, "Solo game").
+const SYMPHONY: u8 = 25;
+
+/// `GET /api/daily`.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Today {
+    /// Today, by UTC: `YYYY-MM-DD`.
+    pub day: String,
+    /// When today's challenge ends and the next one begins (midnight UTC, milliseconds since
+    /// the Unix epoch).
+    pub ends_at_ms: i64,
+    /// The server's time when it answered.
+    pub now_ms: i64,
+    /// The two variants: `solo` and `solo-all`.
+    pub variants: Vec<VariantToday>,
+    /// The logged-in account's name; absent for a guest (a guest's attempts are unranked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// The account's streak: UTC days in a row, up to today (or yesterday, while today's is
+    /// still to be played), with a finished daily game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streak: Option<u32>,
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct VariantToday {
+    /// `solo` (reach 75 with as few tiles as you can) or `solo-all` (all 72 tiles).
+    pub variant: String,
+    /// Where to start it: `POST` with `{}` (or `{"name": …}`, a guest's display name).
+    pub start: String,
+    /// Today's leaderboard in this variant.
+    pub leaderboard: String,
+    /// Accounts that finished it today.
+    pub players: u32,
+    /// The account's attempt today, once it started one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempt: Option<Attempt>,
+}
+
+/// An account's attempt of the day.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Attempt {
+    pub game: String,
+    /// The table.
+    pub url: String,
+    /// Its result, once it is over by its rules (a resigned attempt has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultInfo>,
+    /// Its rank on the day's leaderboard, once it has a result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
+}
+
+/// A daily game's result.
+#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
+pub struct ResultInfo {
+    /// Tiles placed (72 in solo-all).
+    pub tiles: u8,
+    /// The score; in solo-all the final score (the score less the discs left).
+    pub score: i64,
+    /// The score reached 75 (solo; always true in solo-all).
+    pub reached: bool,
+    /// Solo: 75 in 25 tiles or fewer.
+    pub symphony: bool,
+}
+
+fn info(variant: Variant, r: &SoloResult) -> ResultInfo {
+    ResultInfo {
+        tiles: r.tiles,
+        score: r.score,
+        reached: r.reached,
+        symphony: variant == Variant::Solo && r.reached && r.tiles <= SYMPHONY,
+    }
+}
+
+/// A place on a day's leaderboard.
+#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
+pub struct BoardEntry {
+    /// 1 for the best; equal results share a rank.
+    pub rank: u32,
+    /// The account's name.
+    pub name: String,
+    #[serde(flatten)]
+    pub result: ResultInfo,
+    /// The game, to replay it: only once the day is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// Par: the bot's result on the same deck.
+#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
+pub struct ParInfo {
+    /// The bot (`greedy`: one ply, the best immediate move).
+    pub bot: String,
+    #[serde(flatten)]
+    pub result: ResultInfo,
+    /// The bot's game, to replay it: only once the day is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// `GET /api/daily/{day}/{variant}`.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Board {
+    pub day: String,
+    pub variant: String,
+    /// The day is over: the games may be replayed, and par is shown to everyone.
+    pub over: bool,
+    /// Accounts that finished the day's challenge in this variant.
+    pub players: u32,
+    /// The best 100, best first.
+    pub entries: Vec<BoardEntry>,
+    /// The logged-in account's own place, once it finished that day's attempt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<BoardEntry>,
+    /// The bot's result on the same deck: once the day is over, or for an account that
+    /// finished that day's attempt (and once the bot has played it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub par: Option<ParInfo>,
+}
+
+/// `GET /api/games/{id}/daily`: a daily game's standing.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Card {
+    pub day: String,
+    pub variant: String,
+    /// An account's attempt (on the leaderboard); a guest's is unranked.
+    pub ranked: bool,
+    /// The game is over.
+    pub over: bool,
+    /// The day (UTC) is over.
+    pub day_over: bool,
+    /// Its result, once it is over by its rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultInfo>,
+    /// Its rank on the day's leaderboard (a ranked attempt with a result).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
+    /// Where its result stands among the ranked ones (for a guest's: where it would stand).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<u32>,
+    /// Accounts that finished the day's challenge in this variant.
+    pub players: u32,
+    /// The bot's result on the same deck, once this game is over (and the bot has played).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub par: Option<ParInfo>,
+    /// The game is over but the bot has not finished its game yet: ask again shortly.
+    pub par_pending: bool,
+    /// The best 10 of the day, once this game is over.
+    pub leaderboard: Vec<BoardEntry>,
+    /// The account's streak, for a ranked attempt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streak: Option<u32>,
+}
+
+/// `POST /api/daily/{variant}/start`.
+#[derive(Deserialize, ToSchema, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct StartDaily {
+    /// A guest's display name (1–24 characters); ignored with an account's session cookie.
+    #[serde(default)]
+    #[schema(max_length = 24)]
+    pub name: Option<String>,
+}
+
+/// The answer to a start: the game and the seat's token (as a claim answers).
+#[derive(Serialize, Deserialize, ToSchema, Debug)]
+pub struct DailyStarted {
+    pub game: String,
+    pub seat: u8,
+    /// Secret: the seat's token (`Authorization: Bearer …`).
+    pub token: String,
+    /// The seat's invite code, which claims it again (absent when an account's attempt is
+    /// taken up again: the account takes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+    /// The game's API resource and its table.
+    pub url: String,
+    pub watch_url: String,
+    pub day: String,
+    pub variant: String,
+    /// An account's attempt, on the leaderboard.
+    pub ranked: bool,
+    /// The account had started today's attempt already: this is it (its old token no longer
+    /// works).
+    pub again: bool,
+}
+
+fn variant_of(name: &str) -> Result<Variant, ApiError> {
+    VARIANTS
+        .into_iter()
+        .find(|v| v.name() == name)
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "unknown daily variant {name:?}: it is solo or solo-all"
+            ))
+        })
+}
+
+/// The account's streak on `today`.
+async fn streak_of(app: &App, player: &str, today: Day) -> Result<u32, ApiError> {
+    let days = app
+        .store
+        .daily_days(player, STREAK_DAYS)
+        .await
+        .map_err(store_refusal)?;
+    let days: Vec<Day> = days.iter().filter_map(|d| Day::parse(d)).collect();
+    Ok(streak(&days, today))
+}
+
+/// A day's board: the ranked attempts in order, and its par entry.
+async fn board_of(
+    app: &App,
+    day: Day,
+    variant: Variant,
+) -> Result<(Vec<(u32, DailyEntry, SoloResult)>, Option<DailyEntry>), ApiError> {
+    let all = app
+        .store
+        .daily_board(&day.to_string(), variant)
+        .await
+        .map_err(store_refusal)?;
+    let par = all.iter().find(|e| e.par).cloned();
+    // A deleted account leaves the board.
+    let people = all.into_iter().filter(|e| e.name.is_some()).collect();
+    Ok((ranked(variant, people), par))
+}
+
+fn entry(variant: Variant, (rank, e, r): &(u32, DailyEntry, SoloResult), over: bool) -> BoardEntry {
+    BoardEntry {
+        rank: *rank,
+        name: e.name.clone().unwrap_or_default(),
+        result: info(variant, r),
+        url: over.then(|| format!("/games/{}", e.game)),
+    }
+}
+
+fn par_info(variant: Variant, par: Option<&DailyEntry>, over: bool) -> Option<ParInfo> {
+    let par = par?;
+    Some(ParInfo {
+        bot: super::PAR_BOT.into(),
+        result: info(variant, par.result.as_ref()?),
+        url: over.then(|| format!("/games/{}", par.game)),
+    })
+}
+
+/// Today's challenge: the day, its two variants and how to start each, and the logged-in
+/// account's attempts and streak.
+#[utoipa::path(get, path = "/api/daily",
+    responses((status = 200, body = Today),
+              (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
+pub async fn today(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+) -> Result<Json<Today>, ApiError> {
+    app.limiters.check_lookup(&addr)?;
+    let day = app.today();
+    let who = current(&app, &headers).await?.map(|(p, _)| p);
+    let mine = match &who {
+        Some(p) => app
+            .store
+            .daily_of(&p.id, &day.to_string())
+            .await
+            .map_err(store_refusal)?,
+        None => Vec::new(),
+    };
+    let mut variants = Vec::new();
+    for variant in VARIANTS {
+        let (board, _) = board_of(&app, day, variant).await?;
+        let attempt = mine
+            .iter()
+            .find(|e| e.variant == variant && !e.par)
+            .map(|e| Attempt {
+                url: format!("/games/{}", e.game),
+                result: e.result.as_ref().map(|r| info(variant, r)),
+                rank: board
+                    .iter()
+                    .find(|(_, b, _)| b.game == e.game)
+                    .map(|(rank, _, _)| *rank),
+                game: e.game.clone(),
+            });
+        variants.push(VariantToday {
+            variant: variant.name().into(),
+            start: format!("/api/daily/{variant}/start"),
+            leaderboard: format!("/api/daily/{day}/{variant}"),
+            players: board.len() as u32,
+            attempt,
+        });
+    }
+    let streak = match &who {
+        Some(p) => Some(streak_of(&app, &p.id, day).await?),
+        None => None,
+    };
+    Ok(Json(Today {
+        day: day.to_string(),
+        ends_at_ms: day.end_ms(),
+        now_ms: app.now_ms(),
+        variants,
+        account: who.map(|p| p.name),
+        streak,
+    }))
+}
+
+/// Starts today's challenge in a variant: a solo game on the day's deck, the seat already the
+/// caller's. With an account's session cookie it is the account's one ranked attempt of the day
+/// in that variant (asking again gives that same game, with a new token); a guest's attempt is
+/// unranked.
+#[utoipa::path(post, path = "/api/daily/{variant}/start", request_body = StartDaily,
+    params(("variant" = String, Path, description = "`solo` or `solo-all`")),
+    responses((status = 201, body = DailyStarted, description = "a new attempt"),
+              (status = 200, body = DailyStarted, description = "the account's attempt of today, taken up again"),
+              (status = 400, body = ErrorBody, description = "an unknown variant, or a display name out of bounds (`bad_request`)"),
+              (status = 403, body = ErrorBody, description = "the cookie from another site (`wrong_origin`)"),
+              (status = 429, body = ErrorBody, description = "too many claims, or too many open games, from this address (`rate_limited`, `too_many_games`)")))]
+pub async fn start(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    Path(variant): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<StartDaily>,
+) -> Result<(StatusCode, Json<DailyStarted>), ApiError> {
+    let variant = variant_of(&variant)?;
+    app.limiters.check_claim(&addr)?;
+    let who = claimer(&app, &headers, req.name.as_deref()).await?;
+    let s = app.start_daily(variant, who, addr).await?;
+    let (url, watch_url) = (
+        format!("/api/games/{}", s.joined.game),
+        format!("/games/{}", s.joined.game),
+    );
+    Ok((
+        if s.again {
+            StatusCode::OK
+        } else {
+            StatusCode::CREATED
+        },
+        Json(DailyStarted {
+            game: s.joined.game,
+            seat: s.joined.seat,
+            token: s.joined.token,
+            invite: s.invite,
+            url,
+            watch_url,
+            day: s.day.to_string(),
+            variant: s.variant.name().into(),
+            ranked: s.ranked,
+            again: s.again,
+        }),
+    ))
+}
+
+/// A day's leaderboard in a variant: in solo the fewest tiles to 75 points, then the higher
+/// score; in solo-all the best final score. Accounts only (guests play unranked).
+#[utoipa::path(get, path = "/api/daily/{day}/{variant}",
+    params(("day" = String, Path, description = "the UTC day, `YYYY-MM-DD`"),
+           ("variant" = String, Path, description = "`solo` or `solo-all`")),
+    responses((status = 200, body = Board),
+              (status = 400, body = ErrorBody, description = "no such day, a day to come, or an unknown variant (`bad_request`)"),
+              (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
+pub async fn board(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    Path((day, variant)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Json<Board>, ApiError> {
+    app.limiters.check_lookup(&addr)?;
+    let variant = variant_of(&variant)?;
+    let day = Day::parse(&day).ok_or_else(|| {
+        ApiError::bad_request(format!("{day:?} is no day: give one as YYYY-MM-DD"))
+    })?;
+    let today = app.today();
+    if day > today {
+        return Err(ApiError::bad_request(format!(
+            "the challenge of {day} has not begun (today is {today}, UTC)"
+        )));
+    }
+    let over = day < today;
+    let (board, par) = board_of(&app, day, variant).await?;
+    let who = current(&app, &headers).await?.map(|(p, _)| p);
+    let you = who.as_ref().and_then(|p| {
+        board
+            .iter()
+            .find(|(_, e, _)| e.player.as_deref() == Some(p.id.as_str()))
+            .map(|b| entry(variant, b, over))
+    });
+    Ok(Json(Board {
+        day: day.to_string(),
+        variant: variant.name().into(),
+        over,
+        players: board.len() as u32,
+        entries: board
+            .iter()
+            .take(BOARD)
+            .map(|b| entry(variant, b, over))
+            .collect(),
+        // Par is a spoiler until one has played the deck.
+        par: if over || you.is_some() {
+            par_info(variant, par.as_ref(), over)
+        } else {
+            None
+        },
+        you,
+    }))
+}
+
+/// A daily game's standing: its result, its rank (or where a guest's would stand), par and
+/// the day's best 10 once it is over, the player's streak. Its player's alone until the day is
+/// over, like its moves.
+#[utoipa::path(get, path = "/api/games/{id}/daily",
+    params(("id" = String, Path, description = "game id")),
+    security((), ("seat_token" = [])),
+    responses((status = 200, body = Card),
+              (status = 403, body = ErrorBody, description = "someone else's daily game before its day is over (`history_hidden`)"),
+              (status = 404, body = ErrorBody, description = "no such game, or not a daily challenge's (`not_found`)"),
+              (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
+pub async fn card(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Card>, ApiError> {
+    app.limiters.check_lookup(&addr)?;
+    let (game_day, variant, over, result, player, par_game) = {
+        let (_, st) = app.fresh(&id, None).await?;
+        let Some(d) = st.daily.clone() else {
+            return Err(ApiError::not_found("this game is not a daily challenge's"));
+        };
+        if !history_visible(&app, &headers, &st).await? {
+            return Err(hidden());
+        }
+        let g = st.game.game();
+        let at = st.times.last().copied().unwrap_or(0);
+        let result = g.outcome().and_then(|o| super::solo_result(&o, at));
+        let player = st
+            .seats
+            .first()
+            .and_then(|s| s.player())
+            .map(str::to_string);
+        (d.day, g.variant(), st.over(), result, player, d.par)
+    };
+    let day = Day::parse(&game_day)
+        .ok_or_else(|| ApiError::not_found("this game's day cannot be read"))?;
+    let today = app.today();
+    let day_over = day < today;
+    let (board, par) = board_of(&app, day, variant).await?;
+    let ranked = player.is_some() && !par_game;
+    let rank = board
+        .iter()
+        .find(|(_, e, _)| e.game == id)
+        .map(|(rank, _, _)| *rank);
+    let place = result.as_ref().map(|r| match rank {
+        Some(rank) => rank,
+        None => place_among(variant, &board, r),
+    });
+    let par_info = (over || day_over)
+        .then(|| par_info(variant, par.as_ref(), day_over))
+        .flatten();
+    if over && par.is_none() && day == today {
+        // The par game was never made (a store that failed at the start): make it now.
+        let secret = app.daily_secret().await?;
+        app.ensure_par(day, variant, &secret).await;
+    }
+    let streak = match (&player, ranked) {
+        (Some(p), true) => Some(streak_of(&app, p, today).await?),
+        _ => None,
+    };
+    Ok(Json(Card {
+        day: day.to_string(),
+        variant: variant.name().into(),
+        ranked,
+        over,
+        day_over,
+        result: result.as_ref().map(|r| info(variant, r)),
+        rank,
+        place,
+        players: board.len() as u32,
+        par_pending: over && par_info.is_none(),
+        par: par_info,
+        leaderboard: if over {
+            board
+                .iter()
+                .take(NEAR)
+                .map(|b| entry(variant, b, day_over))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        streak,
+    }))
+}
