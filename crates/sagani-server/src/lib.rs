@@ -73,7 +73,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/leaderboard", get(players::leaderboard))
         .route("/api/daily", get(daily::routes::today))
         .route("/api/daily/{variant}/start", post(daily::routes::start))
-        .route("/api/daily/{day}/{variant}", get(daily::routes::board))
+        .route(
+            "/api/daily/{variant}/leaderboard",
+            get(daily::routes::board),
+        )
         .route("/api/games/{id}/daily", get(daily::routes::card))
         .route("/api/games", get(routes::lobby).post(routes::create))
         .route("/api/games/{id}", get(routes::state))

@@ -7,7 +7,8 @@ use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, Body, ErrorBody};
 use crate::store::{DailyEntry, SoloResult};
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use sagani_core::Variant;
@@ -121,7 +122,13 @@ pub struct ParInfo {
     pub url: Option<String>,
 }
 
-/// `GET /api/daily/{day}/{variant}`.
+/// `GET /api/daily/{variant}/leaderboard?day=`.
+#[derive(Deserialize, Debug)]
+pub struct BoardQuery {
+    pub day: Option<String>,
+}
+
+/// `GET /api/daily/{variant}/leaderboard`.
 #[derive(Serialize, ToSchema, Debug)]
 pub struct Board {
     pub day: String,
@@ -304,7 +311,7 @@ pub async fn today(
         variants.push(VariantToday {
             variant: variant.name().into(),
             start: format!("/api/daily/{variant}/start"),
-            leaderboard: format!("/api/daily/{day}/{variant}"),
+            leaderboard: format!("/api/daily/{variant}/leaderboard?day={day}"),
             players: board.len() as u32,
             attempt,
         });
@@ -372,24 +379,29 @@ pub async fn start(
 
 /// A day's leaderboard in a variant: in solo the fewest tiles to 75 points, then the higher
 /// score; in solo-all the best final score. Accounts only (guests play unranked).
-#[utoipa::path(get, path = "/api/daily/{day}/{variant}",
-    params(("day" = String, Path, description = "the UTC day, `YYYY-MM-DD`"),
-           ("variant" = String, Path, description = "`solo` or `solo-all`")),
+#[utoipa::path(get, path = "/api/daily/{variant}/leaderboard",
+    params(("variant" = String, Path, description = "`solo` or `solo-all`"),
+           ("day" = Option<String>, Query, description = "the UTC day, `YYYY-MM-DD` (default: today)")),
     responses((status = 200, body = Board),
               (status = 400, body = ErrorBody, description = "no such day, a day to come, or an unknown variant (`bad_request`)"),
               (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
 pub async fn board(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
-    Path((day, variant)): Path<(String, String)>,
+    Path(variant): Path<String>,
+    query: Result<Query<BoardQuery>, QueryRejection>,
     headers: HeaderMap,
 ) -> Result<Json<Board>, ApiError> {
     app.limiters.check_lookup(&addr)?;
+    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let variant = variant_of(&variant)?;
-    let day = Day::parse(&day).ok_or_else(|| {
-        ApiError::bad_request(format!("{day:?} is no day: give one as YYYY-MM-DD"))
-    })?;
     let today = app.today();
+    let day = match q.day {
+        None => today,
+        Some(day) => Day::parse(&day).ok_or_else(|| {
+            ApiError::bad_request(format!("day {day:?} is no day: give one as YYYY-MM-DD"))
+        })?,
+    };
     if day > today {
         return Err(ApiError::bad_request(format!(
             "the challenge of {day} has not begun (today is {today}, UTC)"
