@@ -2,6 +2,7 @@
 
 mod arena;
 mod bench;
+mod daily;
 mod db;
 mod hint;
 mod loadtest;
@@ -21,7 +22,7 @@ use std::process::ExitCode;
     name = "sagani",
     version,
     about = "Sagani, the tile-laying game by Uwe Rosenberg: rules engine and tools",
-    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json\n  sagani serve\n  sagani db copy --from sagani.db --to postgres://127.0.0.1/sagani\n  sagani play --players 3 --bots mcts,greedy\n  sagani view game.json\n  sagani loadtest --games 500 --seconds 30"
+    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json\n  sagani serve\n  sagani db copy --from sagani.db --to postgres://127.0.0.1/sagani\n  sagani play --players 3 --bots mcts,greedy\n  sagani view game.json\n  sagani daily --server http://127.0.0.1:8080\n  sagani loadtest --games 500 --seconds 30"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -40,6 +41,7 @@ enum Command {
     Loadtest(loadtest::Args),
     Play(play::Args),
     View(play::ViewArgs),
+    Daily(daily::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Loadtest(args) => loadtest::run_cmd(args),
         Command::Play(args) => play::run(args),
         Command::View(args) => play::view(args),
+        Command::Daily(args) => daily::run(args),
     }
 }
 

@@ -692,3 +692,160 @@ fn a_public_game_made_from_the_terminal_without_colour_is_joined_from_the_lobby_
     assert!(ok, "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sagani_daily_without_a_server_says_where_to_play_it() {
+    let out = sagani().arg("daily").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("sagani daily --server http://HOST:PORT"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// The number in "Draw pile 71 tiles" on the screen.
+fn pile(screen: &str) -> Option<u32> {
+    let at = screen.find("Draw pile ")? + "Draw pile ".len();
+    screen[at..].split_whitespace().next()?.parse().ok()
+}
+
+#[test]
+fn todays_daily_challenge_played_in_the_terminal_ends_with_its_share_line_and_place() {
+    let dir = temp_dir("daily");
+    let server = game_server(&dir);
+    // Someone played today's deck in a browser first, with an account (ranked).
+    let http = reqwest::blocking::Client::new();
+    let signed: reqwest::blocking::Response = http
+        .post(format!("{}/api/players", server.url))
+        .json(&json!({ "name": "Ada", "password": "Ada's secret" }))
+        .send()
+        .unwrap();
+    let cookie = signed.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let ada: Value = http
+        .post(format!("{}/api/daily/solo/start", server.url))
+        .header("cookie", &cookie)
+        .header("origin", &server.url)
+        .json(&json!({}))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    let (game, token) = (
+        ada["game"].as_str().unwrap(),
+        ada["token"].as_str().unwrap(),
+    );
+    loop {
+        let s: Value = http
+            .get(format!("{}/api/games/{game}", server.url))
+            .bearer_auth(token)
+            .send()
+            .unwrap()
+            .json()
+            .unwrap();
+        if s["status"] == "over" {
+            break;
+        }
+        let body = json!({ "version": s["version"], "move": s["legal"][0] });
+        http.post(format!("{}/api/games/{game}/moves", server.url))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .unwrap();
+    }
+    let mut t = Terminal::start(&dir, &format!("daily --server {} --name Tess", server.url));
+    let screen = t.wait_for("Enter place");
+    assert!(
+        screen.contains("Sagani · solo · daily challenge 20"),
+        "{screen}"
+    );
+    // Every tile where the cursor starts.
+    loop {
+        let screen = t.wait_for_any(&["Enter place", "The game is over"]);
+        if screen.contains("The game is over") {
+            break;
+        }
+        let before = pile(&screen);
+        t.send("\r");
+        let start = Instant::now();
+        while pile(&t.screen()) == before && !t.screen().contains("The game is over") {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "the tile stays:\n{}",
+                t.screen()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    t.send("q");
+    let (ok, text) = t.finish();
+    assert!(ok, "{text}");
+    let card: Value = http
+        .get(format!("{}/api/games/{game}/daily", server.url))
+        .bearer_auth(token)
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    // The line to share, as printed: the terminal's result.
+    let day = card["day"].as_str().unwrap();
+    let prefix = format!("Sagani daily {day}: ");
+    let line = text
+        .lines()
+        .find_map(|l| {
+            l.split_once(&prefix)
+                .map(|(_, rest)| rest.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no line to share in {text}"));
+    let number = |s: &str| s.split_whitespace().next().unwrap().parse::<i64>().unwrap();
+    // (reached, tiles, score) of the terminal's game, from the line alone.
+    let mine = if let Some(rest) = line.strip_prefix("symphony in ") {
+        (true, number(rest), 75)
+    } else if let Some((score, tiles)) = line.split_once(" points in ") {
+        (true, number(tiles), number(score))
+    } else if let Some(score) = line.strip_suffix(" points, the pile ran out") {
+        (false, 72, number(score))
+    } else {
+        panic!("an unknown result line: {line}")
+    };
+    // Par as Ada's own card tells it, in the same words.
+    let par = &card["par"];
+    let par_words = if par["symphony"] == true {
+        format!("symphony in {} tiles", par["tiles"])
+    } else if par["reached"] == true {
+        format!("{} points in {} tiles", par["score"], par["tiles"])
+    } else {
+        format!("{} points, the pile ran out", par["score"])
+    };
+    assert!(
+        text.contains(&format!(
+            "Par (the greedy bot on the same deck): {par_words}"
+        )),
+        "{text}"
+    );
+    // Where it would stand beside Ada's (the only ranked one): ahead of it only if better.
+    let ada = &card["result"];
+    let ada = (
+        ada["reached"] == true,
+        ada["tiles"].as_i64().unwrap(),
+        ada["score"].as_i64().unwrap(),
+    );
+    let key = |(reached, tiles, score): (bool, i64, i64)| {
+        (!reached, if reached { tiles } else { 0 }, -score)
+    };
+    let place = if key(mine) <= key(ada) { "1st" } else { "2nd" };
+    assert!(
+        text.contains(&format!(
+            "Unranked (a guest's attempt): your result would be {place} of 2 on today's leaderboard."
+        )),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1319,7 +1319,10 @@ impl App {
         let Some(t) = self.table() else {
             return format!("Sagani · {} · {who}", g.variant());
         };
-        let mut title = format!("Sagani · {} · online", g.variant());
+        let mut title = match &t.state.daily {
+            Some(d) => format!("Sagani · {} · daily challenge {}", g.variant(), d.day),
+            None => format!("Sagani · {} · online", g.variant()),
+        };
         if let Some(c) = t.control() {
             title.push_str(&format!(" · {c}"));
         }

@@ -133,6 +133,16 @@ pub struct State {
     pub ended: Option<String>,
     #[serde(default)]
     pub last_move: Option<Played>,
+    /// A daily challenge's game: its day.
+    #[serde(default)]
+    pub daily: Option<DailyMark>,
+}
+
+/// A daily challenge's game (the fields of the server's `DailyMark` read here).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct DailyMark {
+    pub day: String,
+    pub variant: String,
 }
 
 impl State {
@@ -241,12 +251,31 @@ impl Connection {
                 "{url}: the server's answer holds no seat: {joined}"
             ));
         };
+        Ok(Connection::seated(
+            http,
+            &invite.server,
+            &invite.game,
+            seat as u8,
+            token,
+            &invite.code,
+        ))
+    }
+
+    /// The seat `token` holds, live: its socket starts listening.
+    fn seated(
+        http: reqwest::blocking::Client,
+        server: &str,
+        game: &str,
+        seat: u8,
+        token: &str,
+        invite: &str,
+    ) -> Connection {
         let (tx, rx) = channel();
         let c = Connection {
-            server: invite.server.clone(),
-            game: invite.game.clone(),
-            seat: seat as u8,
-            invite: invite.code.clone(),
+            server: server.to_string(),
+            game: game.to_string(),
+            seat,
+            invite: invite.to_string(),
             token: token.to_string(),
             http,
             tx,
@@ -254,7 +283,39 @@ impl Connection {
             stop: Arc::new(AtomicBool::new(false)),
         };
         c.listen();
-        Ok(c)
+        c
+    }
+
+    /// Starts today's daily challenge of `server` in `variant` (`solo` or `solo-all`) as a
+    /// guest named `name` (unranked): its seat, and the start's answer (the day, the game).
+    pub fn daily(
+        server: &str,
+        variant: &str,
+        name: Option<&str>,
+    ) -> Result<(Connection, Value), String> {
+        let http = client()?;
+        let url = format!("{server}/api/daily/{variant}/start");
+        let mut body = json!({});
+        if let Some(n) = name {
+            body["name"] = json!(n);
+        }
+        let started = answer(http.post(&url).json(&body).send())
+            .map_err(|e| format!("{server}: today's challenge did not start: {e}"))?;
+        let (Some(game), Some(token), Some(invite)) = (
+            started["game"].as_str(),
+            started["token"].as_str(),
+            started["invite"].as_str(),
+        ) else {
+            return Err(format!("{url}: the answer holds no seat: {started}"));
+        };
+        let c = Connection::seated(http.clone(), server, game, 0, token, invite);
+        Ok((c, started))
+    }
+
+    /// A daily game's standing (`GET /api/games/{id}/daily`): its result, its place, par.
+    pub fn daily_card(&self) -> Result<Value, Refusal> {
+        let url = format!("{}/api/games/{}/daily", self.server, self.game);
+        answer(self.http.get(&url).bearer_auth(&self.token).send())
     }
 
     /// Makes a game on `server` (`body` as `POST /api/games` takes it) and claims its first
@@ -315,7 +376,8 @@ impl Connection {
     /// Every move played so far, with what each did.
     pub fn moves(&self) -> Result<Vec<Played>, Refusal> {
         let url = format!("{}/api/games/{}/moves", self.server, self.game);
-        let v = answer(self.http.get(&url).send())?;
+        // With the token: a daily game's moves are its player's alone during the day.
+        let v = answer(self.http.get(&url).bearer_auth(&self.token).send())?;
         serde_json::from_value(v["moves"].clone()).map_err(|e| Refusal {
             code: "bad_answer".into(),
             message: format!("the server's moves are not moves: {e}"),
