@@ -12,6 +12,7 @@ import { siteBar } from './rules.js';
 import { claimSeat } from './table.js';
 import { claimName, guestName, profileLink, setGuestName, whoAmI } from './account.js';
 import { gameLine } from './players.js';
+import { dailyCard, dayText } from './daily.js';
 
 /// The choices for a seat after mine: the select's values (as `seatRequest` in api.js reads
 /// them) and their words.
@@ -189,6 +190,7 @@ export async function home(app) {
       error,
       newcomer ? tutorial : null,
       newcomer ? null : mineCard,
+      dailyCard({ busy, name: claimName }),
       h('div', { class: 'play-grid' }, soloCard, multiCard),
       newcomer ? null : tutorial,
       h('div', { class: 'list-grid' }, openCard, newcomer ? mineCard : null),
@@ -353,6 +355,7 @@ function age(createdAt) {
 
 function gameLabel(g) {
   const players = g.players || (g.choices && g.choices.length);
+  if (g.daily) return t('home.mine.daily', { variant: t(`home.solo.variant.${g.variant}`), date: dayText(g.daily) });
   if (g.variant === 'solo') return t('home.mine.solo');
   if (g.variant === 'solo-all') return t('home.mine.solo-all');
   return players ? t('home.mine.players', { count: players, n: num(players) }) : t('home.mine.game');

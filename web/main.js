@@ -1,6 +1,7 @@
 // The page: the home screen at `/`, a game at `/games/{id}`, an invite at `/games/{id}/join/{code}`,
 // the rules at `/rules`, the tutorial at `/tutorial`, credits at `/about`, the account at
-// `/account`, a profile at `/players/{name}`, the leaderboard at `/leaderboard`. Every page module exports
+// `/account`, a profile at `/players/{name}`, the leaderboard at `/leaderboard`, the daily
+// challenge's leaderboards at `/daily`. Every page module exports
 // one `async function (app)` that draws into `app`.
 
 import { home } from './home.js';
@@ -9,6 +10,7 @@ import { about, rules } from './rules.js';
 import { startTutorial } from './tutorial.js';
 import { accountPage } from './account.js';
 import { leaderboardPage, profilePage } from './players.js';
+import { dailyPage } from './daily.js';
 import { h } from './dom.js';
 import { loadLang, t } from './i18n.js';
 
@@ -29,6 +31,7 @@ function route() {
   if (parts.length === 1 && parts[0] === 'tutorial') return startTutorial(app);
   if (parts.length === 1 && parts[0] === 'account') return accountPage(app);
   if (parts.length === 1 && parts[0] === 'leaderboard') return leaderboardPage(app);
+  if (parts.length === 1 && parts[0] === 'daily') return dailyPage(app);
   if (parts.length === 2 && parts[0] === 'players') return profilePage(app, decodeURIComponent(parts[1]));
   if (parts[0] === 'games' && parts.length === 2) return openTable(app, parts[1]);
   if (parts[0] === 'games' && parts.length === 4 && parts[2] === 'join') return joinByInvite(app, parts[1], parts[3]);

@@ -20,7 +20,7 @@ export function siteBar(current) {
       ? h('span', { class: 'brand', 'aria-hidden': 'true' })
       : h('a', { class: 'brand', href: '/', 'aria-label': t('home.nav.home') }, t('app.name')),
     h('nav', { class: 'site-nav', 'aria-label': t('home.nav.label') },
-      link('rules', '/rules'), link('tutorial', '/tutorial'), link('about', '/about'), accountLinks()),
+      link('rules', '/rules'), link('tutorial', '/tutorial'), link('daily', '/daily'), link('about', '/about'), accountLinks()),
     langSwitch());
 }
 

@@ -16,6 +16,7 @@ import { claimName } from './account.js';
 import { describeMove, expectText, reasonText, seatName, shortName, tileName } from './words.js';
 import { clockText, controlText, leftNow, ticker, LOW_MS } from './clock.js';
 import { Chat } from './chat.js';
+import { dailyResult, dayText } from './daily.js';
 
 const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
 
@@ -182,7 +183,8 @@ class Table {
     if (this.closed) return;
     this.closed = true;
     document.title = t('app.name');
-    const what = e.status === 404 ? t('table.no-game') : e.code === 'network' ? t('error.network') : t('table.cannot-load');
+    const what = e.status === 404 ? t('table.no-game') : e.code === 'network' ? t('error.network')
+      : e.code === 'history_hidden' ? t('table.daily-hidden') : t('table.cannot-load');
     this.app.replaceChildren(h('h1', {}, t('app.name')), h('p', { class: 'error', 'data-testid': 'error' }, what), h('a', { href: '/' }, t('page.missing.home')));
     announce(what);
   }
@@ -207,7 +209,8 @@ class Table {
 
   async fetchLog() {
     try {
-      const { moves } = await api('GET', `/api/games/${this.id}/moves`);
+      // With the token: a daily game's moves are its player's alone during its day.
+      const { moves } = await api('GET', `/api/games/${this.id}/moves`, { token: this.token });
       for (const m of moves) this.logMove(m);
       this.back();
     } catch {
@@ -466,7 +469,7 @@ class Table {
     this.previewFor = key;
     const started = performance.now();
     try {
-      const { preview } = await api('POST', `/api/games/${this.id}/preview`, { body: { move: mv } });
+      const { preview } = await api('POST', `/api/games/${this.id}/preview`, { token: this.token, body: { move: mv } });
       if (this.previewFor !== key) return;
       this.back();
       this.preview = preview;
@@ -894,6 +897,7 @@ class Table {
       !this.offline ? null : h('span', { class: 'offline', 'data-testid': 'offline', title: t('bar.offline.title') }, t('bar.offline')),
       this.you === undefined ? h('span', { class: 'watching', 'data-testid': 'watching' }, t('bar.watching')) : null,
       s.rated ? h('span', { class: 'watching', 'data-testid': 'rated', title: t('bar.rated.title') }, t('profile.rated')) : null,
+      s.daily ? h('span', { class: 'watching daily-badge', 'data-testid': 'daily-badge' }, t('daily.badge', { date: dayText(s.daily.day) })) : null,
       notify, result,
       s.clock ? h('span', { class: 'watching', 'data-testid': 'clock-control' }, controlText(s.clock.control)) : null,
       h('span', { class: 'spacer' }),
@@ -1348,7 +1352,10 @@ class Table {
     const ties = v.variant === 'standard' ? tieNotes(v, names) : '';
     // A rematch keeps every person in the same seat with the same token, and the bots.
     let rematch = null;
-    if (this.you !== undefined) {
+    // A daily challenge has no rematch: tomorrow brings the next deck.
+    if (s.daily) {
+      rematch = null;
+    } else if (this.you !== undefined) {
       rematch = h('button', { class: 'primary', 'data-testid': 'rematch' }, s.rematch ? t('end.rematch.go') : t('end.rematch'));
       rematch.addEventListener('click', async () => {
         rematch.disabled = true;
@@ -1373,15 +1380,37 @@ class Table {
       this.endHidden = true;
       this.render();
     });
-    const card = h('section', { class: `end-card${won ? ' won' : ''}`, 'data-testid': 'end', role: 'dialog', 'aria-labelledby': 'end-head' },
+    // The daily part is fetched once and kept across redraws of the card.
+    if (s.daily && !s.daily.par && !this.daily) this.daily = dailyResult(this.id, this.token);
+    const record = h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record'));
+    if (s.daily && this.token) {
+      // A daily game's record is its player's until the day is over: fetched with the token.
+      record.addEventListener('click', async (ev) => {
+        ev.preventDefault();
+        try {
+          const rec = await api('GET', `/api/games/${this.id}/record`, { token: this.token });
+          const url = URL.createObjectURL(new Blob([JSON.stringify(rec)], { type: 'application/json' }));
+          const a = h('a', { href: url, download: `sagani-${this.id}.json` });
+          document.body.append(a);
+          a.click();
+          a.remove();
+          setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        } catch {
+          this.error = { kind: 'network', text: t('error.network') };
+          this.render();
+        }
+      });
+    }
+    const card = h('section', { class: `end-card${won ? ' won' : ''}${s.daily ? ' daily' : ''}`, 'data-testid': 'end', role: 'dialog', 'aria-labelledby': 'end-head' },
       h('h2', { id: 'end-head', tabindex: -1 }, head),
       result,
+      s.daily && this.daily ? this.daily : null,
       ties ? h('p', { class: 'hint', 'data-testid': 'end-tie-break' }, ties) : null,
       s.rematch ? h('p', { 'data-testid': 'rematch-ready' }, t('end.rematch.ready')) : null,
       this.error ? h('p', { class: 'error' }, this.error.text) : null,
       h('div', { class: 'end-actions' },
         rematch,
-        h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record')),
+        record,
         h('a', { href: '/', class: 'button' }, t('end.home')), hide));
     const layer = h('div', { class: 'end-layer' }, card);
     layer.addEventListener('keydown', (ev) => {

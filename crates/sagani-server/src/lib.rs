@@ -97,6 +97,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/about", get(web::page))
         .route("/account", get(web::page))
         .route("/leaderboard", get(web::page))
+        .route("/daily", get(web::page))
         .route("/players/{name}", get(web::page))
         .fallback(web::fallback)
         .method_not_allowed_fallback(routes::method_not_allowed)

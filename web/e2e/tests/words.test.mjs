@@ -168,4 +168,32 @@ describe('words', () => {
     await page.close();
     await watcher.close();
   });
+
+  test('the daily challenge: its card, a game\'s end with par and the line to share, the day\'s leaderboards', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid=daily-start-solo]');
+    await check(page, 'the daily card');
+    await page.click('[data-testid=daily-start-solo]');
+    await page.waitForSelector('[data-testid=table][data-my-turn=true]');
+    await check(page, 'a daily game');
+    // Played out by the API with the page's token, then shown at its end.
+    const [game, token] = await page.evaluate(() => {
+      const g = JSON.parse(localStorage.getItem('sagani.games'))[0];
+      return [g.game, g.token];
+    });
+    await playUntil(server.url, game, [token], (s) => s.status === 'over');
+    await page.reload();
+    await page.waitForSelector('[data-testid=daily-result][data-ready=yes]', { timeout: 60_000 });
+    await check(page, 'the end of a daily game');
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid=daily-done-solo]');
+    await check(page, 'the daily card, played');
+    await page.goto(`${server.url}/daily`);
+    await page.waitForSelector('[data-testid=daily-page-solo]');
+    await check(page, 'the daily leaderboards');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });
