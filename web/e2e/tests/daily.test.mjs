@@ -5,8 +5,9 @@
 // cannot watch either game during the day.
 
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
+import { artifactsDir, launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
 import { playByClicking, waitForTurn } from '../play.mjs';
 
 /// The words the page uses for a result (daily.js `resultText`), in English.
@@ -88,9 +89,10 @@ describe('the daily challenge', () => {
     // No rematch of a daily challenge; its record comes with the seat's token.
     assert.equal(await page.locator('[data-testid=rematch]').count(), 0);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-record]')]);
-    const record = JSON.parse(await (await import('node:fs/promises')).readFile(await download.path(), 'utf8'));
+    const record = JSON.parse(await readFile(await download.path(), 'utf8'));
     assert.deepEqual(record.daily, { day: today.day, par: false });
     await screenshot(page, 'daily-end-en');
+    await page.locator('[data-testid=end]').screenshot({ path: `${artifactsDir()}/daily-end-card-en.png` });
     // Home again: played, with its place; the streak counts today.
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-testid=daily-done-solo]');
@@ -101,7 +103,7 @@ describe('the daily challenge', () => {
     // A phone: the card fits without sideways scrolling.
     await page.setViewportSize({ width: 390, height: 800 });
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling at 390 px');
-    await page.locator('[data-testid=daily-card]').screenshot({ path: `${(await import('../lib.mjs')).artifactsDir()}/daily-phone-en.png` });
+    await page.locator('[data-testid=daily-card]').screenshot({ path: `${artifactsDir()}/daily-phone-en.png` });
     await page.setViewportSize({ width: 1300, height: 900 });
     // The day's leaderboard page, with par now that Ada has played.
     await page.click('[data-testid=daily-board-link]');
