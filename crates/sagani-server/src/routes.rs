@@ -163,7 +163,7 @@ pub async fn join(
     security((), ("seat_token" = [])),
     responses((status = 200, body = GameState),
               (status = 401, body = ErrorBody, description = "a malformed Authorization header (`missing_token`)"),
-              (status = 403, body = ErrorBody, description = "a token that holds no seat here (`wrong_token`)")))]
+              (status = 403, body = ErrorBody, description = "a token that holds no seat here (`wrong_token`); a spectator of someone else's daily game before its day is over (`history_hidden`)")))]
 pub async fn state(
     State(app): AppState,
     Path(id): Path<String>,
@@ -229,7 +229,9 @@ pub async fn rematch(
 /// What a placement by the player to act would do.
 #[utoipa::path(post, path = "/api/games/{id}/preview", request_body = PreviewRequest,
     params(("id" = String, Path, description = "game id")),
+    security((), ("seat_token" = [])),
     responses((status = 200, body = PreviewResult),
+              (status = 403, body = ErrorBody, description = "someone else's daily game before its day is over (`history_hidden`)"),
               (status = 422, body = ErrorBody, description = "not a placement the player to act may make (`illegal_move`)")))]
 pub async fn preview(
     State(app): AppState,
