@@ -1380,8 +1380,9 @@ class Table {
       this.endHidden = true;
       this.render();
     });
-    // The daily part is fetched once and kept across redraws of the card.
-    if (s.daily && !s.daily.par && !this.daily) this.daily = dailyResult(this.id, this.token);
+    // The daily part (the player's own: its place, par, the line to share) is fetched once and
+    // kept across redraws of the card.
+    if (s.daily && !s.daily.par && this.you !== undefined && !this.daily) this.daily = dailyResult(this.id, this.token);
     const record = h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record'));
     if (s.daily && this.token) {
       // A daily game's record is its player's until the day is over: fetched with the token.
