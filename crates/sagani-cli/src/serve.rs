@@ -61,6 +61,17 @@ pub struct Args {
     /// Chat lines per minute one seat may write (bursts of 5; 0: no limit).
     #[arg(long, default_value_t = Limits::default().chat_per_minute)]
     chat_per_minute: u32,
+    /// Analyses ("what would the engine do?") per minute one client address may ask for
+    /// (bursts of up to 10; 0: no limit).
+    #[arg(long, default_value_t = Limits::default().analyses_per_minute)]
+    analyses_per_minute: u32,
+    /// Longest time one analysis may search, in milliseconds (it waits its turn among the
+    /// searching bots).
+    #[arg(long, default_value_t = Config::default().analysis_ms, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    analysis_ms: u64,
+    /// Most search iterations of one analysis (0: only --analysis-ms bounds it).
+    #[arg(long, default_value_t = Config::default().analysis_iterations.unwrap_or(0))]
+    analysis_iterations: u64,
     /// With several servers: how long past a bot's think time its turn stays with the server
     /// that took it, before another server takes it over (that one died).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
@@ -140,7 +151,10 @@ fn run_inner(args: Args) -> Result<(), String> {
             open_games_per_ip: args.open_games_per_ip,
             claims_per_ip: args.claims_per_ip,
             chat_per_minute: args.chat_per_minute,
+            analyses_per_minute: args.analyses_per_minute,
         },
+        analysis_ms: args.analysis_ms,
+        analysis_iterations: (args.analysis_iterations > 0).then_some(args.analysis_iterations),
         timeout_bot: args.timeout_bot.clone(),
         abandon_after: Duration::from_secs(args.abandon_after_days * 86_400),
         expire_unstarted: Duration::from_secs(args.expire_unstarted_days * 86_400),

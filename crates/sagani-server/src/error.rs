@@ -65,6 +65,9 @@ pub enum ErrorCode {
     /// A daily challenge's game, asked for by someone other than its player before its day is
     /// over.
     HistoryHidden,
+    /// A game's history or its analysis that is not shown to this asker now: the engine's
+    /// advice on a game in progress (but a practice game's, to its player).
+    NotShown,
 }
 
 impl ErrorCode {
@@ -98,6 +101,7 @@ impl ErrorCode {
         ErrorCode::SeatLeft,
         ErrorCode::GameStarted,
         ErrorCode::HistoryHidden,
+        ErrorCode::NotShown,
     ];
 
     pub fn status(self) -> StatusCode {
@@ -109,7 +113,7 @@ impl ErrorCode {
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             MissingToken | WrongLogin | NotLoggedIn => StatusCode::UNAUTHORIZED,
-            WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden => {
+            WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden | NotShown => {
                 StatusCode::FORBIDDEN
             }
             NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress

@@ -15,11 +15,13 @@ pub mod limits;
 pub mod metrics;
 mod openapi;
 mod players;
+mod positions;
 pub mod rating;
 mod routes;
 mod scheduler;
 mod secret;
 pub mod store;
+mod study;
 mod table;
 #[doc(hidden)]
 pub mod testing;
@@ -90,7 +92,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/moves", get(routes::moves))
         .route("/api/games/{id}/record", get(routes::record))
         .route("/api/games/{id}/ws", get(ws::connect))
+        .route("/api/games/{id}/replay", get(study::replay))
+        .route("/api/replay", post(study::replay_record))
+        .route("/api/analysis", post(study::analysis))
         .route("/games/{id}", get(web::page))
+        .route("/games/{id}/replay", get(web::page))
+        .route("/replay", get(web::page))
         .route("/games/{id}/join/{code}", get(web::page))
         .route("/rules", get(web::page))
         .route("/tutorial", get(web::page))

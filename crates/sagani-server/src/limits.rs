@@ -23,6 +23,8 @@ pub struct Limits {
     pub open_games_per_ip: usize,
     /// Chat lines per minute one seat may write (bursts of 5).
     pub chat_per_minute: u32,
+    /// Analyses per minute one address may ask for (bursts of up to 10): each is a search.
+    pub analyses_per_minute: u32,
 }
 
 impl Default for Limits {
@@ -34,6 +36,7 @@ impl Default for Limits {
             claims_per_ip: 5,
             open_games_per_ip: 20,
             chat_per_minute: 12,
+            analyses_per_minute: 30,
         }
     }
 }
@@ -43,6 +46,7 @@ pub struct Limiters {
     per_ip: Option<DefaultKeyedRateLimiter<String>>,
     claims_per_ip: Option<DefaultKeyedRateLimiter<String>>,
     chat: Option<DefaultKeyedRateLimiter<String>>,
+    analyses: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 fn limiter(per_second: u32) -> Option<DefaultKeyedRateLimiter<String>> {
@@ -74,7 +78,25 @@ impl Limiters {
                     Quota::per_minute(rate).allow_burst(NonZeroU32::MIN.saturating_add(4)),
                 )
             }),
+            analyses: NonZeroU32::new(limits.analyses_per_minute).map(|rate| {
+                let burst = NonZeroU32::new(rate.get().min(10)).unwrap_or(rate);
+                RateLimiter::keyed(Quota::per_minute(rate).allow_burst(burst))
+            }),
         }
+    }
+
+    /// Counts one analysis asked for by `ip`, or refuses it.
+    pub fn check_analysis(&self, ip: &str) -> Result<(), ApiError> {
+        if let Some(l) = &self.analyses {
+            l.check_key(&ip.to_string()).map_err(|_| ApiError {
+                retry_after: Some(5),
+                ..ApiError::new(
+                    ErrorCode::RateLimited,
+                    "too many analyses from this address; wait a few seconds",
+                )
+            })?;
+        }
+        Ok(())
     }
 
     /// Counts one chat line by `seat` (a game and seat), or refuses it.
@@ -141,6 +163,7 @@ impl Limiters {
             &self.per_ip,
             &self.claims_per_ip,
             &self.chat,
+            &self.analyses,
         ]
         .into_iter()
         .flatten()

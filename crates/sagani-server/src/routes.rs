@@ -6,6 +6,7 @@ use crate::api::{
     PreviewResult, Ready, TileArrow, TileInfo, Tiles,
 };
 use crate::app::chat::Say;
+use crate::app::history::{self, History};
 use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
 use crate::daily;
@@ -265,7 +266,9 @@ pub async fn moves(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<MoveList>, ApiError> {
-    let (_, st) = app.fresh(&id, None).await?;
+    let viewer = crate::study::viewer(&app, &headers, None).await?;
+    let (table, st) = app.fresh(&id, None).await?;
+    history::check(&table, &st, &viewer, History::Moves)?;
     if !daily::history_visible(&app, &headers, &st).await? {
         return Err(daily::hidden());
     }
@@ -287,17 +290,12 @@ pub async fn record(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    let viewer = crate::study::viewer(&app, &headers, None).await?;
     let (table, st) = app.fresh(&id, None).await?;
     if !daily::history_visible(&app, &headers, &st).await? {
         return Err(daily::hidden());
     }
-    if !st.over() {
-        return Err(ApiError::conflict(
-            ErrorCode::GameInProgress,
-            "the record is given out once the game is over (it holds the draw pile's order)",
-            st.version(),
-        ));
-    }
+    history::check(&table, &st, &viewer, History::Record)?;
     // Who played each seat, the clock, who left to a bot, and why a game ended early: notes
     // RECORD.md describes, which readers ignore.
     let names = crate::table::record_names(&st.seats);

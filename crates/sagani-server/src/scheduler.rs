@@ -1,6 +1,8 @@
 //! The bot queue: bot turns wait here for a worker. Two lanes, so random and greedy never wait
 //! behind mcts searches; in each lane, creators take turns (one creator's hundred games cannot
-//! starve everyone else's bots); a game is queued at most once.
+//! starve everyone else's bots); a game is queued at most once. Analyses ("what would the
+//! engine do?") wait in the slow lane beside the searching bots, each client taking its turn
+//! as a creator does, so they share the search threads with the tables and cannot starve them.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Mutex, PoisonError};
@@ -14,41 +16,96 @@ pub struct Turn {
     pub creator: String,
 }
 
+/// An analysis waiting for a search thread: `run` searches and sends its own answer.
+pub struct Study {
+    /// Unique among queued work.
+    pub id: String,
+    /// Who asked (a client's address): clients take turns as creators do.
+    pub client: String,
+    pub run: Box<dyn FnOnce() + Send>,
+}
+
+/// What a worker of the slow lane does next.
+pub enum Work {
+    Turn(Turn),
+    Study(Study),
+}
+
+/// Something queued: what makes it unique, and whose turn it waits for.
+pub trait Queued {
+    fn key(&self) -> String;
+    fn creator(&self) -> String;
+}
+
+impl Queued for Turn {
+    fn key(&self) -> String {
+        self.game.clone()
+    }
+    fn creator(&self) -> String {
+        self.creator.clone()
+    }
+}
+
+impl Queued for Work {
+    fn key(&self) -> String {
+        match self {
+            Work::Turn(t) => t.key(),
+            Work::Study(s) => format!("study {}", s.id),
+        }
+    }
+    fn creator(&self) -> String {
+        match self {
+            Work::Turn(t) => t.creator(),
+            Work::Study(s) => format!("study {}", s.client),
+        }
+    }
+}
+
 /// Round robin over creators, first come first served within one creator's games.
-#[derive(Default)]
-pub struct FairQueue {
+pub struct FairQueue<T = Turn> {
     creators: VecDeque<String>,
-    waiting: HashMap<String, VecDeque<(Turn, Instant)>>,
+    waiting: HashMap<String, VecDeque<(T, Instant)>>,
     queued: HashSet<String>,
 }
 
-impl FairQueue {
-    /// Queues `turn` unless its game is queued already (the worker plays whatever turn the game
+impl<T> Default for FairQueue<T> {
+    fn default() -> Self {
+        FairQueue {
+            creators: VecDeque::new(),
+            waiting: HashMap::new(),
+            queued: HashSet::new(),
+        }
+    }
+}
+
+impl<T: Queued> FairQueue<T> {
+    /// Queues `item` unless its game is queued already (the worker plays whatever turn the game
     /// is at when it gets there). False if it was.
-    pub fn push(&mut self, turn: Turn, at: Instant) -> bool {
-        if !self.queued.insert(turn.game.clone()) {
+    pub fn push(&mut self, item: T, at: Instant) -> bool {
+        if !self.queued.insert(item.key()) {
             return false;
         }
-        let list = self.waiting.entry(turn.creator.clone()).or_default();
+        let creator = item.creator();
+        let list = self.waiting.entry(creator.clone()).or_default();
         if list.is_empty() {
-            self.creators.push_back(turn.creator.clone());
+            self.creators.push_back(creator);
         }
-        list.push_back((turn, at));
+        list.push_back((item, at));
         true
     }
 
-    /// The next creator's oldest turn, with when it was queued.
-    pub fn pop(&mut self) -> Option<(Turn, Instant)> {
+    /// The next creator's oldest item, with when it was queued.
+    pub fn pop(&mut self) -> Option<(T, Instant)> {
         let creator = self.creators.pop_front()?;
         let list = self.waiting.get_mut(&creator).expect("a queued creator");
-        let (turn, at) = list.pop_front().expect("a creator with turns");
+        let (item, at) = list.pop_front().expect("a creator with turns");
         if list.is_empty() {
             self.waiting.remove(&creator);
         } else {
             self.creators.push_back(creator);
         }
-        self.queued.remove(&turn.game);
-        Some((turn, at))
+        self.queued.remove(&item.key());
+        Some((item, at))
     }
 
     pub fn len(&self) -> usize {
@@ -57,27 +114,35 @@ impl FairQueue {
 }
 
 /// One lane: a fair queue and the workers waiting on it.
-#[derive(Default)]
-pub struct Lane {
-    queue: Mutex<FairQueue>,
+pub struct Lane<T = Turn> {
+    queue: Mutex<FairQueue<T>>,
     ready: Notify,
 }
 
-impl Lane {
-    pub fn push(&self, turn: Turn) -> bool {
+impl<T> Default for Lane<T> {
+    fn default() -> Self {
+        Lane {
+            queue: Mutex::new(FairQueue::default()),
+            ready: Notify::new(),
+        }
+    }
+}
+
+impl<T: Queued> Lane<T> {
+    pub fn push(&self, item: T) -> bool {
         let pushed = self
             .queue
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(turn, Instant::now());
+            .push(item, Instant::now());
         if pushed {
             self.ready.notify_one();
         }
         pushed
     }
 
-    /// Waits for the next turn.
-    pub async fn pop(&self) -> (Turn, Instant) {
+    /// Waits for the next item.
+    pub async fn pop(&self) -> (T, Instant) {
         loop {
             // Registered before looking, so a push between the look and the wait still wakes.
             let notified = self.ready.notified();
@@ -108,8 +173,8 @@ impl Lane {
 pub struct Lanes {
     /// random and greedy.
     pub fast: Lane,
-    /// mcts.
-    pub slow: Lane,
+    /// mcts, and analyses.
+    pub slow: Lane<Work>,
 }
 
 impl Lanes {
@@ -154,9 +219,34 @@ mod tests {
         assert_eq!(q.len(), 0);
     }
 
+    #[test]
+    fn analyses_take_turns_with_the_creators_of_bot_turns() {
+        let mut q: FairQueue<Work> = FairQueue::default();
+        let now = Instant::now();
+        let study = |id: &str, client: &str| {
+            Work::Study(Study {
+                id: id.into(),
+                client: client.into(),
+                run: Box::new(|| ()),
+            })
+        };
+        for i in 0..3 {
+            assert!(q.push(Work::Turn(turn(&format!("g{i}"), "busy")), now));
+        }
+        for i in 0..3 {
+            assert!(q.push(study(&format!("s{i}"), "curious"), now));
+        }
+        assert!(q.push(Work::Turn(turn("a", "alice")), now));
+        let order: Vec<String> = std::iter::from_fn(|| q.pop().map(|(w, _)| w.key())).collect();
+        assert_eq!(
+            order,
+            ["g0", "study s0", "a", "g1", "study s1", "g2", "study s2"]
+        );
+    }
+
     #[tokio::test]
     async fn a_waiting_worker_wakes_for_a_turn() {
-        let lane = std::sync::Arc::new(Lane::default());
+        let lane = std::sync::Arc::new(Lane::<Turn>::default());
         let worker = {
             let lane = lane.clone();
             tokio::spawn(async move { lane.pop().await.0 })

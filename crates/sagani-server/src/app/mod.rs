@@ -2,11 +2,13 @@
 //! bounded cache, every change is a conditional write to it, and only then does anyone hear of
 //! the change. One file per role: creating, claiming, playing, rematches, bots.
 
+pub(crate) mod analysis;
 mod claim;
 pub use claim::Claimer;
 pub mod chat;
 mod create;
 pub mod daily;
+pub mod history;
 mod leave;
 mod play;
 mod rematch;
@@ -60,6 +62,11 @@ pub struct Config {
     pub expire_unstarted: Duration,
     /// How often the store is asked for games nobody plays any more.
     pub idle_sweep: Duration,
+    /// The longest one analysis ("what would the engine do?") may search, in milliseconds.
+    pub analysis_ms: u64,
+    /// The most search iterations one analysis makes (none: only `analysis_ms` bounds it).
+    /// With a cap the search rarely reaches, an analysis depends on the time it got.
+    pub analysis_iterations: Option<u64>,
 }
 
 impl Default for Config {
@@ -81,6 +88,8 @@ impl Default for Config {
             abandon_after: Duration::from_secs(30 * 86_400),
             expire_unstarted: Duration::from_secs(7 * 86_400),
             idle_sweep: Duration::from_secs(60),
+            analysis_ms: 800,
+            analysis_iterations: Some(8_000),
         }
     }
 }

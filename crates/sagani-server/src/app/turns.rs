@@ -4,7 +4,7 @@
 
 use super::{store_refusal, App};
 use crate::bots::{self, Job};
-use crate::scheduler::{Lane, Turn};
+use crate::scheduler::{Turn, Work};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -17,26 +17,36 @@ pub(super) fn start_workers(app: &Arc<App>) {
     tokio::spawn(sweep(Arc::downgrade(app)));
 }
 
-fn lane(app: &App, slow: bool) -> &Lane {
+/// The next work of a lane: the slow lane's turns and analyses, the fast lane's turns.
+async fn next(app: Arc<App>, slow: bool) -> (Work, std::time::Instant) {
     if slow {
-        &app.lanes.slow
+        app.lanes.slow.pop().await
     } else {
-        &app.lanes.fast
+        let (turn, at) = app.lanes.fast.pop().await;
+        (Work::Turn(turn), at)
     }
 }
 
 async fn work(app: Weak<App>, slow: bool) {
     loop {
         // Wait for a turn without keeping the server alive.
-        let next = {
+        let waiting = {
             let Some(app) = app.upgrade() else { return };
-            let lanes = app.clone();
-            let waiting = async move { lane(&lanes, slow).pop().await };
-            drop(app);
-            waiting.await
+            next(app, slow)
         };
+        let (work, queued_at) = waiting.await;
         let Some(app) = app.upgrade() else { return };
-        let (turn, queued_at) = next;
+        let turn = match work {
+            Work::Turn(turn) => turn,
+            Work::Study(study) => {
+                // On a blocking thread, as a search by a bot is; the worker waits for it, so
+                // analyses never take more threads than the bots have.
+                if let Err(e) = tokio::task::spawn_blocking(study.run).await {
+                    tracing::error!("an analysis failed: {e}");
+                }
+                continue;
+            }
+        };
         app.metrics.bot_wait(queued_at.elapsed());
         // A panic here is this turn's alone: the worker goes on.
         let game = turn.game.clone();
@@ -123,7 +133,7 @@ impl App {
         let version = st.version();
         if bots::is_slow(&bot, level) && !slow {
             // Searches wait in their own lane, so quick bots never wait behind them.
-            self.lanes.slow.push(Turn { version, ..turn });
+            self.lanes.slow.push(Work::Turn(Turn { version, ..turn }));
             return;
         }
         let think_ms = bots::level_ms(level, self.config.bot_think_ms);

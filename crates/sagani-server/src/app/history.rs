@@ -1,0 +1,89 @@
+//! Who may read a game's history, and when: its record, its moves, its replay and the engine's
+//! analysis of its positions. Every such read goes through `check`, so a rule about history
+//! (such as a daily challenge hidden until its day is over) is written in one place.
+
+use crate::error::{ApiError, ErrorCode};
+use crate::secret;
+use crate::table::{Table, TableState};
+
+/// What of a game's history is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    /// The record (RECORD.md): it holds the deck's order.
+    Record,
+    /// The moves played, with their effects (the table's log).
+    Moves,
+    /// Every position of the game, for the replay page.
+    Replay,
+    /// The engine's best moves at a position.
+    Analysis,
+}
+
+/// Who asks: the seat token they sent and the account they are logged in to, if any.
+#[derive(Clone, Debug, Default)]
+#[allow(dead_code)] // read by the practice rule, next
+pub struct Viewer {
+    pub token_hash: Option<String>,
+    pub player: Option<String>,
+}
+
+impl Viewer {
+    /// A viewer with the seat token `token` (in plain) and the account `player`.
+    pub fn new(token: Option<&str>, player: Option<String>) -> Viewer {
+        Viewer {
+            token_hash: token.map(secret::hash),
+            player,
+        }
+    }
+
+    /// The seat of the game this viewer holds, by token, else by account.
+    #[allow(dead_code)]
+    pub fn seat(&self, st: &TableState) -> Option<u8> {
+        if let Some(seat) = self.token_hash.as_deref().and_then(|h| st.seat_of_hash(h)) {
+            return Some(seat);
+        }
+        let player = self.player.as_deref()?;
+        st.seats
+            .iter()
+            .position(|s| s.player() == Some(player))
+            .map(|i| i as u8)
+    }
+}
+
+/// Whether `viewer` may read `what` of the game now; the refusal says why not.
+///
+/// Today's rules:
+/// - the moves are public at any time (the table shows them as they are played);
+/// - the record holds the deck's order, so it is given out once the game is over
+///   (409 `game_in_progress` before);
+/// - the replay shows only what the table showed, but a game is looked back at once it is
+///   over (409 `game_in_progress` before);
+/// - the analysis is advice: for a finished game only (403 `not_shown` while it is played),
+///   so nobody asks the engine for help during a game.
+pub fn check(
+    table: &Table,
+    st: &TableState,
+    viewer: &Viewer,
+    what: History,
+) -> Result<(), ApiError> {
+    let _ = (table, viewer);
+    if what == History::Moves || st.over() {
+        return Ok(());
+    }
+    Err(match what {
+        History::Analysis => ApiError::new(
+            ErrorCode::NotShown,
+            "the engine's analysis is given once the game is over, not while it is played",
+        ),
+        _ => ApiError::conflict(
+            ErrorCode::GameInProgress,
+            match what {
+                History::Record => {
+                    "the record is given out once the game is over (it holds the draw pile's order)"
+                }
+                _ => "the replay is shown once the game is over",
+            },
+            st.version(),
+        ),
+    })
+}

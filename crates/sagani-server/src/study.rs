@@ -1,0 +1,274 @@
+//! Looking back at a game: every position of it for the replay page
+//! (`GET /api/games/{id}/replay`, `POST /api/replay` for a record file) and the engine's
+//! analysis of a position (`POST /api/analysis`). Thin handlers over `App`; who may see what is
+//! `app::history`'s.
+
+use crate::app::history::{self, History, Viewer};
+use crate::app::App;
+use crate::client_addr::ClientAddr;
+use crate::error::{ApiError, Body, ErrorBody};
+use crate::routes::bearer;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::Json;
+use sagani_core::record::Record;
+use sagani_core::view::View;
+use sagani_core::{Move, Outcome, Preview};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use utoipa::ToSchema;
+
+/// `POST /api/analysis`: a position of a stored game, or of a record.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    /// A stored game's id (not with `record`).
+    #[serde(default)]
+    pub game: Option<String>,
+    /// A game record as `GET /api/games/{id}/record` gives it (RECORD.md; not with `game`).
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub record: Option<serde_json::Value>,
+    /// The position after this many moves (0 to the number of moves). Default: after all.
+    #[serde(default)]
+    pub at: Option<u64>,
+    /// The seat's token (also `Authorization: Bearer`): a practice game's player may ask while
+    /// it is played.
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+/// The engine's best moves for the seat that acts after `at` moves, best first.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AnalysisAnswer {
+    pub at: u64,
+    /// The seat that acts.
+    pub seat: u8,
+    /// What it must decide: `turn`, `place-drawn`, `intermezzo-pick` or `place-revealed`.
+    pub decision: String,
+    /// At most 5, best first.
+    pub moves: Vec<RatedMove>,
+    /// The longest the search could take, in milliseconds.
+    pub budget_ms: u64,
+    /// The search's iterations (playouts).
+    pub iterations: u64,
+}
+
+/// A move as the engine rates it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RatedMove {
+    #[serde(rename = "move")]
+    #[schema(value_type = crate::api::MoveSchema)]
+    pub mv: Move,
+    /// The engine's estimate for the acting seat, 0 to 1, higher is better (the chance of
+    /// winning, a little more for a wider margin; in solo, reaching 75 in fewer tiles).
+    pub value: f64,
+    /// The search's playouts through this move.
+    pub visits: u64,
+    /// What a placement does at once (as each move's `effect` in `GET …/moves`); absent for
+    /// the intermezzo choice and a pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::api::Effect>)]
+    pub effect: Option<Preview>,
+    /// Why, in one line of English.
+    pub reason: String,
+}
+
+/// Who asks: a seat token (the header, else the body's), and the account logged in.
+pub(crate) async fn viewer(
+    app: &App,
+    headers: &HeaderMap,
+    token: Option<&str>,
+) -> Result<Viewer, ApiError> {
+    let bearer = bearer(headers)?;
+    let token = bearer.as_deref().or(token);
+    let player = crate::accounts::current(app, headers)
+        .await?
+        .map(|(p, _)| p.id);
+    Ok(Viewer::new(token, player))
+}
+
+/// A record sent in a request, read and replayed whole.
+pub(crate) fn read_record(value: &serde_json::Value) -> Result<Record, ApiError> {
+    let (record, _) = sagani_core::record::replay_json(&value.to_string())
+        .map_err(|e| ApiError::bad_request(e.to_string().replace('\n', " ")))?;
+    Ok(record)
+}
+
+/// The engine's best moves at a position of a game, from what the seat to act could see then
+/// (never the draw pile's order). For a finished game, a record, or a practice game's own
+/// player while it is played; the search keeps to the server's budget and waits its turn
+/// among the bots.
+#[utoipa::path(post, path = "/api/analysis", request_body = AnalysisRequest,
+    security((), ("seat_token" = [])),
+    responses((status = 200, body = AnalysisAnswer),
+              (status = 400, body = ErrorBody, description = "neither or both of `game` and `record`, a bad record, `at` past the end, or a position where nobody acts (`bad_request`)"),
+              (status = 404, body = ErrorBody, description = "no such game (`not_found`)"),
+              (status = 403, body = ErrorBody, description = "the game is in progress (`not_shown`)"),
+              (status = 429, body = ErrorBody, description = "too many analyses from this address (`rate_limited`)")))]
+pub async fn analysis(
+    State(app): State<Arc<App>>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    Body(req): Body<AnalysisRequest>,
+) -> Result<Json<AnalysisAnswer>, ApiError> {
+    app.limiters.check_analysis(&addr)?;
+    let record = match (&req.game, &req.record) {
+        (Some(id), None) => {
+            let viewer = viewer(&app, &headers, req.token.as_deref()).await?;
+            let (table, st) = app.fresh(id, None).await?;
+            history::check(&table, &st, &viewer, History::Analysis)?;
+            st.game.record().clone()
+        }
+        (None, Some(record)) => read_record(record)?,
+        _ => {
+            return Err(ApiError::bad_request(
+                "give either `game` (a game's id) or `record` (a game record), not both",
+            ))
+        }
+    };
+    let at = req.at.unwrap_or(record.moves.len() as u64);
+    let game = crate::app::analysis::position(&record, at)?;
+    let a = app.analyse(game, at, &addr).await?;
+    Ok(Json(AnalysisAnswer {
+        at: a.at,
+        seat: a.seat,
+        decision: a.decision.name().to_string(),
+        moves: a
+            .moves
+            .into_iter()
+            .map(|m| RatedMove {
+                mv: m.mv,
+                value: m.value,
+                visits: m.visits,
+                effect: m.effect,
+                reason: m.reason,
+            })
+            .collect(),
+        budget_ms: a.budget_ms,
+        iterations: a.iterations,
+    }))
+}
+
+/// `POST /api/replay`: a record file's positions.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    /// A game record (RECORD.md), as `GET /api/games/{id}/record` gives it or `sagani` writes
+    /// it.
+    #[schema(value_type = Object)]
+    pub record: serde_json::Value,
+}
+
+/// A game from its first position to its last, as the table showed it to everyone.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ReplayAnswer {
+    /// The stored game's id (absent for a record file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    pub players: u8,
+    /// `standard`, `solo` or `solo-all`.
+    pub variant: String,
+    pub start_player: u8,
+    /// A stored game's seats, as its table shows them (absent for a record file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<Vec<crate::api::SeatInfo>>,
+    /// Who played each seat, as records name them (RECORD.md `names`; `null` where unknown).
+    pub names: Vec<Option<String>>,
+    /// `positions[k]`: the table after `k` moves, as a spectator's view (the draw pile's size,
+    /// the back of its top tile and its tiles sorted, never their order), from 0 to every move.
+    #[schema(value_type = Vec<Object>)]
+    pub positions: Vec<View>,
+    /// `moves[k]`: the move from position `k` to `k + 1`, with what it did.
+    pub moves: Vec<crate::api::PlayedMove>,
+    /// `scores[k]`: each seat's score at position `k` (for the graph).
+    pub scores: Vec<Vec<i16>>,
+    /// The engine's outcome, if the last position is the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Outcome>,
+    /// Why the game ended when its rules did not end it (as `GameState.ended`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
+}
+
+/// The replay of `record`, with what else is known of its game.
+fn replay_of(
+    record: &Record,
+    game: Option<String>,
+    seats: Option<Vec<crate::api::SeatInfo>>,
+    names: Vec<Option<String>>,
+    ended: Option<String>,
+) -> Result<ReplayAnswer, ApiError> {
+    let p = crate::positions::positions(record).map_err(ApiError::bad_request)?;
+    Ok(ReplayAnswer {
+        game,
+        players: record.players,
+        variant: record.variant.name().to_string(),
+        start_player: record.start_player,
+        seats,
+        names,
+        positions: p.views,
+        moves: p.moves,
+        scores: p.scores,
+        outcome: p.outcome,
+        ended,
+    })
+}
+
+/// Every position of a finished game, each move with its effect, and every seat's score after
+/// each move: what the replay page shows. The draw pile's order is in none of it.
+#[utoipa::path(get, path = "/api/games/{id}/replay",
+    params(("id" = String, Path, description = "game id")),
+    security((), ("seat_token" = [])),
+    responses((status = 200, body = ReplayAnswer),
+              (status = 409, body = ErrorBody, description = "the game is in progress (`game_in_progress`)")))]
+pub async fn replay(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<ReplayAnswer>, ApiError> {
+    let viewer = viewer(&app, &headers, None).await?;
+    let (table, st) = app.fresh(&id, None).await?;
+    history::check(&table, &st, &viewer, History::Replay)?;
+    let record = st.game.record().clone();
+    let (seats, names, ended) = (
+        st.seat_infos(),
+        crate::table::record_names(&st.seats),
+        st.ended.map(|e| e.name().to_string()),
+    );
+    drop(st);
+    Ok(Json(replay_of(
+        &record,
+        Some(table.id.clone()),
+        Some(seats),
+        names,
+        ended,
+    )?))
+}
+
+/// The replay of a record file (RECORD.md) someone has: its positions as `GET
+/// /api/games/{id}/replay` gives them. A record that does not replay is refused with the first
+/// fault (`move N: …`).
+#[utoipa::path(post, path = "/api/replay", request_body = ReplayRequest,
+    responses((status = 200, body = ReplayAnswer),
+              (status = 400, body = ErrorBody, description = "a record that cannot be read or replayed, with the first fault (`bad_request`)")))]
+pub async fn replay_record(Body(req): Body<ReplayRequest>) -> Result<Json<ReplayAnswer>, ApiError> {
+    let record = read_record(&req.record)?;
+    let players = record.players as usize;
+    // The record's own names, where it has them in the shape RECORD.md gives.
+    let names = match req.record.get("names").and_then(|n| n.as_array()) {
+        Some(list) if list.len() == players => list
+            .iter()
+            .map(|n| n.as_str().map(|s| s.chars().take(40).collect()))
+            .collect(),
+        _ => vec![None; players],
+    };
+    let ended = req
+        .record
+        .get("ended")
+        .and_then(|e| e.as_str())
+        .and_then(crate::store::Ended::parse)
+        .map(|e| e.name().to_string());
+    Ok(Json(replay_of(&record, None, None, names, ended)?))
+}
