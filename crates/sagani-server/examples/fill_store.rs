@@ -39,6 +39,7 @@ fn finished_game(rng: &mut SmallRng) -> SavedGame {
         creator: "127.0.0.1".into(),
         host: None,
         rated: false,
+        practice: false,
         seats: (0..players)
             .map(|_| SavedSeat::Human {
                 invite_hash: "0".repeat(64),

@@ -64,6 +64,11 @@ pub struct CreateGame {
     /// in with the session cookie); its end updates their ratings.
     #[serde(default)]
     pub rated: bool,
+    /// A practice game: one human seat, variant `solo` or `solo-all`. Its player may ask for
+    /// the engine's hints while it is played (`POST /api/analysis` with the seat's token); it
+    /// is unrated, and in no account's records, profile or games.
+    #[serde(default)]
+    pub practice: bool,
     /// The creator's name, as the lobby shows it (a guest's display name; a logged-in
     /// creator is shown by their account's name instead).
     #[serde(default)]
@@ -243,6 +248,9 @@ pub struct GameState {
     /// A rated game (its end changes its players' ratings).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// A practice game: its player may ask for hints (`POST /api/analysis`) while it is played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
     /// The clocks, when the game has a time control.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockState>,

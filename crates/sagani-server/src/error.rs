@@ -65,9 +65,6 @@ pub enum ErrorCode {
     /// A daily challenge's game, asked for by someone other than its player before its day is
     /// over.
     HistoryHidden,
-    /// A game's history or its analysis that is not shown to this asker now: the engine's
-    /// advice on a game in progress (but a practice game's, to its player).
-    NotShown,
 }
 
 impl ErrorCode {
@@ -101,7 +98,6 @@ impl ErrorCode {
         ErrorCode::SeatLeft,
         ErrorCode::GameStarted,
         ErrorCode::HistoryHidden,
-        ErrorCode::NotShown,
     ];
 
     pub fn status(self) -> StatusCode {
@@ -113,7 +109,7 @@ impl ErrorCode {
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             MissingToken | WrongLogin | NotLoggedIn => StatusCode::UNAUTHORIZED,
-            WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden | NotShown => {
+            WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden => {
                 StatusCode::FORBIDDEN
             }
             NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress

@@ -267,8 +267,8 @@ pub async fn moves(
     headers: HeaderMap,
 ) -> Result<Json<MoveList>, ApiError> {
     let viewer = crate::study::viewer(&app, &headers, None).await?;
-    let (table, st) = app.fresh(&id, None).await?;
-    history::check(&table, &st, &viewer, History::Moves)?;
+    let (_, st) = app.fresh(&id, None).await?;
+    history::check(&st, &viewer, History::Moves)?;
     if !daily::history_visible(&app, &headers, &st).await? {
         return Err(daily::hidden());
     }
@@ -295,7 +295,7 @@ pub async fn record(
     if !daily::history_visible(&app, &headers, &st).await? {
         return Err(daily::hidden());
     }
-    history::check(&table, &st, &viewer, History::Record)?;
+    history::check(&st, &viewer, History::Record)?;
     // Who played each seat, the clock, who left to a bot, and why a game ended early: notes
     // RECORD.md describes, which readers ignore.
     let names = crate::table::record_names(&st.seats);

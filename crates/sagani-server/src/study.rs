@@ -104,7 +104,7 @@ pub(crate) fn read_record(value: &serde_json::Value) -> Result<Record, ApiError>
     responses((status = 200, body = AnalysisAnswer),
               (status = 400, body = ErrorBody, description = "neither or both of `game` and `record`, a bad record, `at` past the end, or a position where nobody acts (`bad_request`)"),
               (status = 404, body = ErrorBody, description = "no such game (`not_found`)"),
-              (status = 403, body = ErrorBody, description = "the game is in progress (`not_shown`)"),
+              (status = 403, body = ErrorBody, description = "the game is in progress (`history_hidden`)"),
               (status = 429, body = ErrorBody, description = "too many analyses from this address (`rate_limited`)")))]
 pub async fn analysis(
     State(app): State<Arc<App>>,
@@ -116,8 +116,8 @@ pub async fn analysis(
     let record = match (&req.game, &req.record) {
         (Some(id), None) => {
             let viewer = viewer(&app, &headers, req.token.as_deref()).await?;
-            let (table, st) = app.fresh(id, None).await?;
-            history::check(&table, &st, &viewer, History::Analysis)?;
+            let (_, st) = app.fresh(id, None).await?;
+            history::check(&st, &viewer, History::Analysis)?;
             st.game.record().clone()
         }
         (None, Some(record)) => read_record(record)?,
@@ -230,7 +230,7 @@ pub async fn replay(
 ) -> Result<Json<ReplayAnswer>, ApiError> {
     let viewer = viewer(&app, &headers, None).await?;
     let (table, st) = app.fresh(&id, None).await?;
-    history::check(&table, &st, &viewer, History::Replay)?;
+    history::check(&st, &viewer, History::Replay)?;
     let record = st.game.record().clone();
     let (seats, names, ended) = (
         st.seat_infos(),

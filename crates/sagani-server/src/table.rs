@@ -37,6 +37,9 @@ pub struct TableState {
     pub rev: u64,
     /// Its end changes its players' ratings (never changes).
     pub rated: bool,
+    /// A practice game: its player may ask the engine for hints while it is played (never
+    /// changes).
+    pub practice: bool,
     /// Its time control (never changes).
     pub clock: TimeControl,
     /// When the clocks started: every seat was claimed.
@@ -159,6 +162,7 @@ impl TableState {
             outcome: game.outcome(),
             rematch: self.rematch.clone(),
             rated: self.rated,
+            practice: self.practice,
             clock,
             ended: self.ended.map(|e| e.name().to_string()),
             chats: self.chats,
@@ -202,6 +206,7 @@ impl TableState {
             rematch: saved.rematch.clone(),
             rev: saved.rev,
             rated: saved.rated,
+            practice: saved.practice,
             clock: saved.clock,
             started_ms: saved.started_ms,
             times: saved.moves.iter().map(|m| m.at_ms).collect(),
@@ -424,6 +429,7 @@ mod tests {
             creator: "test".into(),
             host: None,
             rated: false,
+            practice: false,
             seats: vec![
                 SavedSeat::Bot {
                     bot: "random".into(),

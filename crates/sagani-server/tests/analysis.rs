@@ -94,6 +94,7 @@ fn saved(id: &str, deck: &[TileId], players: u8, moves: Vec<SavedMove>) -> Saved
         creator: "test".into(),
         host: None,
         rated: false,
+        practice: false,
         seats: (0..players)
             .map(|_| SavedSeat::Bot {
                 bot: "random".into(),
@@ -281,7 +282,10 @@ async fn two_people_in_progress(url: &str) -> String {
             assert_eq!(status, 200, "{}", played.text().await.unwrap());
             // Its own token does not open the analysis either.
             let (s, refused) = analyse(url, json!({"game": game, "at": 1, "token": token})).await;
-            assert_eq!((s, refused["error"].as_str()), (403, Some("not_shown")));
+            assert_eq!(
+                (s, refused["error"].as_str()),
+                (403, Some("history_hidden"))
+            );
             break;
         }
     }
@@ -295,7 +299,7 @@ async fn refused_bounded_and_limited(store: Arc<dyn Store>) {
         let (s, refused) = analyse(&url, json!({"game": game, "at": at})).await;
         assert_eq!(
             (s, refused["error"].as_str()),
-            (403, Some("not_shown")),
+            (403, Some("history_hidden")),
             "{refused}"
         );
     }

@@ -63,6 +63,7 @@ async fn stored_game(store: &Arc<dyn Store>, id: &str, over: bool) -> Game {
         creator: "test".into(),
         host: None,
         rated: false,
+        practice: false,
         seats: ["random", "greedy", "random"]
             .iter()
             .map(|b| SavedSeat::Bot {

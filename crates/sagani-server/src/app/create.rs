@@ -89,6 +89,18 @@ impl App {
                 "a rated game has 2 to 4 seats, every one of them a person's (no bots)",
             ));
         }
+        if req.practice
+            && (n != 1
+                || !matches!(req.seats[0], SeatRequest::Human)
+                || req.tutorial
+                || req.public
+                || req.rated)
+        {
+            return Err(ApiError::bad_request(
+                "a practice game is a solo game: one human seat, variant solo or solo-all, \
+                 neither public, rated nor the tutorial",
+            ));
+        }
         let clock = match (req.clock, req.public) {
             (Some(TimeControl::None), true) => {
                 return Err(ApiError::bad_request(
@@ -137,6 +149,7 @@ impl App {
             creator: ip,
             host,
             rated: req.rated,
+            practice: req.practice,
             seats,
             moves: Vec::new(),
             rev: 0,

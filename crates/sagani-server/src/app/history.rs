@@ -4,7 +4,7 @@
 
 use crate::error::{ApiError, ErrorCode};
 use crate::secret;
-use crate::table::{Table, TableState};
+use crate::table::TableState;
 
 /// What of a game's history is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +21,6 @@ pub enum History {
 
 /// Who asks: the seat token they sent and the account they are logged in to, if any.
 #[derive(Clone, Debug, Default)]
-#[allow(dead_code)] // read by the practice rule, next
 pub struct Viewer {
     pub token_hash: Option<String>,
     pub player: Option<String>,
@@ -37,7 +36,6 @@ impl Viewer {
     }
 
     /// The seat of the game this viewer holds, by token, else by account.
-    #[allow(dead_code)]
     pub fn seat(&self, st: &TableState) -> Option<u8> {
         if let Some(seat) = self.token_hash.as_deref().and_then(|h| st.seat_of_hash(h)) {
             return Some(seat);
@@ -58,22 +56,27 @@ impl Viewer {
 ///   (409 `game_in_progress` before);
 /// - the replay shows only what the table showed, but a game is looked back at once it is
 ///   over (409 `game_in_progress` before);
-/// - the analysis is advice: for a finished game only (403 `not_shown` while it is played),
-///   so nobody asks the engine for help during a game.
-pub fn check(
-    table: &Table,
-    st: &TableState,
-    viewer: &Viewer,
-    what: History,
-) -> Result<(), ApiError> {
-    let _ = (table, viewer);
+/// - the analysis is advice: for a finished game only (403 `history_hidden` while it is played),
+///   so nobody asks the engine for help during a game;
+/// - but a practice game's player (by the seat's token or the account holding the seat) has
+///   its replay and the engine's hints while it is played: that is what practice is for.
+pub fn check(st: &TableState, viewer: &Viewer, what: History) -> Result<(), ApiError> {
     if what == History::Moves || st.over() {
+        return Ok(());
+    }
+    let own = viewer.seat(st).is_some();
+    if st.practice && own && matches!(what, History::Replay | History::Analysis) {
         return Ok(());
     }
     Err(match what {
         History::Analysis => ApiError::new(
-            ErrorCode::NotShown,
-            "the engine's analysis is given once the game is over, not while it is played",
+            ErrorCode::HistoryHidden,
+            if st.practice {
+                "hints for a practice game go to its player (send the seat's token)"
+            } else {
+                "the engine's analysis is given once the game is over, not while it is played \
+                 (start a practice game for hints)"
+            },
         ),
         _ => ApiError::conflict(
             ErrorCode::GameInProgress,

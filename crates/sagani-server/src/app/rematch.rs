@@ -58,6 +58,7 @@ impl App {
                 creator: ip.clone(),
                 host: table.host.clone(),
                 rated: st.rated,
+                practice: st.practice,
                 // Whoever left the old game to a bot has the seat back.
                 seats: st
                     .seats

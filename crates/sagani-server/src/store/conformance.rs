@@ -160,6 +160,7 @@ pub fn game(id: &str, seats: Vec<SavedSeat>) -> SavedGame {
         creator: "10.0.0.1".into(),
         host: None,
         rated: false,
+        practice: false,
         seats,
         moves: Vec::new(),
         rev: 0,

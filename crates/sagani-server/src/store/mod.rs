@@ -48,6 +48,9 @@ pub struct SavedGame {
     /// A rated game: every seat is a person's, claimed by an account; its end updates their
     /// ratings.
     pub rated: bool,
+    /// A practice game: solo, with the engine's hints while it is played; unrated, and in no
+    /// account's records, profile or games.
+    pub practice: bool,
     pub seats: Vec<SavedSeat>,
     pub moves: Vec<SavedMove>,
     /// Counts every stored change to the game (moves, claims, a rematch): a cached copy with

@@ -218,9 +218,9 @@ async fn insert_game(
             tx,
             "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
                             version, status, bot_to_act, rev, rematch, host, rated, clock,
-                            started_at, deadline, active_at, ended, chats)
+                            started_at, deadline, active_at, ended, chats, practice)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                 $18, $19, $20)",
+                 $18, $19, $20, $21)",
         )
         .await?,
         &[
@@ -244,6 +244,7 @@ async fn insert_game(
             &active_at(g, moves),
             &g.ended.map(Ended::name),
             &(g.chats as i64),
+            &g.practice,
         ],
     )
     .await
@@ -689,7 +690,7 @@ impl Store for PostgresStore {
                 &prepared(
                     &client,
                     "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch,
-                        host, rated, clock, started_at, ended, chats
+                        host, rated, clock, started_at, ended, chats, practice
                  FROM games WHERE id = $1",
                 )
                 .await?,
@@ -747,6 +748,7 @@ impl Store for PostgresStore {
             creator: row.get(5),
             host: row.get(8),
             rated: row.get(9),
+            practice: row.get(14),
             seats,
             moves: saved_moves,
             rev: row.get::<_, i64>(6) as u64,
@@ -1748,7 +1750,8 @@ impl Accounts for PostgresStore {
         let sql = "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
                           g.outcome, (SELECT string_agg(l.seat::text, ',') FROM seats l
                                       WHERE l.game_id = g.id AND l.left_reason IS NOT NULL)
-                   FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = $1
+                   FROM seats s JOIN games g ON g.id = s.game_id
+                   WHERE s.player_id = $1 AND NOT g.practice
                    ORDER BY g.created_at DESC, g.id DESC LIMIT $2";
         let rows = client
             .query(&prepared(&client, sql).await?, &[&player, &(limit as i64)])
@@ -1769,7 +1772,7 @@ impl Accounts for PostgresStore {
                           g.outcome, (SELECT string_agg(l.seat::text, ',') FROM seats l
                                       WHERE l.game_id = g.id AND l.left_reason IS NOT NULL)
                    FROM seats s JOIN games g ON g.id = s.game_id
-                   WHERE s.player_id = $1 AND g.status = 'over'";
+                   WHERE s.player_id = $1 AND g.status = 'over' AND NOT g.practice";
         let rows = client
             .query(&prepared(&client, sql).await?, &[&player])
             .await

@@ -30,7 +30,7 @@ const GROUP: usize = 512;
 
 /// SQLite's `user_version` of a file this code wrote: the first release wrote 1 and refuses
 /// anything else, so it never runs on a file it cannot read.
-const USER_VERSION: i64 = 6;
+const USER_VERSION: i64 = 7;
 
 /// Read connections kept open between reads.
 const IDLE_READERS: usize = 4;
@@ -703,9 +703,9 @@ fn insert_game(
     let inserted = tx.execute(
         "INSERT INTO games (id, created_at, variant, deck, start_player, public, creator,
                             version, status, bot_to_act, rev, rematch, host, rated, clock,
-                            started_at, deadline, active_at, ended, chats)
+                            started_at, deadline, active_at, ended, chats, practice)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20)",
+                 ?18, ?19, ?20, ?21)",
         params![
             g.id,
             g.created_at,
@@ -727,6 +727,7 @@ fn insert_game(
             active_at(g, moves),
             g.ended.map(Ended::name),
             g.chats as i64,
+            g.practice,
         ],
     );
     match inserted {
@@ -905,10 +906,10 @@ fn store_end(tx: &Connection, game: &str, end: &GameEnd) -> Result<(), StoreErro
 /// One game with its seats and moves.
 fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
     type Row = (i64, String, String, u8, bool, String, i64, Option<String>);
-    let row: Option<(Row, Option<String>, bool)> = conn
+    let row: Option<(Row, Option<String>, bool, bool)> = conn
         .prepare_cached(
             "SELECT created_at, variant, deck, start_player, public, creator, rev, rematch,
-                    host, rated
+                    host, rated, practice
              FROM games WHERE id = ?1",
         )
         .and_then(|mut q| {
@@ -926,6 +927,7 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
                     ),
                     r.get(8)?,
                     r.get(9)?,
+                    r.get(10)?,
                 ))
             })
             .optional()
@@ -935,6 +937,7 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
         (created_at, variant, deck, start_player, public, creator, rev, rematch),
         host,
         is_rated,
+        practice,
     )) = row
     else {
         return Err(StoreError::NotFound);
@@ -956,6 +959,7 @@ fn load(conn: &Connection, id: &str) -> Result<SavedGame, StoreError> {
         creator,
         host,
         rated: is_rated,
+        practice,
         seats: seats(conn, id)?,
         moves,
         rev: rev as u64,
@@ -1785,7 +1789,8 @@ impl Accounts for SqliteStore {
                 "SELECT g.id, g.created_at, g.ended_at, g.variant, g.rated, g.status, s.seat,
                         g.outcome, (SELECT group_concat(l.seat) FROM seats l
                                     WHERE l.game_id = g.id AND l.left_reason IS NOT NULL)
-                 FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = ?1
+                 FROM seats s JOIN games g ON g.id = s.game_id
+                 WHERE s.player_id = ?1 AND NOT g.practice
                  ORDER BY g.created_at DESC, g.id DESC LIMIT ?2",
                 params![player, limit],
             )?;
@@ -1806,7 +1811,7 @@ impl Accounts for SqliteStore {
                         g.outcome, (SELECT group_concat(l.seat) FROM seats l
                                     WHERE l.game_id = g.id AND l.left_reason IS NOT NULL)
                  FROM seats s JOIN games g ON g.id = s.game_id
-                 WHERE s.player_id = ?1 AND g.status = 'over'",
+                 WHERE s.player_id = ?1 AND g.status = 'over' AND NOT g.practice",
                 params![player],
             )
         })
