@@ -28,7 +28,11 @@
 //   tileSvg(info, {rot, size, back, label, seatColor})   a tile on its own, `size` px
 //   displaySvg(seatView, tiles, opts)  a display. opts: cellPx, fit (width and height 100%,
 //                         scaled to its box), seatColor, placing {tile, rot, legal, chosen},
-//                         fresh (Set of tile ids), preview, onCell(x, y, legal, byKey),
+//                         fresh (Set of tile ids), preview (a placement's effect: the arrows
+//                         it covers ringed, the tiles it completes outlined; before the move or
+//                         after it), hints ([{x, y, n, tile, rot, ghost}]: the engine's moves,
+//                         numbered marks on their cells, a `ghost` move's tile drawn faintly
+//                         there), onCell(x, y, legal, byKey),
 //                         into (a display drawn before: updated in place, its unchanged tiles,
 //                         its cells and the tile being placed kept, which saves the page
 //                         restyling and laying them out again; a display in a board.js frame
@@ -273,11 +277,9 @@ function arrowGroup(a, { disc: discColor, discKind = 'sound', will = false } = {
   const letter = text(num(lx), num(ly + 0.6), t(`element.${a.element}.letter`), { fill: ae.ink, 'font-size': 12.5, 'font-weight': 800, class: 'arrow-letter' });
   // The letter is the arrow's only text (tests read it).
   g.append(halo, head, letter);
-  if (a.covered) {
-    g.append(disc(lx, ly, 9.5, discColor, { kind: discKind }));
-  } else if (will) {
-    g.append(svg('circle', { cx: lx, cy: ly, r: 12, class: 'will-cover', fill: 'none', stroke: '#ffb300', 'stroke-width': 4 }));
-  }
+  if (a.covered) g.append(disc(lx, ly, 9.5, discColor, { kind: discKind }));
+  // Ringed: an arrow a placement would cover (a preview), or one a move just covered (a replay).
+  if (will) g.append(svg('circle', { cx: lx, cy: ly, r: a.covered ? 13 : 12, class: 'will-cover', fill: 'none', stroke: '#ffb300', 'stroke-width': 4 }));
   return g;
 }
 
@@ -307,7 +309,7 @@ function face(info, arrows, { marks, seatColor, discs, cacophony }) {
       kind = 'cacophony';
       redOnArrows--;
     }
-    f.append(arrowGroup(a, { disc: kind === 'cacophony' ? CACOPHONY_COLOR : seatColor, discKind: kind, will: !a.covered && covers.has(a.direction) }));
+    f.append(arrowGroup(a, { disc: kind === 'cacophony' ? CACOPHONY_COLOR : seatColor, discKind: kind, will: covers.has(a.direction) }));
   }
   f.append(vessel(info, discs, Math.min(cacophony, discs), seatColor));
   f.append(plaque(info));
@@ -427,11 +429,11 @@ function cellOf(ev) {
 
 /// A player's display (see the top of this file for the options).
 export function displaySvg(seatView, tiles, options = {}) {
-  const { cellPx = 80, placing, fresh = new Set(), preview = null, fit = false, seatColor = NEUTRAL_DISC } = options;
+  const { cellPx = 80, placing, fresh = new Set(), preview = null, fit = false, seatColor = NEUTRAL_DISC, hints = [] } = options;
   const placed = seatView.display;
   const occupied = new Map(placed.map((d) => [`${d.x},${d.y}`, d]));
-  let xs = placed.map((d) => d.x);
-  let ys = placed.map((d) => d.y);
+  let xs = [...placed.map((d) => d.x), ...hints.map((m) => m.x)];
+  let ys = [...placed.map((d) => d.y), ...hints.map((m) => m.y)];
   if (placing) {
     for (const k of placing.legal) {
       const [x, y] = k.split(',').map(Number);
@@ -565,7 +567,12 @@ export function displaySvg(seatView, tiles, options = {}) {
   // New tiles go after the tiles kept, under the cells and the tile being placed.
   const firstOther = [...root.children].find((el) => !el.dataset.key) || null;
   for (const g of added) root.insertBefore(g, firstOther);
-  if (!placing) return root;
+  // The engine's moves, on top of everything (they take no clicks).
+  const done = () => {
+    root.append(...hintMarks(hints, tiles));
+    return root;
+  };
+  if (!placing) return done();
   // Cells kept are in rows already; new ones go in between, so that Tab goes row by row.
   const kept = [...root.children].filter((el) => el.classList.contains('cell'));
   let next = 0;
@@ -595,7 +602,7 @@ export function displaySvg(seatView, tiles, options = {}) {
     });
     root.insertBefore(cell, kept[next] || last);
   }
-  if (last) return root;
+  if (last) return done();
   const info = placing.tile;
   // The arrows as turned come from the server's tile table.
   const arrows = info.rotations[placing.rot].map((a) => ({ ...a, covered: false }));
@@ -618,7 +625,38 @@ export function displaySvg(seatView, tiles, options = {}) {
     ghost.dataset.placing = lastKey;
     root.append(ghost);
   }
-  return root;
+  return done();
+}
+
+/// The engine's moves on a display: a mark a cell, numbered by rank (a cell tried by several
+/// moves lists them all), the `ghost` move's tile faintly on its cell.
+function hintMarks(hints, tiles) {
+  const byCell = new Map();
+  for (const m of hints) {
+    const key = `${m.x},${m.y}`;
+    if (!byCell.has(key)) byCell.set(key, []);
+    byCell.get(key).push(m);
+  }
+  return [...byCell].map(([key, list]) => {
+    const g = svg('g', {
+      class: `hint-mark${list.some((m) => m.n === 1) ? ' best' : ''}`, transform: `translate(${list[0].x * CELL} ${list[0].y * CELL})`,
+      'data-hint-cell': key, 'data-hints': list.map((m) => m.n).join(','), 'pointer-events': 'none', 'aria-hidden': 'true',
+    });
+    const ghost = list.find((m) => m.ghost);
+    if (ghost) {
+      const info = tiles[ghost.tile];
+      const tile = tileGroup(info, { arrows: info.rotations[ghost.rot].map((a) => ({ ...a, covered: false })), discs: 0 });
+      tile.classList.add('ghost');
+      g.append(tile);
+    }
+    g.append(svg('rect', { x: 3, y: 3, width: 94, height: 94, rx: 12, class: 'hint-cell', fill: 'none' }));
+    // The numbers in the cell's corner, where they hide little of the tile.
+    const label = list.map((m) => m.n).join(',');
+    const w = 16 + 10 * label.length;
+    g.append(svg('rect', { x: 1, y: 1, width: w, height: 26, rx: 13, class: 'hint-badge' }));
+    g.append(text(1 + w / 2, 14.5, label, { class: 'hint-number', 'font-size': 17, 'font-weight': 800 }));
+    return g;
+  });
 }
 
 // ---- the harmony track ----

@@ -271,6 +271,7 @@ function drawMine(list, games) {
       if (s.status === 'over') {
         status.textContent = t('home.status.over');
         status.classList.add('over');
+        actions.prepend(h('a', { href: `/games/${g.game}/replay`, class: 'small-link', 'data-testid': `replay-${g.game}`, title: t('replay.link.title') }, t('replay.link')));
       } else if (s.status === 'waiting') {
         status.textContent = t('home.status.waiting');
         // The invites of seats still free, to send again.

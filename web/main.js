@@ -1,7 +1,8 @@
 // The page: the home screen at `/`, a game at `/games/{id}`, an invite at `/games/{id}/join/{code}`,
 // the rules at `/rules`, the tutorial at `/tutorial`, credits at `/about`, the account at
 // `/account`, a profile at `/players/{name}`, the leaderboard at `/leaderboard`, the daily
-// challenge's leaderboards at `/daily`. Every page module exports
+// challenge's leaderboards at `/daily`, a finished game's replay at `/games/{id}/replay`, a
+// record file's at `/replay`. Every page module exports
 // one `async function (app)` that draws into `app`.
 
 import { home } from './home.js';
@@ -11,6 +12,7 @@ import { startTutorial } from './tutorial.js';
 import { accountPage } from './account.js';
 import { leaderboardPage, profilePage } from './players.js';
 import { dailyPage } from './daily.js';
+import { recordPage, replayPage, leaveReplay } from './replay.js';
 import { h } from './dom.js';
 import { loadLang, t } from './i18n.js';
 
@@ -19,6 +21,7 @@ const main = document.getElementById('app');
 function route() {
   // The table that was on screen stops listening before anything else is drawn.
   leave();
+  leaveReplay();
   window.scrollTo(0, 0);
   // Each page draws into a box of its own: a page still loading when the player goes on draws
   // into a box no longer on screen, never over the next page.
@@ -33,7 +36,9 @@ function route() {
   if (parts.length === 1 && parts[0] === 'leaderboard') return leaderboardPage(app);
   if (parts.length === 1 && parts[0] === 'daily') return dailyPage(app);
   if (parts.length === 2 && parts[0] === 'players') return profilePage(app, decodeURIComponent(parts[1]));
+  if (parts.length === 1 && parts[0] === 'replay') return recordPage(app);
   if (parts[0] === 'games' && parts.length === 2) return openTable(app, parts[1]);
+  if (parts[0] === 'games' && parts.length === 3 && parts[2] === 'replay') return replayPage(app, parts[1]);
   if (parts[0] === 'games' && parts.length === 4 && parts[2] === 'join') return joinByInvite(app, parts[1], parts[3]);
   document.title = t('app.name');
   app.replaceChildren(h('h1', {}, t('app.name')),

@@ -61,6 +61,7 @@ export function gameLine(g, { actions = [] } = {}) {
       h('span', { class: 'game-date' }, t('profile.game.date', { date: date(g.ended_at || g.created_at) }))),
     h('span', { class: 'status' }, result),
     h('span', { class: 'game-actions' }, ...actions,
+      g.status === 'over' ? h('a', { href: `/games/${g.game}/replay`, class: 'small-link', 'data-testid': `replay-${g.game}`, title: t('replay.link.title') }, t('replay.link')) : null,
       g.record_url ? h('a', { href: g.record_url, class: 'small-link', download: `sagani-${g.game}.json` }, t('profile.record')) : null));
 }
 

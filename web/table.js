@@ -13,7 +13,7 @@ import { t, num } from './i18n.js';
 import * as motion from './motion.js';
 import { coach } from './tutorial.js';
 import { claimName } from './account.js';
-import { describeMove, expectText, reasonText, seatName, shortName, tileName } from './words.js';
+import { describeMove, effectWords, expectText, reasonText, seatName, shortName, tileName } from './words.js';
 import { clockText, controlText, leftNow, ticker, LOW_MS } from './clock.js';
 import { Chat } from './chat.js';
 import { dailyResult, dayText } from './daily.js';
@@ -1091,19 +1091,13 @@ class Table {
   }
 
   previewText(p) {
-    const tiles = this.tiles;
-    const covered = p.covered.length
-      ? t('preview.covers', { count: p.covered.length, list: p.covered.map((c) => t('preview.arrow', { element: t(`element.${c.element}`), tile: tileName(tiles, c.tile) })).join(', ') })
-      : t('preview.covers.none');
-    const done = p.completed.length ? t('preview.completes', { tiles: p.completed.map((id) => tileName(tiles, id)).join(', '), count: p.points }) : t('preview.completes.none');
-    const cac = p.cacophony ? t('preview.cacophony', { count: p.cacophony, points: p.points - p.score_change }) : t('preview.cacophony.none');
-    const change = p.score_change >= 0 ? `+${num(p.score_change)}` : `−${num(Math.abs(p.score_change))}`;
+    const words = effectWords(p, this.tiles);
     return h('div', {},
-      h('p', { 'data-testid': 'preview-score', class: 'preview-score' }, h('strong', {}, t('preview.score', { change, after: num(p.score_after) })), ' ', t('preview.supply', { count: p.supply_after }), p.reaches_target ? h('strong', { class: 'goal' }, ' ', t('preview.goal')) : null),
+      h('p', { 'data-testid': 'preview-score', class: 'preview-score' }, h('strong', {}, words.score), ' ', t('preview.supply', { count: p.supply_after }), p.reaches_target ? h('strong', { class: 'goal' }, ' ', t('preview.goal')) : null),
       h('div', { class: 'preview-details' },
-        h('p', { 'data-testid': 'preview-covered' }, covered),
-        h('p', { 'data-testid': 'preview-completed' }, done),
-        h('p', { 'data-testid': 'preview-cacophony', class: p.cacophony ? 'warn' : '' }, cac)));
+        h('p', { 'data-testid': 'preview-covered' }, words.covered),
+        h('p', { 'data-testid': 'preview-completed' }, words.completed),
+        h('p', { 'data-testid': 'preview-cacophony', class: p.cacophony ? 'warn' : '' }, words.cacophony)));
   }
 
   /// A tile that can be taken: in the offer or the intermezzo storage.
@@ -1411,6 +1405,7 @@ class Table {
       this.error ? h('p', { class: 'error' }, this.error.text) : null,
       h('div', { class: 'end-actions' },
         rematch,
+        h('a', { href: `/games/${this.id}/replay`, 'data-testid': 'end-replay', class: 'button', title: t('replay.link.title') }, t('replay.link')),
         record,
         h('a', { href: '/', class: 'button' }, t('end.home')), hide));
     const layer = h('div', { class: 'end-layer' }, card);

@@ -2,7 +2,7 @@
 // as "left of your Water 6", never grid coordinates or tile ids. Every word is a catalogue
 // message; this file only chooses which one and fills it in.
 
-import { has, t } from './i18n.js';
+import { has, num, t } from './i18n.js';
 
 /// "Fire 10": a tile by its element and value.
 export function tileName(tiles, id) {
@@ -45,17 +45,48 @@ export function placeWords(state, seat, tile, tiles) {
   const display = state.view.seats[seat].display;
   const i = display.findIndex((d) => d.tile === tile);
   if (i < 0) return '';
-  if (i === 0) return t('place.first');
-  const me = display[i];
+  return placeAt(display.slice(0, i), display[i].x, display[i].y, tiles, state.you === seat ? 'your' : 'their');
+}
+
+/// Where a tile at (x, y) goes among the tiles of `display`, by a neighbour: "left of your
+/// Water 6" (`whose`: `your` or `their`), or "as the first tile".
+export function placeAt(display, x, y, tiles, whose) {
+  if (!display.length) return t('place.first');
   for (const [dx, dy, side] of SIDES) {
     // The new tile is `side` of its neighbour when the neighbour is the other way.
-    const n = display.slice(0, i).find((d) => d.x === me.x - dx && d.y === me.y - dy);
-    if (n) {
-      const whose = state.you === seat ? 'your' : 'their';
-      return t(`place.${side}.${whose}`, { tile: tileName(tiles, n.tile) });
-    }
+    const n = display.find((d) => d.x === x - dx && d.y === y - dy);
+    if (n) return t(`place.${side}.${whose}`, { tile: tileName(tiles, n.tile) });
   }
   return '';
+}
+
+/// A move the engine suggests, for the seat whose display is `display`: "Fire 10 left of your
+/// Water 6, turned 90°", "Store Fire 10 for the intermezzo", "Pass".
+export function suggestedMove(mv, display, tiles, whose) {
+  let text;
+  if (mv.action === 'place') {
+    const turned = mv.rot ? t('log.turned', { degrees: mv.rot * 90 }) : '';
+    text = t('engine.place', { tile: tileName(tiles, mv.tile), where: placeAt(display, mv.x, mv.y, tiles, whose), turned });
+  } else if (mv.action === 'intermezzo') {
+    text = t('engine.intermezzo', { tile: tileName(tiles, mv.tile) });
+  } else {
+    text = t('engine.pass');
+  }
+  return text.replace(/\s+([,.])/g, '$1').replace(/\s{2,}/g, ' ');
+}
+
+/// What a placement does (its effect, as the engine's preview words it), sentence by sentence:
+/// the score, the arrows covered, the tiles completed, the Cacophony.
+export function effectWords(p, tiles) {
+  const change = p.score_change >= 0 ? `+${num(p.score_change)}` : `−${num(Math.abs(p.score_change))}`;
+  return {
+    score: t('preview.score', { change, after: num(p.score_after) }),
+    covered: p.covered.length
+      ? t('preview.covers', { count: p.covered.length, list: p.covered.map((c) => t('preview.arrow', { element: t(`element.${c.element}`), tile: tileName(tiles, c.tile) })).join(', ') })
+      : t('preview.covers.none'),
+    completed: p.completed.length ? t('preview.completes', { tiles: p.completed.map((id) => tileName(tiles, id)).join(', '), count: p.points }) : t('preview.completes.none'),
+    cacophony: p.cacophony ? t('preview.cacophony', { count: p.cacophony, points: p.points - p.score_change }) : t('preview.cacophony.none'),
+  };
 }
 
 /// One line of the move log, with what the move did when the server says so.
