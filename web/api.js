@@ -88,13 +88,15 @@ export function seatRequest(choice) {
 /// Creates a game from seat choices (exactly one `me`), claims my seat, and remembers it.
 /// `name`: a guest's display name (a logged-in player is named by the account); `rated`: a rated
 /// game (people only, accounts only).
-export async function createGame(choices, { variant, public: isPublic = false, tutorial = false, rated = false, name, clock } = {}) {
+/// `practice`: a solo game with the engine's hints, unrated and in no account's records.
+export async function createGame(choices, { variant, public: isPublic = false, tutorial = false, rated = false, practice = false, name, clock } = {}) {
   const body = { seats: choices.map(seatRequest), public: isPublic };
   if (clock) body.clock = clock;
   if (variant) body.variant = variant;
   // The tutorial's fixed deck (a solo game for one person).
   if (tutorial) body.tutorial = true;
   if (rated) body.rated = true;
+  if (practice) body.practice = true;
   if (name) body.name = name;
   const created = await api('POST', '/api/games', { body });
   const mine = choices.indexOf('me');
@@ -108,6 +110,7 @@ export async function createGame(choices, { variant, public: isPublic = false, t
     choices,
     variant: variant || (choices.length === 1 ? 'solo' : 'standard'),
     public: isPublic,
+    practice,
     invites: created.invites.filter((i) => i.seat !== mine).map((i) => ({ seat: i.seat, code: i.code })),
   });
   return created.game;

@@ -99,6 +99,9 @@ export async function home(app) {
   explain();
   const soloStart = h('button', { type: 'button', 'data-testid': 'solo-start', class: 'primary' }, t('home.solo.start'));
   soloStart.addEventListener('click', () => busy(soloStart, () => createGame(['me'], { variant: soloVariant.value, name: claimName() })));
+  // Practice: the same solo game, unrated, with the engine's hints at every decision.
+  const soloPractice = h('button', { type: 'button', 'data-testid': 'solo-practice', 'aria-describedby': 'practice-hint' }, t('home.solo.practice'));
+  soloPractice.addEventListener('click', () => busy(soloPractice, () => createGame(['me'], { variant: soloVariant.value, name: claimName(), practice: true })));
 
   // Who plays: the account, or a guest under a display name kept on this device.
   const nameInput = h('input', { id: 'my-name', type: 'text', maxlength: 24, value: guestName(), 'data-testid': 'my-name', autocomplete: 'nickname', placeholder: t('home.who.placeholder') });
@@ -165,7 +168,8 @@ export async function home(app) {
       h('div', {}, h('h2', { id: 'solo-title' }, t('home.solo.title')), h('p', { class: 'card-lead' }, t('home.solo.text'))),
       pile),
     h('div', { class: 'field' }, h('label', { for: 'solo-variant' }, t('home.solo.goal')), soloVariant, soloHint),
-    h('div', { class: 'card-actions' }, soloStart));
+    h('div', { class: 'card-actions' }, soloStart, soloPractice),
+    h('p', { class: 'hint', id: 'practice-hint' }, t('home.solo.practice.hint')));
   const multiCard = h('section', { class: 'card play-card multi-card', 'aria-labelledby': 'multi-title' },
     h('h2', { id: 'multi-title' }, t('home.multi.title')),
     h('p', { class: 'card-lead' }, t('home.multi.text')),
@@ -357,6 +361,7 @@ function age(createdAt) {
 function gameLabel(g) {
   const players = g.players || (g.choices && g.choices.length);
   if (g.daily) return t('home.mine.daily', { variant: t(`home.solo.variant.${g.variant}`), date: dayText(g.daily) });
+  if (g.practice) return t('home.mine.practice');
   if (g.variant === 'solo') return t('home.mine.solo');
   if (g.variant === 'solo-all') return t('home.mine.solo-all');
   return players ? t('home.mine.players', { count: players, n: num(players) }) : t('home.mine.game');

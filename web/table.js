@@ -17,6 +17,7 @@ import { describeMove, effectWords, expectText, reasonText, seatName, shortName,
 import { clockText, controlText, leftNow, ticker, LOW_MS } from './clock.js';
 import { Chat } from './chat.js';
 import { dailyResult, dayText } from './daily.js';
+import { askEngine, engineList, engineMarks } from './engine.js';
 
 const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
 
@@ -125,6 +126,7 @@ class Table {
     this.shown = null; // the state the table shows now (to animate the difference)
     this.log = new Map(); // version -> the move played at that version, with its effect
     this.sel = null; // {tile, rot}
+    this.hint = null; // a practice game's hints for this decision: {at, asking} | the engine's answer | {at, error}
     this.chosen = null; // {x, y}
     this.preview = null;
     this.previewFor = null;
@@ -245,6 +247,7 @@ class Table {
     this.state = state;
     this.arrived = performance.now();
     if (!old || old.version !== state.version) {
+      this.hint = null;
       this.clearSelection();
       if (old && this.error && this.error.kind === 'move-network') this.error = null;
     }
@@ -705,7 +708,7 @@ class Table {
     const lastSeat = s.last_move ? s.last_move.seat : null;
     this.part('inset', JSON.stringify([s.last_move, this.mode, this.focus, lastSeat === null ? null : v.seats[lastSeat].display, this.entry && this.entry.mark]), () => this.inset(names));
     // The dock is rebuilt for a new coach text too (a card's Next button changes it).
-    this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget]), () => [coached ? coached.panel : null, this.placing(), this.offer(), this.revealed(), this.storage()]);
+    this.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, this.coachTarget, this.hint]), () => [coached ? coached.panel : null, this.placing(), this.hintPanel(), this.offer(), this.revealed(), this.storage()]);
     this.part('common', JSON.stringify([s.version]), () => this.pile());
     this.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, names, s.clock, gone, s.status]), () => this.players(names));
     const trackKey = JSON.stringify([v.seats.map((p) => p.score), v.ranking, names]);
@@ -898,6 +901,7 @@ class Table {
       this.you === undefined ? h('span', { class: 'watching', 'data-testid': 'watching' }, t('bar.watching')) : null,
       s.rated ? h('span', { class: 'watching', 'data-testid': 'rated', title: t('bar.rated.title') }, t('profile.rated')) : null,
       s.daily ? h('span', { class: 'watching daily-badge', 'data-testid': 'daily-badge' }, t('daily.badge', { date: dayText(s.daily.day) })) : null,
+      s.practice ? h('span', { class: 'watching', 'data-testid': 'practice', title: t('bar.practice.title') }, t('bar.practice')) : null,
       notify, result,
       s.clock ? h('span', { class: 'watching', 'data-testid': 'clock-control' }, controlText(s.clock.control)) : null,
       h('span', { class: 'spacer' }),
@@ -971,10 +975,10 @@ class Table {
   /// What the board shows: it is drawn again when this changes.
   boardKeyNow(names) {
     const v = this.state.view;
-    if (this.mode === 'all') return JSON.stringify(['all', this.state.version, names]);
+    if (this.mode === 'all') return JSON.stringify(['all', this.state.version, names, this.hintMarks(this.you)]);
     const seat = this.focus;
     const placingKey = seat === this.you && this.sel && this.myTurn() ? [this.sel, this.chosen, this.preview, this.coachTarget] : null;
-    return JSON.stringify(['one', seat, v.seats[seat].display, placingKey, [...this.fresh(seat)]]);
+    return JSON.stringify(['one', seat, v.seats[seat].display, placingKey, [...this.fresh(seat)], this.hintMarks(seat)]);
   }
 
   /// Draws the displays when `key` (from `boardKeyNow`) changed; returns the drawn SVGs by
@@ -1032,7 +1036,7 @@ class Table {
     const mine = seat === this.you && this.sel && this.myTurn();
     const placing = mine ? { tile: this.tiles[this.sel.tile], rot: this.sel.rot, legal: this.legalCells(this.sel.tile), chosen: this.chosen, target: this.coachTarget } : null;
     const svgEl = displaySvg(v.seats[seat], this.tiles, {
-      cellPx: 80, fit, seatColor: SEAT_COLORS[seat], placing, fresh: this.fresh(seat), preview: mine && this.chosen ? this.preview : null,
+      cellPx: 80, fit, seatColor: SEAT_COLORS[seat], placing, fresh: this.fresh(seat), preview: mine && this.chosen ? this.preview : null, hints: this.hintMarks(seat),
       onCell: (x, y, legal, byKey) => this.pickCell(x, y, legal, byKey), into,
     });
     if (fit) {
@@ -1088,6 +1092,51 @@ class Table {
     return h('section', { class: 'panel placing', 'data-testid': 'placing' },
       h('div', { class: 'placing-row' }, h('span', { class: 'placing-tile' }, tileSvg(info, { size: 64, rot: this.sel.rot, label: tileName(this.tiles, info.id) })), left, right, no, ok),
       h('div', { 'data-testid': 'preview', class: 'preview', 'data-move': this.preview ? JSON.stringify({ action: 'place', tile: this.preview.tile, x: this.preview.x, y: this.preview.y, rot: this.preview.rot }) : null }, what));
+  }
+
+  /// The engine's hints on `seat`'s display: a practice game's player asked for them.
+  hintMarks(seat) {
+    if (seat !== this.you || !this.hint || !this.hint.moves) return [];
+    // A tile tried on a cell hides the faint one there.
+    return engineMarks(this.hint).map((m) => (this.chosen ? { ...m, ghost: false } : m));
+  }
+
+  /// A practice game's Hint: the engine's best moves for my decision, listed here and marked on
+  /// my display; "Try it" puts a move's tile on its cell with the engine's preview.
+  hintPanel() {
+    const s = this.state;
+    if (!s.practice || !this.myTurn()) return null;
+    const a = this.hint;
+    let body = null;
+    if (a && a.asking) body = h('p', { class: 'hint', 'data-testid': 'engine-asking' }, t('engine.asking'));
+    else if (a && a.error) body = h('p', { class: 'error', 'data-testid': 'engine-error' }, a.error);
+    else if (a) body = engineList(a, { tiles: this.tiles, display: s.view.seats[this.you].display, whose: 'your', onTry: (mv) => this.tryHint(mv) });
+    let ask = null;
+    if (!a || a.error) {
+      ask = h('button', { type: 'button', class: 'small', 'data-testid': 'hint' }, t('hint.button'));
+      ask.addEventListener('click', () => this.askHint());
+    }
+    return h('section', { class: 'panel hints', 'data-testid': 'hints' },
+      h('h2', {}, t('hint.title'), ' ', ask), body);
+  }
+
+  async askHint() {
+    const at = this.state.version;
+    this.hint = { at, asking: true };
+    this.render();
+    const answer = await askEngine({ game: this.id, at }, this.token);
+    if (this.closed || this.state.version !== at) return;
+    this.hint = { at, ...answer };
+    this.render();
+  }
+
+  /// Puts a hinted placement's tile on its cell, turned as the engine would: the preview
+  /// follows, and the player confirms or takes it back.
+  tryHint(mv) {
+    if (!this.placeable().has(mv.tile)) return;
+    this.choose(mv.tile);
+    this.sel.rot = mv.rot;
+    this.pickCell(mv.x, mv.y, true);
   }
 
   previewText(p) {

@@ -268,10 +268,7 @@ pub async fn moves(
 ) -> Result<Json<MoveList>, ApiError> {
     let viewer = crate::study::viewer(&app, &headers, None).await?;
     let (_, st) = app.fresh(&id, None).await?;
-    history::check(&st, &viewer, History::Moves)?;
-    if !daily::history_visible(&app, &headers, &st).await? {
-        return Err(daily::hidden());
-    }
+    history::check(&st, &viewer, History::Moves, app.now_ms())?;
     Ok(Json(MoveList {
         moves: st.moves_since(0),
     }))
@@ -292,10 +289,7 @@ pub async fn record(
 ) -> Result<Response, ApiError> {
     let viewer = crate::study::viewer(&app, &headers, None).await?;
     let (table, st) = app.fresh(&id, None).await?;
-    if !daily::history_visible(&app, &headers, &st).await? {
-        return Err(daily::hidden());
-    }
-    history::check(&st, &viewer, History::Record)?;
+    history::check(&st, &viewer, History::Record, app.now_ms())?;
     // Who played each seat, the clock, who left to a bot, and why a game ended early: notes
     // RECORD.md describes, which readers ignore.
     let names = crate::table::record_names(&st.seats);

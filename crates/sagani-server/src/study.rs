@@ -117,7 +117,7 @@ pub async fn analysis(
         (Some(id), None) => {
             let viewer = viewer(&app, &headers, req.token.as_deref()).await?;
             let (_, st) = app.fresh(id, None).await?;
-            history::check(&st, &viewer, History::Analysis)?;
+            history::check(&st, &viewer, History::Analysis, app.now_ms())?;
             st.game.record().clone()
         }
         (None, Some(record)) => read_record(record)?,
@@ -230,7 +230,7 @@ pub async fn replay(
 ) -> Result<Json<ReplayAnswer>, ApiError> {
     let viewer = viewer(&app, &headers, None).await?;
     let (table, st) = app.fresh(&id, None).await?;
-    history::check(&st, &viewer, History::Replay)?;
+    history::check(&st, &viewer, History::Replay, app.now_ms())?;
     let record = st.game.record().clone();
     let (seats, names, ended) = (
         st.seat_infos(),

@@ -108,6 +108,7 @@ fn saved(id: &str, deck: &[TileId], players: u8, moves: Vec<SavedMove>) -> Saved
         started_ms: None,
         ended: None,
         chats: 0,
+        daily: None,
     }
 }
 

@@ -508,7 +508,7 @@ async fn a_daily_games_history_is_its_players_until_the_day_is_over(site: Site) 
     assert_eq!(end["status"], "over");
     let preview = json!({ "move": { "action": "place", "tile": 1, "x": 0, "y": 0, "rot": 0 } });
     for b in [&mut other, &mut nobody] {
-        for path in ["record", "moves", "daily", ""] {
+        for path in ["record", "moves", "replay", "daily", ""] {
             let p = format!("/api/games/{game}/{path}");
             let a = b.send("GET", p.trim_end_matches('/'), None).await;
             assert_eq!(
@@ -520,6 +520,18 @@ async fn a_daily_games_history_is_its_players_until_the_day_is_over(site: Site) 
         let a = b
             .send(
                 "POST",
+                "/api/analysis",
+                Some(json!({ "game": game, "at": 0 })),
+            )
+            .await;
+        assert_eq!(
+            (a.status, &a.body["error"]),
+            (403, &json!("history_hidden")),
+            "analysis"
+        );
+        let a = b
+            .send(
+                "POST",
                 &format!("/api/games/{game}/preview"),
                 Some(preview.clone()),
             )
@@ -528,6 +540,7 @@ async fn a_daily_games_history_is_its_players_until_the_day_is_over(site: Site) 
     }
     // Its player reads it by the seat's token, or by the account's session on any server.
     ok(&ada.get_with(&format!("/api/games/{game}/record"), &t).await);
+    ok(&ada.get_with(&format!("/api/games/{game}/replay"), &t).await);
     let mut ada2 = Browser::new(&two);
     ada2.cookie = ada.cookie.clone();
     let record = ok(&ada2
@@ -549,6 +562,9 @@ async fn a_daily_games_history_is_its_players_until_the_day_is_over(site: Site) 
             .await);
         ok(&b
             .send("GET", &format!("/api/games/{game}/moves"), None)
+            .await);
+        ok(&b
+            .send("GET", &format!("/api/games/{game}/replay"), None)
             .await);
         let card = ok(&b
             .send("GET", &format!("/api/games/{game}/daily"), None)

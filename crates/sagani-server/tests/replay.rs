@@ -78,6 +78,7 @@ async fn stored_game(store: &Arc<dyn Store>, id: &str, over: bool) -> Game {
         started_ms: None,
         ended: None,
         chats: 0,
+        daily: None,
     };
     let progress = Progress {
         over,

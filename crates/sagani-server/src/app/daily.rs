@@ -94,6 +94,7 @@ impl App {
             creator: ip,
             host: who.name.clone(),
             rated: false,
+            practice: false,
             // The seat is the caller's from the start: claimed, with an invite to take it again.
             seats: vec![SavedSeat::Human {
                 invite_hash: secret::hash(&code),
@@ -211,6 +212,7 @@ impl App {
             creator: "daily par".into(),
             host: None,
             rated: false,
+            practice: false,
             seats: vec![SavedSeat::Bot {
                 bot: daily::PAR_BOT.into(),
                 level: 1,

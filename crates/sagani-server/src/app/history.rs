@@ -51,6 +51,8 @@ impl Viewer {
 /// Whether `viewer` may read `what` of the game now; the refusal says why not.
 ///
 /// Today's rules:
+/// - a daily challenge's game is its player's alone until its UTC day is over (403
+///   `history_hidden`, every part of its history): everyone plays the same deck that day;
 /// - the moves are public at any time (the table shows them as they are played);
 /// - the record holds the deck's order, so it is given out once the game is over
 ///   (409 `game_in_progress` before);
@@ -60,7 +62,10 @@ impl Viewer {
 ///   so nobody asks the engine for help during a game;
 /// - but a practice game's player (by the seat's token or the account holding the seat) has
 ///   its replay and the engine's hints while it is played: that is what practice is for.
-pub fn check(st: &TableState, viewer: &Viewer, what: History) -> Result<(), ApiError> {
+pub fn check(st: &TableState, viewer: &Viewer, what: History, now_ms: i64) -> Result<(), ApiError> {
+    if !crate::daily::history_open(st, viewer.seat(st), now_ms) {
+        return Err(crate::daily::hidden());
+    }
     if what == History::Moves || st.over() {
         return Ok(());
     }
