@@ -185,7 +185,8 @@ describe('the replay', () => {
     const bad = structuredClone(record);
     bad.moves[2].x = 40;
     await page.setInputFiles('[data-testid=record-file]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
-    await page.waitForFunction(() => /move 3/.test(document.querySelector('[data-testid=record-error]').textContent));
+    // RECORD.md: a fault names its move counted from 0.
+    await page.waitForFunction(() => /move 2:/.test(document.querySelector('[data-testid=record-error]').textContent));
     assert.equal(await page.$('[data-testid=replay]'), null);
     // Dropped (a drop event carrying the file), the record replays as the stored game.
     const text = JSON.stringify(record);
