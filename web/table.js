@@ -1426,25 +1426,12 @@ class Table {
     // The daily part (the player's own: its place, par, the line to share) is fetched once and
     // kept across redraws of the card.
     if (s.daily && !s.daily.par && this.you !== undefined && !this.daily) this.daily = dailyResult(this.id, this.token);
-    const record = h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record'));
-    if (s.daily && this.token) {
-      // A daily game's record is its player's until the day is over: fetched with the token.
-      record.addEventListener('click', async (ev) => {
-        ev.preventDefault();
-        try {
-          const rec = await api('GET', `/api/games/${this.id}/record`, { token: this.token });
-          const url = URL.createObjectURL(new Blob([JSON.stringify(rec)], { type: 'application/json' }));
-          const a = h('a', { href: url, download: `sagani-${this.id}.json` });
-          document.body.append(a);
-          a.click();
-          a.remove();
-          setTimeout(() => URL.revokeObjectURL(url), 10_000);
-        } catch {
-          this.error = { kind: 'network', text: t('error.network') };
-          this.render();
-        }
-      });
-    }
+    // A daily game's record holds the day's deck: nobody's to download until the day (UTC) is
+    // over (its player could play the deck again as a guest); the replay shows the game now.
+    const dayOpen = s.daily && s.daily.day >= new Date().toISOString().slice(0, 10);
+    const record = dayOpen
+      ? h('span', { class: 'hint', 'data-testid': 'record-later' }, t('daily.record.later'))
+      : h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record'));
     const card = h('section', { class: `end-card${won ? ' won' : ''}${s.daily ? ' daily' : ''}`, 'data-testid': 'end', role: 'dialog', 'aria-labelledby': 'end-head' },
       h('h2', { id: 'end-head', tabindex: -1 }, head),
       result,

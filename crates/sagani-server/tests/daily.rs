@@ -232,7 +232,7 @@ async fn the_deck_is_not_the_dates_alone_and_its_secret_never_leaves() {
     bodies.push(mine.to_string());
     bodies.push(ok(&a.send("GET", "/api/daily", None).await).to_string());
     bodies.push(play_out(&mut a, &game, &t, |_| 0).await.to_string());
-    for path in ["moves", "daily", "record"] {
+    for path in ["moves", "daily", "replay"] {
         let b = ok(&a.get_with(&format!("/api/games/{game}/{path}"), &t).await);
         bodies.push(b.to_string());
     }
@@ -341,6 +341,31 @@ async fn one_ranked_attempt_per_account_and_guests_unranked(site: Site) {
         .get_with(&format!("/api/games/{}", id(&first)), &token(&a.body))
         .await);
     assert!(s["rated"].is_null() || s["rated"] == false);
+    // A resigned attempt has no result, and is not shown par.
+    let r = guest
+        .post_with(
+            &format!("/api/games/{}/resign", id(&g2)),
+            &token(&g2),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let card = day_card(&mut guest, &id(&g2), &token(&g2)).await;
+    assert!(card["result"].is_null() && card["par"].is_null(), "{card}");
+    // An attempt finished after its day is over (when that day's records, par's with the deck
+    // among them, are everyone's) does not count.
+    // The answer that came second (`again`) holds the seat's token now.
+    let late = if x["again"] == true { &x } else { &y };
+    site.clock.advance(14 * 3_600_000);
+    play_out(&mut bea, &id(late), &token(late), |n| n - 1).await;
+    let board = ok(&guest
+        .send(
+            "GET",
+            "/api/daily/solo-all/leaderboard?day=2026-12-03",
+            None,
+        )
+        .await);
+    assert_eq!(board["entries"], json!([]), "{board}");
 }
 on_both_stores!(one_ranked_attempt_per_account_and_guests_unranked);
 
@@ -538,15 +563,19 @@ async fn a_daily_games_history_is_its_players_until_the_day_is_over(site: Site) 
             .await;
         assert_eq!(a.status, 403, "{}", a.body);
     }
-    // Its player reads it by the seat's token, or by the account's session on any server.
-    ok(&ada.get_with(&format!("/api/games/{game}/record"), &t).await);
+    // Its player reads it by the seat's token, or by the account's session on any server;
+    // but not its record, which holds the day's deck (they could play it again as a guest).
     ok(&ada.get_with(&format!("/api/games/{game}/replay"), &t).await);
+    let a = ada.get_with(&format!("/api/games/{game}/record"), &t).await;
+    assert_eq!(
+        (a.status, &a.body["error"]),
+        (403, &json!("history_hidden"))
+    );
     let mut ada2 = Browser::new(&two);
     ada2.cookie = ada.cookie.clone();
-    let record = ok(&ada2
-        .send("GET", &format!("/api/games/{game}/record"), None)
+    ok(&ada2
+        .send("GET", &format!("/api/games/{game}/replay"), None)
         .await);
-    assert_eq!(record["daily"], json!({"day": "2026-12-03", "par": false}));
     let moves = ok(&ada2
         .send("GET", &format!("/api/games/{game}/moves"), None)
         .await);
@@ -556,6 +585,10 @@ async fn a_daily_games_history_is_its_players_until_the_day_is_over(site: Site) 
     );
     // At midnight (UTC) the day is over: everyone may look.
     site.clock.advance(14 * 3_600_000);
+    let record = ok(&ada2
+        .send("GET", &format!("/api/games/{game}/record"), None)
+        .await);
+    assert_eq!(record["daily"], json!({"day": "2026-12-03", "par": false}));
     for b in [&mut other, &mut nobody] {
         ok(&b
             .send("GET", &format!("/api/games/{game}/record"), None)

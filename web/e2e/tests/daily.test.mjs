@@ -5,7 +5,6 @@
 // cannot watch either game during the day.
 
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { artifactsDir, launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
 import { playByClicking, waitForTurn } from '../play.mjs';
@@ -86,11 +85,15 @@ describe('the daily challenge', () => {
     await page.click('[data-testid=copy-share]');
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), share);
     assert.equal(await page.textContent('[data-testid=daily-end-streak]'), 'Your streak: 1 day in a row');
-    // No rematch of a daily challenge; its record comes with the seat's token.
+    // No rematch of a daily challenge; its record (it holds the day's deck) waits for the day's
+    // end, even for its player; the replay is there now.
     assert.equal(await page.locator('[data-testid=rematch]').count(), 0);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-record]')]);
-    const record = JSON.parse(await readFile(await download.path(), 'utf8'));
-    assert.deepEqual(record.daily, { day: today.day, par: false });
+    assert.equal(await page.locator('[data-testid=download-record]').count(), 0);
+    await page.waitForSelector('[data-testid=record-later]');
+    const r = await fetch(`${server.url}/api/games/${id}/record`, { headers: { authorization: `Bearer ${token}` } });
+    const hidden = [r.status, (await r.json()).error];
+    assert.deepEqual(hidden, [403, 'history_hidden']);
+    assert.equal(await page.locator('[data-testid=end-replay]').count(), 1);
     await screenshot(page, 'daily-end-en');
     await page.locator('[data-testid=end]').screenshot({ path: `${artifactsDir()}/daily-end-card-en.png` });
     // Home again: played, with its place; the streak counts today.

@@ -52,7 +52,8 @@ impl Viewer {
 ///
 /// Today's rules:
 /// - a daily challenge's game is its player's alone until its UTC day is over (403
-///   `history_hidden`, every part of its history): everyone plays the same deck that day;
+///   `history_hidden`, every part of its history): everyone plays the same deck that day; its
+///   record, which holds the deck, is nobody's until then;
 /// - the moves are public at any time (the table shows them as they are played);
 /// - the record holds the deck's order, so it is given out once the game is over
 ///   (409 `game_in_progress` before);
@@ -64,6 +65,16 @@ impl Viewer {
 ///   its replay and the engine's hints while it is played: that is what practice is for.
 pub fn check(st: &TableState, viewer: &Viewer, what: History, now_ms: i64) -> Result<(), ApiError> {
     if !crate::daily::history_open(st, viewer.seat(st), now_ms) {
+        return Err(crate::daily::hidden());
+    }
+    // Its record holds the day's deck, which its player may play again as a guest: even theirs
+    // waits for the day's end.
+    if what == History::Record
+        && st
+            .daily
+            .as_ref()
+            .is_some_and(|d| !crate::daily::day_over(d, now_ms))
+    {
         return Err(crate::daily::hidden());
     }
     if what == History::Moves || st.over() {

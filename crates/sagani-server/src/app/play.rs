@@ -135,10 +135,19 @@ impl App {
             at_ms: now,
             start_ms,
             after: progress_of(&next, &st.seats, st.clock, started, &times, None),
-            end: next
-                .game()
-                .outcome()
-                .map(|outcome| game_end(&outcome, now, &left)),
+            end: next.game().outcome().map(|outcome| {
+                let mut end = game_end(&outcome, now, &left);
+                // A daily attempt that ends after its day is over has no result: by then
+                // the day's games, par's record with the deck among them, are everyone's.
+                if st
+                    .daily
+                    .as_ref()
+                    .is_some_and(|d| !d.par && crate::daily::day_over(d, now))
+                {
+                    end.solo = None;
+                }
+                end
+            }),
         };
         match self.store.append_move(&write).await {
             Ok(rev) => {

@@ -12,7 +12,7 @@ mod visibility;
 pub use board::{compare, place_among, ranked, solo_result, streak};
 pub use day::Day;
 pub use deck::deck;
-pub use visibility::{hidden, history_open, history_visible};
+pub use visibility::{day_over, hidden, history_open, history_visible};
 
 use sagani_core::Variant;
 

@@ -485,7 +485,8 @@ pub async fn card(
         Some(rank) => rank,
         None => place_among(variant, &board, r),
     });
-    let par_info = (over || day_over)
+    // Par only to whoever has a result (a resigned attempt has none) or after the day.
+    let par_info = (result.is_some() || day_over)
         .then(|| par_info(variant, par.as_ref(), day_over))
         .flatten();
     if over && par.is_none() && day == today {

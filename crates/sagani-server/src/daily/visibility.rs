@@ -4,6 +4,7 @@
 use super::Day;
 use crate::app::App;
 use crate::error::ApiError;
+use crate::store::DailyTag;
 use crate::table::TableState;
 use axum::http::HeaderMap;
 
@@ -13,8 +14,13 @@ use axum::http::HeaderMap;
 pub fn history_open(st: &TableState, seat: Option<u8>, now_ms: i64) -> bool {
     match &st.daily {
         None => true,
-        Some(d) => seat.is_some() || Day::parse(&d.day).is_none_or(|day| now_ms >= day.end_ms()),
+        Some(d) => seat.is_some() || day_over(d, now_ms),
     }
+}
+
+/// Whether the daily game's day (UTC) is over at `now_ms` (a day that cannot be read: yes).
+pub fn day_over(d: &DailyTag, now_ms: i64) -> bool {
+    Day::parse(&d.day).is_none_or(|day| now_ms >= day.end_ms())
 }
 
 /// Whether whoever sent `headers` may read the history of the game `st` is: its record, its
