@@ -120,7 +120,11 @@ impl PostgresStore {
             .build()
             .map_err(|e| StoreError::Unusable(e.to_string()))?;
         let (changes, _) = broadcast::channel(4096);
-        let listener = tokio::spawn(listen(config, changes.clone()));
+        let (ready, listening) = tokio::sync::oneshot::channel();
+        let listener = tokio::spawn(listen(config, changes.clone(), ready));
+        // Opened only once it hears changes (or after a while without: it keeps trying and says
+        // `Resync` when it does), so that nothing committed after `open` goes unheard.
+        let _ = tokio::time::timeout(Duration::from_secs(10), listening).await;
         Ok(PostgresStore {
             pool,
             changes,
@@ -134,8 +138,13 @@ impl PostgresStore {
 }
 
 /// Forwards the channel's notifications, reconnecting when the connection drops. After any gap
-/// it says `Resync`, since changes may have been missed.
-async fn listen(config: tokio_postgres::Config, changes: broadcast::Sender<Change>) {
+/// it says `Resync`, since changes may have been missed. `ready` hears of the first `LISTEN`.
+async fn listen(
+    config: tokio_postgres::Config,
+    changes: broadcast::Sender<Change>,
+    ready: tokio::sync::oneshot::Sender<()>,
+) {
+    let mut ready = Some(ready);
     let mut wait = Duration::from_millis(100);
     loop {
         match config.connect(NoTls).await {
@@ -164,6 +173,9 @@ async fn listen(config: tokio_postgres::Config, changes: broadcast::Sender<Chang
                 {
                     wait = Duration::from_millis(100);
                     let _ = changes.send(Change::Resync);
+                    if let Some(ready) = ready.take() {
+                        let _ = ready.send(());
+                    }
                     while let Some(payload) = hearing.recv().await {
                         let mut parts = payload.split(' ');
                         if let (Some(game), Some(Ok(rev))) =
