@@ -1430,7 +1430,7 @@ class Table {
     // over (its player could play the deck again as a guest); the replay shows the game now.
     const dayOpen = s.daily && s.daily.day >= new Date().toISOString().slice(0, 10);
     const record = dayOpen
-      ? h('span', { class: 'hint', 'data-testid': 'record-later' }, t('daily.record.later'))
+      ? null
       : h('a', { href: `/api/games/${this.id}/record`, download: `sagani-${this.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record'));
     const card = h('section', { class: `end-card${won ? ' won' : ''}${s.daily ? ' daily' : ''}`, 'data-testid': 'end', role: 'dialog', 'aria-labelledby': 'end-head' },
       h('h2', { id: 'end-head', tabindex: -1 }, head),
@@ -1443,7 +1443,8 @@ class Table {
         rematch,
         h('a', { href: `/games/${this.id}/replay`, 'data-testid': 'end-replay', class: 'button', title: t('replay.link.title') }, t('replay.link')),
         record,
-        h('a', { href: '/', class: 'button' }, t('end.home')), hide));
+        h('a', { href: '/', class: 'button' }, t('end.home')), hide),
+      dayOpen ? h('p', { class: 'hint', 'data-testid': 'record-later' }, t('daily.record.later')) : null);
     const layer = h('div', { class: 'end-layer' }, card);
     layer.addEventListener('keydown', (ev) => {
       if (ev.key === 'Escape') {
