@@ -44,7 +44,7 @@ export function engineList(answer, { tiles, display, whose, played = null, onTry
       tryIt = h('button', { type: 'button', class: 'small', 'data-testid': 'engine-try' }, t('engine.try'));
       tryIt.addEventListener('click', () => onTry(m.move));
     }
-    return h('li', { class: `engine-move${i === 0 ? ' best' : ''}`, 'data-testid': 'engine-move', 'data-move': JSON.stringify(m.move), 'data-value': m.value },
+    return h('li', { class: `engine-move${i === 0 ? ' best' : ''}`, 'data-testid': 'engine-move', 'data-move': JSON.stringify(m.move), 'data-value': m.value, 'data-visits': m.visits },
       h('div', { class: 'engine-head' },
         h('span', { class: 'engine-rank', 'aria-hidden': 'true' }, num(i + 1)),
         h('strong', { class: 'engine-words' }, suggestedMove(m.move, display, tiles, whose)),

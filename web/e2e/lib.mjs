@@ -19,6 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -46,6 +47,12 @@ export const CHROMIUM_ARGS = [
 // Everything still running or on disk when the process ends: servers are killed, temp dirs
 // removed. Synchronous, because 'exit' handlers cannot wait.
 const cleanups = new Set();
+// The browsers open now. A test that fails halfway leaves its browsers open, and `node --test`
+// would wait for them until its time-out: they are closed after the file's tests.
+const openBrowsers = new Set();
+after(async () => {
+  await Promise.all([...openBrowsers].map((c) => c.close().catch(() => {})));
+});
 function runCleanups() {
   for (const fn of cleanups) {
     try {
@@ -246,11 +253,13 @@ export async function launchBrowser(options = {}) {
     removeDir();
     throw e;
   }
+  openBrowsers.add(context);
   const close = context.close.bind(context);
   context.close = async (...args) => {
     try {
       await close(...args);
     } finally {
+      openBrowsers.delete(context);
       cleanups.delete(removeDir);
       await rm(userDataDir, { recursive: true, force: true });
     }
