@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 const ROWS: u16 = 30;
@@ -23,7 +23,22 @@ struct Terminal {
     child: Child,
     stdin: Option<ChildStdin>,
     /// Everything the program wrote; a thread keeps reading so the pipe never fills.
-    out: Arc<Mutex<Vec<u8>>>,
+    out: Arc<Output>,
+}
+
+/// The program's output so far, and a signal each time more arrives (what a test waits on).
+#[derive(Default)]
+struct Output {
+    bytes: Mutex<Vec<u8>>,
+    grew: Condvar,
+}
+
+/// The screen `bytes` draw, as a terminal shows it.
+fn screen_of(bytes: &[u8]) -> String {
+    let size = |n| std::num::NonZeroU16::new(n).expect("a terminal has a size");
+    let mut parser = vt100::Parser::new(size(ROWS), size(COLS), 0);
+    parser.process(bytes);
+    parser.screen().contents()
 }
 
 impl Terminal {
@@ -46,7 +61,7 @@ impl Terminal {
             .spawn()
             .expect("util-linux script runs the command in a pseudo-terminal");
         let mut stdout = child.stdout.take().unwrap();
-        let out = Arc::new(Mutex::new(Vec::new()));
+        let out = Arc::new(Output::default());
         let sink = out.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
@@ -54,7 +69,8 @@ impl Terminal {
                 if n == 0 {
                     break;
                 }
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+                sink.bytes.lock().unwrap().extend_from_slice(&buf[..n]);
+                sink.grew.notify_all();
             }
         });
         Terminal {
@@ -66,10 +82,23 @@ impl Terminal {
 
     /// The screen as the terminal shows it now.
     fn screen(&self) -> String {
-        let size = |n| std::num::NonZeroU16::new(n).expect("a terminal has a size");
-        let mut parser = vt100::Parser::new(size(ROWS), size(COLS), 0);
-        parser.process(&self.out.lock().unwrap());
-        parser.screen().contents()
+        screen_of(&self.out.bytes.lock().unwrap())
+    }
+
+    /// Waits until the screen is `done`, woken by each piece of output; `what` names it for
+    /// the failure.
+    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        let mut bytes = self.out.bytes.lock().unwrap();
+        loop {
+            let screen = screen_of(&bytes);
+            if done(&screen) {
+                return screen;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(!left.is_zero(), "waited for {what}; the screen:\n{screen}");
+            bytes = self.out.grew.wait_timeout(bytes, left).unwrap().0;
+        }
     }
 
     /// Waits until the screen shows `what`.
@@ -79,18 +108,9 @@ impl Terminal {
 
     /// Waits until the screen shows one of `whats`.
     fn wait_for_any(&self, whats: &[&str]) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if whats.iter().any(|w| screen.contains(w)) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < PATIENCE,
-                "waited for {whats:?}; the screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.wait_until(&format!("{whats:?}"), |screen| {
+            whats.iter().any(|w| screen.contains(w))
+        })
     }
 
     /// Waits until a person is to take a tile: the panel asks for it (while a bot plays, the
@@ -104,15 +124,7 @@ impl Terminal {
 
     /// Waits until the screen no longer shows `what`.
     fn wait_gone(&self, what: &str) {
-        let start = Instant::now();
-        while self.screen().contains(what) {
-            assert!(
-                start.elapsed() < PATIENCE,
-                "{what:?} stays:\n{}",
-                self.screen()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.wait_until(&format!("{what:?} to go"), |screen| !screen.contains(what));
     }
 
     fn send(&mut self, keys: &str) {
@@ -148,7 +160,7 @@ impl Terminal {
         };
         // The reader thread sees the end of the output shortly after.
         std::thread::sleep(Duration::from_millis(100));
-        let text = String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned();
+        let text = String::from_utf8_lossy(&self.out.bytes.lock().unwrap()).into_owned();
         (status.success(), text)
     }
 }
@@ -683,7 +695,7 @@ fn a_public_game_made_from_the_terminal_without_colour_is_joined_from_the_lobby_
     let end = bea.join().expect("Bea's client played to the end");
     assert_eq!(end["status"], "over");
     // Without colour: not one colour was sent in the whole game.
-    let raw = String::from_utf8_lossy(&t.out.lock().unwrap()).into_owned();
+    let raw = String::from_utf8_lossy(&t.out.bytes.lock().unwrap()).into_owned();
     for colour in ["\x1b[38;", "\x1b[48;", "\x1b[31m", "\x1b[91m", "\x1b[33m"] {
         assert!(!raw.contains(colour), "a colour ({colour:?}) was sent");
     }
@@ -774,15 +786,9 @@ fn todays_daily_challenge_played_in_the_terminal_ends_with_its_share_line_and_pl
         }
         let before = pile(&screen);
         t.send("\r");
-        let start = Instant::now();
-        while pile(&t.screen()) == before && !t.screen().contains("The game is over") {
-            assert!(
-                start.elapsed() < PATIENCE,
-                "the tile stays:\n{}",
-                t.screen()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        t.wait_until("the tile placed", |s| {
+            pile(s) != before || s.contains("The game is over")
+        });
     }
     t.send("q");
     let (ok, text) = t.finish();
