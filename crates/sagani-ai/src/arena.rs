@@ -49,6 +49,9 @@ pub fn play_game(
             mv
         };
         rg.play(mv).expect("only legal moves are played");
+        for bot in bots.iter_mut() {
+            bot.observe(seat, mv);
+        }
     }
     Ok(rg)
 }

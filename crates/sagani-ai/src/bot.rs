@@ -70,6 +70,13 @@ pub trait Bot: Send {
     /// Chooses one of `legal` (never empty) for the seat `view` is for.
     fn choose(&mut self, view: &View, legal: &[Move], budget: Budget) -> Decision;
 
+    /// Told every move played at the table, in order, its own included, once it is played:
+    /// a bot that keeps what it searched follows the game with it (mcts's `reuse`). Callers
+    /// that make a bot for each decision need not tell.
+    fn observe(&mut self, seat: u8, mv: Move) {
+        let _ = (seat, mv);
+    }
+
     /// The moves the bot rates best, best first, at most `top` of them. Bots that do not rate
     /// moves list only their choice.
     fn analyse(

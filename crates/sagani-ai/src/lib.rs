@@ -14,10 +14,12 @@ mod greedy;
 pub mod levels;
 mod mcts;
 mod mcts_2026;
+pub mod policy;
 mod random;
 pub mod sampler;
 pub mod sprt;
 pub mod stats;
+pub mod train;
 
 pub use bot::{known_bot, make_bot, Analysis, Bot, Budget, Decision, BOT_NAMES};
 pub use greedy::Greedy;

@@ -282,3 +282,68 @@ fn the_frozen_baseline_plays_as_it_always_did() {
 }
 
 const PINNED: u64 = 0x96c9_9f78_5353_9320;
+
+/// Plays a game of `players` mcts bots that keep their trees (`reuse`), telling them every
+/// move or not, and returns for each decision the visits a kept tree brought.
+fn reused_visits(players: u8, seed: u64, tell: bool) -> Vec<u64> {
+    let cfg = MctsConfig {
+        threads: 1,
+        reuse: true,
+        ..MctsConfig::default()
+    };
+    let mut bots: Vec<Mcts> = (0..players as u64)
+        .map(|s| Mcts::new(seed + s, cfg.clone()))
+        .collect();
+    let mut g = Game::new(&setup(players, seed)).unwrap();
+    let mut reused = Vec::new();
+    while let Some(seat) = g.to_act() {
+        let legal = g.legal_moves();
+        let bot = &mut bots[seat as usize];
+        let d = bot.choose(&g.view(Some(seat)), &legal, Budget::iterations(300));
+        assert!(legal.contains(&d.mv), "seed {seed}: {} is not legal", d.mv);
+        if legal.len() > 1 {
+            reused.push(bot.last.reused);
+        }
+        g.play(d.mv).unwrap();
+        if tell {
+            for b in bots.iter_mut() {
+                b.observe(seat, d.mv);
+            }
+        }
+    }
+    reused
+}
+
+#[test]
+fn a_kept_tree_follows_the_game_only_when_told_the_moves() {
+    for (players, seed) in [(1, 4), (2, 5), (3, 6)] {
+        let told = reused_visits(players, seed, true);
+        let searched_on = told.iter().filter(|&&n| n > 0).count();
+        assert!(
+            searched_on * 8 > told.len(),
+            "{players} players: a kept tree at {searched_on} of {} decisions",
+            told.len()
+        );
+        // Not told, a bot cannot know where the game went: it starts afresh every time.
+        assert!(reused_visits(players, seed, false).iter().all(|&n| n == 0));
+    }
+    // Told a move that was not played, it does not follow a wrong branch.
+    let cfg = MctsConfig {
+        threads: 1,
+        reuse: true,
+        ..MctsConfig::default()
+    };
+    let mut bot = Mcts::new(1, cfg);
+    let mut g = Game::seeded(2, 8).unwrap();
+    let legal = g.legal_moves();
+    let mv = bot
+        .choose(&g.view(Some(0)), &legal, Budget::iterations(300))
+        .mv;
+    let other = *legal.iter().find(|m| **m != mv).unwrap();
+    g.play(other).unwrap();
+    bot.observe(0, mv);
+    let legal = g.legal_moves();
+    let seat = g.to_act().unwrap();
+    bot.choose(&g.view(Some(seat)), &legal, Budget::iterations(300));
+    assert_eq!(bot.last.reused, 0);
+}

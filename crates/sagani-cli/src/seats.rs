@@ -82,10 +82,7 @@ impl Roster {
         }
         for n in names {
             if let Some(settings) = n.strip_prefix("mcts/") {
-                let mut cfg = MctsConfig::default();
-                for s in settings.split('/') {
-                    cfg.set(s)?;
-                }
+                MctsConfig::default().set_all(settings)?;
                 continue;
             }
             if !known_bot(n) && self.engine(n)?.is_none() {
@@ -115,8 +112,8 @@ impl Roster {
                 for setting in &self.mcts_config {
                     cfg.set(setting)?;
                 }
-                for setting in name.split('/').skip(1) {
-                    cfg.set(setting)?;
+                if let Some(settings) = name.strip_prefix("mcts/") {
+                    cfg.set_all(settings)?;
                 }
                 Ok(Box::new(Mcts::new(seed, cfg)))
             }

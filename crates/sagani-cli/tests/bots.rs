@@ -361,3 +361,74 @@ fn an_arena_run_with_an_iteration_budget_repeats_exactly() {
     assert_eq!(a, b);
     assert!(a.0.contains("2 games of 3 players"), "{}", a.0);
 }
+
+#[test]
+fn train_writes_a_policy_the_arena_reads_and_refuses_bad_input() {
+    let dir = temp_dir("train");
+    let out = dir.join("p.json");
+    let text = ok(&sagani()
+        .args([
+            "train",
+            "--games",
+            "5",
+            "--players",
+            "2",
+            "--iterations",
+            "20",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap());
+    assert!(text.contains("decisions from 5 games"), "{text}");
+    assert!(
+        text.contains("held out, the search's move is the policy's best"),
+        "{text}"
+    );
+    let policy = sagani_ai::policy::Policy::load(out.to_str().unwrap()).unwrap();
+    assert!(policy.intermezzo.is_some());
+    // The file, by a path with slashes, is a setting of an mcts bot.
+    let table = ok(&sagani()
+        .args([
+            "arena",
+            "--games",
+            "2",
+            "--budget-ms",
+            "5",
+            "--threads",
+            "1",
+        ])
+        .arg("--bots")
+        .arg(format!("mcts/policy={},greedy", out.display()))
+        .output()
+        .unwrap());
+    assert!(table.contains("2 games of 2 players"), "{table}");
+    let err = failed(
+        &sagani()
+            .args(["train", "--players", "5", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("--players: 5 is not 1 to 4"), "{err}");
+    let err = failed(
+        &sagani()
+            .args(["train", "--games", "5", "--out", "/no/such/dir/p.json"])
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("--out /no/such/dir/p.json"), "{err}");
+    // The policy written before is still there.
+    assert!(sagani_ai::policy::Policy::load(out.to_str().unwrap()).is_ok());
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{}").unwrap();
+    let err = failed(
+        &sagani()
+            .arg("arena")
+            .arg("--bots")
+            .arg(format!("mcts/policy={},greedy", bad.display()))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("not a policy file"), "{err}");
+}

@@ -1,0 +1,153 @@
+//! `sagani train`: fits the search's move policy to its own self-play (`sagani_ai::train`).
+
+use crate::arena::progress;
+use crate::out::say;
+use crate::seats::exit;
+use sagani_ai::policy::{Policy, FEATURES};
+use sagani_ai::train::{fit, self_play, SelfPlay};
+use sagani_ai::MctsConfig;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Tune the mcts move policy from self-play, and write it as a policy file.
+///
+/// mcts plays --games games against itself (game d: deck seed + d, players from --players in
+/// turn), searching --iterations a decision. Each decision with a choice is kept as the
+/// features of every legal move and the move the search chose; a conditional logit model (a
+/// logistic regression over a decision's moves) is fitted to the choices of 4 games in 5 and
+/// scored on the fifth. Prints each weight beside the hand-set one, the held-out
+/// log-likelihood and how often the fitted and the hand-set policy's best move is the
+/// search's. The file is read by `--bots mcts/policy=FILE` (arena, solo, play) and is the
+/// form of crates/sagani-ai/data/policy-trained.json.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  sagani train --games 60 --iterations 2000 --out policy.json\n  sagani arena --bots mcts/policy=policy.json,mcts --sprt 0,30 --games 400 --budget-ms 250"
+)]
+pub struct Args {
+    /// Self-play games.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(5..))]
+    games: u64,
+    /// Players per game, taken in turn (comma-separated, 1 to 4).
+    #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
+    players: Vec<u8>,
+    /// Search iterations a self-play decision.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    iterations: u64,
+    /// Seed of the decks and the bots.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (each search on one thread); default: the machine's cores.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The self-play search's policy: "hand" or a policy file (to train on from a trained one).
+    #[arg(long, default_value = "hand")]
+    from: String,
+    /// Steps of the fit.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    steps: u64,
+    /// L2 penalty on the standardised weights.
+    #[arg(long, default_value_t = 0.001)]
+    l2: f64,
+    /// Where to write the policy (JSON).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+}
+
+fn run_inner(args: Args) -> Result<(), String> {
+    if let Some(bad) = args.players.iter().find(|p| !(1..=4).contains(*p)) {
+        return Err(format!("--players: {bad} is not 1 to 4"));
+    }
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(format!("--l2 {}: a penalty is 0 or more", args.l2));
+    }
+    let mut mcts = MctsConfig::default();
+    mcts.set(&format!("policy={}", args.from))?;
+    // Fail before hours of self-play, not after (without emptying a file already there).
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&args.out)
+        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let sp = SelfPlay {
+        games: args.games,
+        players: args.players.clone(),
+        iterations: args.iterations,
+        seed: args.seed,
+        threads,
+        mcts,
+    };
+    let bar = progress(args.games, "games");
+    let choices = self_play(&sp, &|_| bar.inc(1))?;
+    bar.finish_and_clear();
+    let f = fit(&choices, |g| g % 5 == 4, args.steps as usize, args.l2);
+    let policy = f.policy();
+    let hand = Policy::hand();
+    say!(
+        "{} decisions from {} games ({} fitted, {} held out)",
+        choices.len(),
+        args.games,
+        f.fitted,
+        f.held_out
+    );
+    say!("{:<18} {:>9} {:>9}", "feature", "fitted", "hand");
+    for (i, name) in FEATURES.iter().enumerate() {
+        say!(
+            "{name:<18} {:>9.3} {:>9.3}",
+            policy.weights[i],
+            hand.weights[i]
+        );
+    }
+    say!(
+        "{:<18} {:>9.3} {:>9}",
+        "intermezzo",
+        policy.intermezzo.unwrap_or(0.0),
+        "(1 in 8)"
+    );
+    say!("{:<18} {:>9.3} {:>9.3}", "pass", policy.pass, hand.pass);
+    say!(
+        "log-likelihood a decision: {:.3} fitted, {:.3} held out",
+        f.log_likelihood,
+        f.held_out_log_likelihood
+    );
+    say!(
+        "held out, the search's move is the policy's best: fitted {:.1}%, hand-set {:.1}%",
+        100.0 * f.held_out_accuracy,
+        100.0 * f.hand_accuracy
+    );
+    let mut note = BTreeMap::new();
+    let command = format!(
+        "sagani train --games {} --players {} --iterations {} --seed {} --from {} --steps {} --l2 {}",
+        args.games,
+        args.players
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+        args.iterations,
+        args.seed,
+        args.from,
+        args.steps,
+        args.l2
+    );
+    note.insert("command".into(), command.into());
+    note.insert("decisions".into(), choices.len().into());
+    note.insert("held_out_accuracy".into(), f.held_out_accuracy.into());
+    note.insert("hand_accuracy".into(), f.hand_accuracy.into());
+    note.insert(
+        "held_out_log_likelihood".into(),
+        f.held_out_log_likelihood.into(),
+    );
+    let text = serde_json::to_string_pretty(&policy.to_file(note)).expect("policies serialise");
+    std::fs::write(&args.out, text + "\n")
+        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+    say!("wrote {}", args.out.display());
+    Ok(())
+}
