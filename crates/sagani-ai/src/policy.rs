@@ -100,8 +100,11 @@ impl Policy {
         self.weights.iter().zip(f).map(|(w, x)| w * x).sum()
     }
 
-    /// The value of a move that is not a placement, where it is open.
+    /// Where a fitted policy ranks a move that is not a placement among the candidates: by
+    /// its value. The hand-set one has none (`None`): it tries the intermezzo choice and the
+    /// pass second at every node, so that the search always weighs them.
     pub fn other_value(&self, mv: Move) -> Option<f32> {
+        self.intermezzo?;
         match mv {
             Move::Intermezzo { .. } => self.intermezzo,
             Move::Pass => Some(self.pass),
@@ -196,6 +199,20 @@ mod tests {
             let mv = g.legal_moves()[0];
             g.play(mv).unwrap();
         }
+    }
+
+    #[test]
+    fn only_a_fitted_policy_ranks_the_intermezzo_and_the_pass_by_value() {
+        let hand = Policy::hand();
+        assert_eq!(hand.other_value(Move::Pass), None);
+        assert_eq!(hand.other_value(Move::Intermezzo { tile: 3 }), None);
+        let fitted = Policy {
+            intermezzo: Some(2.5),
+            pass: -4.0,
+            ..Policy::hand()
+        };
+        assert_eq!(fitted.other_value(Move::Pass), Some(-4.0));
+        assert_eq!(fitted.other_value(Move::Intermezzo { tile: 3 }), Some(2.5));
     }
 
     #[test]
