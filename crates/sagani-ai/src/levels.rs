@@ -77,6 +77,20 @@ pub const LADDER: [Level; LEVELS as usize] = [
     },
 ];
 
+/// The search of levels 5 to 8, on one thread, as it was when the ladder was measured
+/// (docs/bots.md): a later change to `mcts`'s defaults moves no level until the ladder is
+/// measured again with it.
+pub fn search_config() -> MctsConfig {
+    MctsConfig {
+        threads: 1,
+        policy: crate::policy::Policy::hand(),
+        intermezzo_reveal: None,
+        playout_depth: 0,
+        reuse: false,
+        ..MctsConfig::default()
+    }
+}
+
 /// Level `n` (1 to 8).
 pub fn level(n: u8) -> Result<Level, String> {
     LADDER
@@ -98,13 +112,7 @@ pub fn level_bot(n: u8, seed: u64) -> Result<Box<dyn Bot>, String> {
             iterations: None,
         }),
         Play::Search(it) => Box::new(Leveled {
-            bot: Box::new(Mcts::new(
-                seed,
-                MctsConfig {
-                    threads: 1,
-                    ..MctsConfig::default()
-                },
-            )),
+            bot: Box::new(Mcts::new(seed, search_config())),
             level: n,
             iterations: Some(it),
         }),

@@ -20,6 +20,8 @@ pub mod sampler;
 pub mod sprt;
 pub mod stats;
 pub mod train;
+pub mod value;
+pub mod value_train;
 
 pub use bot::{known_bot, make_bot, Analysis, Bot, Budget, Decision, BOT_NAMES};
 pub use greedy::Greedy;

@@ -11,11 +11,12 @@
 
 use crate::policy::{intermezzo_open, lateness, Policy};
 use crate::sampler::PileSampler;
+use crate::value::Value;
 use crate::{Analysis, Bot, Budget, Decision};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sagani_core::view::View;
-use sagani_core::{Expect, Gain, Game, Move, Outcome, TileId, MAX_PLAYERS};
+use sagani_core::{tile, Expect, Gain, Game, Move, Outcome, TileId, MAX_PLAYERS};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -41,6 +42,17 @@ pub struct MctsConfig {
     pub symphony_bonus: f32,
     /// How candidates are ordered and playouts play (`policy`).
     pub policy: Policy,
+    /// In playouts, take the intermezzo choice when what the reveal may bring (each tile the
+    /// top of the pile may be, by its back, placed at its best) is worth more on average than
+    /// the offer's last tile placed at its best, plus this for the tile that goes to storage;
+    /// `None`: by the policy's value for the intermezzo choice, or for the hand-set policy in
+    /// one playout step of 8 where it is open, whatever the tiles (`mcts-2026`'s way).
+    pub intermezzo_reveal: Option<f32>,
+    /// In games of 2 to 4 players, a playout stops after this many steps and the position is
+    /// valued by `value` instead of by its end (0: every playout is played to the end).
+    pub playout_depth: usize,
+    /// The evaluation a cut playout ends with (`value`; `sagani train --value`).
+    pub value: Value,
     /// Keep the tree after a decision and search on from the node the game reached, when the
     /// bot is told the moves played (`Bot::observe`; the arena tells, a server's bots are
     /// made afresh for each decision).
@@ -62,11 +74,14 @@ impl Default for MctsConfig {
             default_time: Duration::from_millis(1000),
             // Solo symphonies on 100 decks at 250 ms: 81% with it, 73% without.
             symphony_bonus: 0.4,
-            // A trained policy (`sagani train`, docs/bots.md) won 57% of 300 games at 250 ms,
-            // but its SPRT had not decided: the hand-set one stays.
-            policy: Policy::hand(),
+            // Fitted by `sagani train` (docs/bots.md): SPRT against the hand-set one at
+            // 250 ms, H1 after 58 pairs, Elo +92 [+36, +153].
+            policy: Policy::trained().clone(),
             // SPRT against mcts without it at 250 ms: H1 after 71 pairs, Elo +90 [+36, +149].
             reuse: true,
+            intermezzo_reveal: None,
+            playout_depth: 0,
+            value: Value::trained().clone(),
         }
     }
 }
@@ -104,16 +119,31 @@ impl MctsConfig {
             }
             "symphony_bonus" => self.symphony_bonus = value.parse().map_err(|e| bad(&e))?,
             "reuse" => self.reuse = value.parse().map_err(|e| bad(&e))?,
+            "playout_depth" => self.playout_depth = value.parse().map_err(|e| bad(&e))?,
+            "value" => {
+                self.value = match value {
+                    "trained" => Value::trained().clone(),
+                    path => Value::load(path).map_err(|e| bad(&e))?,
+                }
+            }
+            "intermezzo_reveal" => {
+                self.intermezzo_reveal = match value {
+                    "off" => None,
+                    v => Some(v.parse().map_err(|e| bad(&e))?),
+                }
+            }
             "policy" => {
                 self.policy = match value {
                     "hand" => Policy::hand(),
+                    "trained" => Policy::trained().clone(),
                     path => Policy::load(path).map_err(|e| bad(&e))?,
                 }
             }
             other => {
                 return Err(format!(
                     "{other:?} is not an mcts setting: exploration, widening, candidates, \
-                     playout_samples, solo_playout_samples, symphony_bonus, policy, reuse"
+                     playout_samples, solo_playout_samples, symphony_bonus, policy, reuse, \
+                     intermezzo_reveal, playout_depth, value"
                 ))
             }
         }
@@ -565,14 +595,28 @@ impl<'a> Tree<'a> {
         } else {
             self.cfg.playout_samples
         };
-        while playout_step(
-            &mut g,
-            &mut self.rng,
-            samples,
-            &self.cfg.policy,
-            &mut self.gains,
-        ) {}
-        let r = returns(&g, self.cfg.symphony_bonus);
+        let depth = match (g.players(), self.cfg.playout_depth) {
+            (1, _) | (_, 0) => usize::MAX,
+            (_, d) => d,
+        };
+        let mut steps = 0;
+        while steps < depth
+            && playout_step(
+                &mut g,
+                &mut self.rng,
+                samples,
+                &self.cfg.policy,
+                self.cfg.intermezzo_reveal,
+                &mut self.gains,
+            )
+        {
+            steps += 1;
+        }
+        let r = if g.is_over() {
+            returns(&g, self.cfg.symphony_bonus)
+        } else {
+            self.cfg.value.returns(&g)
+        };
         for &(node, idx, player) in &self.path {
             let n = &mut self.nodes[node as usize];
             let ch = &mut n.children[idx as usize];
@@ -584,19 +628,21 @@ impl<'a> Tree<'a> {
 
 /// The playout policy: the best placement by `policy` among `samples` random ones (among
 /// all of them when `samples` is 0); the intermezzo choice when the policy values it above the
-/// best placement (the hand-set one: now and then); an intermezzo tile when it is worth more
-/// than passing.
+/// best placement (or, with `reveal`, when the reveal looks better than the offer's last
+/// tile; with neither, now and then); an intermezzo tile when it is worth more than passing.
 pub(crate) fn playout_step(
     g: &mut Game,
     rng: &mut ChaCha8Rng,
     samples: usize,
     policy: &Policy,
+    reveal: Option<f32>,
     gains: &mut Vec<(Move, Gain)>,
 ) -> bool {
     let Some(seat) = g.to_act() else { return false };
     let expects = g.expects().expect("someone acts");
     let intermezzo = intermezzo_open(g);
-    if intermezzo && policy.intermezzo.is_none() && rng.random_range(0..8) == 0 {
+    let by_chance = policy.intermezzo.is_none() && reveal.is_none();
+    if intermezzo && by_chance && rng.random_range(0..8) == 0 {
         let tile = g.offer()[0];
         g.play(Move::Intermezzo { tile })
             .expect("intermezzo is open");
@@ -631,7 +677,11 @@ pub(crate) fn playout_step(
         }
     }
     if intermezzo {
-        if let Some(v) = policy.intermezzo.filter(|v| *v > best.1) {
+        let value = match (reveal, policy.intermezzo) {
+            (Some(bonus), _) => Some(reveal_value(g, rng, policy, late, gains) + bonus),
+            (None, v) => v,
+        };
+        if let Some(v) = value.filter(|v| *v > best.1) {
             best = (Move::Intermezzo { tile: g.offer()[0] }, v);
         }
     }
@@ -640,6 +690,46 @@ pub(crate) fn playout_step(
     }
     g.play(best.0).expect("playout moves are legal");
     true
+}
+
+/// The most tiles `reveal_value` weighs.
+const REVEAL_TILES: usize = 3;
+
+/// What the intermezzo choice's reveal is worth to the player to act: the mean, over the tiles
+/// the top of the pile may be (those in the pile with its back's element and value; at most
+/// `REVEAL_TILES` of them, at random), of each one placed at its best by `policy`. Only what
+/// the player sees: which tiles are in the pile and the top's back, not its face.
+fn reveal_value(
+    g: &Game,
+    rng: &mut ChaCha8Rng,
+    policy: &Policy,
+    late: f32,
+    gains: &mut Vec<(Move, Gain)>,
+) -> f32 {
+    let Some((element, value)) = g.draw_pile_top_back() else {
+        return f32::NEG_INFINITY;
+    };
+    let mut maybe: Vec<TileId> = g
+        .draw_pile_tiles()
+        .into_iter()
+        .filter(|&t| tile(t).is_some_and(|k| k.element == element && k.value() == value))
+        .collect();
+    let mut sum = 0.0;
+    let mut n = 0;
+    while n < REVEAL_TILES && !maybe.is_empty() {
+        let t = maybe.swap_remove(rng.random_range(0..maybe.len()));
+        g.gains_of(&[t], gains);
+        sum += gains
+            .iter()
+            .map(|(_, gain)| policy.value(gain, late))
+            .fold(f32::NEG_INFINITY, f32::max);
+        n += 1;
+    }
+    if n == 0 {
+        f32::NEG_INFINITY
+    } else {
+        sum / n as f32
+    }
 }
 
 /// Each player's return from a finished game, 0 to 1 (`symphony`: the solo bonus).
@@ -685,6 +775,59 @@ pub(crate) fn returns(g: &Game, symphony: f32) -> [f32; MAX_PLAYERS] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The intermezzo choice and the pass are always among a node's candidates: second with
+    /// the hand-set policy, where their values put them with a fitted one.
+    #[test]
+    fn the_intermezzo_choice_and_the_pass_are_always_candidates() {
+        let (mut choices, mut picks) = (0, 0);
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        for seed in 0..30 {
+            let mut g = Game::seeded(3, seed).unwrap();
+            while g.to_act().is_some() {
+                let other = match g.expects() {
+                    Some(Expect::Turn) if intermezzo_open(&g) => {
+                        Some(Move::Intermezzo { tile: g.offer()[0] })
+                    }
+                    Some(Expect::IntermezzoPick) => Some(Move::Pass),
+                    _ => None,
+                };
+                if let Some(other) = other {
+                    let legal = g.legal_moves();
+                    for (policy, second) in
+                        [(Policy::hand(), true), (Policy::trained().clone(), false)]
+                    {
+                        let cfg = MctsConfig {
+                            policy: policy.clone(),
+                            ..MctsConfig::default()
+                        };
+                        let mut tree = Tree::new(&cfg, 1, &legal, vec![Node::new()]);
+                        let cands = tree.candidates(&g, true);
+                        let at = cands.iter().position(|m| *m == other);
+                        assert!(at.is_some(), "seed {seed}: {other} not among {cands:?}");
+                        if second {
+                            assert_eq!(at, Some(1.min(cands.len() - 1)), "seed {seed}");
+                        }
+                    }
+                    match other {
+                        Move::Pass => picks += 1,
+                        _ => choices += 1,
+                    }
+                }
+                // The intermezzo choice half the time, so that intermezzos come up.
+                let moves = g.legal_moves();
+                let mv = match other {
+                    Some(mv @ Move::Intermezzo { .. }) if rng.random_range(0..2) == 0 => mv,
+                    _ => moves[rng.random_range(0..moves.len())],
+                };
+                g.play(mv).unwrap();
+            }
+        }
+        assert!(
+            choices > 10 && picks > 10,
+            "{choices} choices, {picks} picks"
+        );
+    }
 
     #[test]
     fn settings_keep_the_slashes_of_paths() {

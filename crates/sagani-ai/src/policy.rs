@@ -79,6 +79,16 @@ impl Default for Policy {
 }
 
 impl Policy {
+    /// The policy fitted by `sagani train` and shipped with the bots
+    /// (`data/policy-trained.json`; docs/bots.md says how it was made and measured).
+    pub fn trained() -> &'static Policy {
+        static TRAINED: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
+        TRAINED.get_or_init(|| {
+            Policy::from_json(include_str!("../data/policy-trained.json"))
+                .expect("the shipped policy reads")
+        })
+    }
+
     /// `evaluate`'s weights: the same values as `placement_value`.
     pub fn hand() -> Policy {
         let mut weights = [0.0; FEATURES.len()];

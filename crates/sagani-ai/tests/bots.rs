@@ -68,8 +68,9 @@ fn mcts_makes_every_kind_of_decision() {
     for k in ["Place", "Intermezzo"] {
         assert!(kinds.contains(k), "mcts never chose {k}: {kinds:?}");
     }
-    // Passing is rarely right (a stored tile is a free placement), but it is always weighed:
-    // at an intermezzo pick the search tries the pass among its first moves.
+    // Passing is rarely right (a stored tile is a free placement), but the hand-set policy
+    // always weighs it: at an intermezzo pick the search tries the pass among its first moves.
+    // (A fitted policy ranks it by its value: `mcts::tests`.)
     let mut weighed = 0;
     for seed in 0..12 {
         let rg = game(&["greedy"], 3, seed, Budget::default());
@@ -81,6 +82,7 @@ fn mcts_makes_every_kind_of_decision() {
                     seed,
                     MctsConfig {
                         threads: 1,
+                        policy: sagani_ai::policy::Policy::hand(),
                         ..MctsConfig::default()
                     },
                 );

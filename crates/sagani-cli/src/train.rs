@@ -1,16 +1,19 @@
-//! `sagani train`: fits the search's move policy to its own self-play (`sagani_ai::train`).
+//! `sagani train`: fits the search's move policy to its own self-play (`sagani_ai::train`),
+//! or with `--value` the evaluation its cut playouts end with (`sagani_ai::value_train`).
 
 use crate::arena::progress;
 use crate::out::say;
 use crate::seats::exit;
 use sagani_ai::policy::{Policy, FEATURES};
 use sagani_ai::train::{fit, self_play, SelfPlay};
+use sagani_ai::value_train::{self, positions, Positions};
 use sagani_ai::MctsConfig;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Tune the mcts move policy from self-play, and write it as a policy file.
+/// Tune the mcts move policy from self-play, and write it as a policy file; or, with
+/// --value, fit the evaluation of positions that ends its cut playouts.
 ///
 /// mcts plays --games games against itself (game d: deck seed + d, players from --players in
 /// turn), searching --iterations a decision. Each decision with a choice is kept as the
@@ -20,18 +23,31 @@ use std::process::ExitCode;
 /// log-likelihood and how often the fitted and the hand-set policy's best move is the
 /// search's. The file is read by `--bots mcts/policy=FILE` (arena, solo, play) and is the
 /// form of crates/sagani-ai/data/policy-trained.json.
+///
+/// With --value: --games games of 2 to 4 players (from --players) start with a stretch of
+/// noisy moves, then the playout policy of --from plays them to the end; every third
+/// position of that part is kept, for each seat, with the return the seat got at the end. A
+/// logistic regression per player count (what a seat holds against the others: score, points
+/// on the way, open arrows, discs, each also times how far the pile is drawn and in the final
+/// round) is fitted to 4 games in 5 and scored on the fifth, beside a fit of the score alone.
+/// The file is read by `--bots mcts/playout_depth=N/value=FILE` and is the form of
+/// crates/sagani-ai/data/value-trained.json.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani train --games 60 --iterations 2000 --out policy.json\n  sagani arena --bots mcts/policy=policy.json,mcts --sprt 0,30 --games 400 --budget-ms 250"
+    after_help = "Examples:\n  sagani train --games 60 --iterations 2000 --out policy.json\n  sagani arena --bots mcts/policy=policy.json,mcts --sprt 0,30 --games 400 --budget-ms 250\n  sagani train --value --games 20000 --out value.json\n  sagani arena --bots mcts/playout_depth=8/value=value.json,mcts --sprt 0,30 --budget-ms 250"
 )]
 pub struct Args {
-    /// Self-play games.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(5..))]
-    games: u64,
+    /// Fit the evaluation of positions (for cut playouts) instead of the move policy.
+    #[arg(long)]
+    value: bool,
+    /// Self-play games [default: 60; with --value, 20000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(5..))]
+    games: Option<u64>,
     /// Players per game, taken in turn (comma-separated, 1 to 4).
     #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
     players: Vec<u8>,
-    /// Search iterations a self-play decision.
+    /// Search iterations a self-play decision (not with --value: its games are played by the
+    /// playout policy).
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     iterations: u64,
     /// Seed of the decks and the bots.
@@ -40,16 +56,17 @@ pub struct Args {
     /// Games played at once (each search on one thread); default: the machine's cores.
     #[arg(long)]
     threads: Option<usize>,
-    /// The self-play search's policy: "hand" or a policy file (to train on from a trained one).
-    #[arg(long, default_value = "hand")]
+    /// The self-play search's policy: "trained" (the shipped one), "hand" (the hand-set one) or
+    /// a policy file; with --value, the playout policy the evaluation is for.
+    #[arg(long, default_value = "trained")]
     from: String,
-    /// Steps of the fit.
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
-    steps: u64,
+    /// Steps of the fit [default: 300; with --value, 200].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    steps: Option<u64>,
     /// L2 penalty on the standardised weights.
     #[arg(long, default_value_t = 0.001)]
     l2: f64,
-    /// Where to write the policy (JSON).
+    /// Where to write the policy (or with --value the evaluation), as JSON.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
 }
@@ -76,24 +93,29 @@ fn run_inner(args: Args) -> Result<(), String> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    if args.value {
+        return value(&args, mcts, threads);
+    }
+    let games = args.games.unwrap_or(60);
+    let steps = args.steps.unwrap_or(300);
     let sp = SelfPlay {
-        games: args.games,
+        games,
         players: args.players.clone(),
         iterations: args.iterations,
         seed: args.seed,
         threads,
         mcts,
     };
-    let bar = progress(args.games, "games");
+    let bar = progress(games, "games");
     let choices = self_play(&sp, &|_| bar.inc(1))?;
     bar.finish_and_clear();
-    let f = fit(&choices, |g| g % 5 == 4, args.steps as usize, args.l2);
+    let f = fit(&choices, |g| g % 5 == 4, steps as usize, args.l2);
     let policy = f.policy();
     let hand = Policy::hand();
     say!(
         "{} decisions from {} games ({} fitted, {} held out)",
         choices.len(),
-        args.games,
+        games,
         f.fitted,
         f.held_out
     );
@@ -124,17 +146,11 @@ fn run_inner(args: Args) -> Result<(), String> {
     );
     let mut note = BTreeMap::new();
     let command = format!(
-        "sagani train --games {} --players {} --iterations {} --seed {} --from {} --steps {} --l2 {}",
-        args.games,
-        args.players
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join(","),
+        "sagani train --games {games} --players {} --iterations {} --seed {} --from {} --steps {steps} --l2 {}",
+        joined(&args.players),
         args.iterations,
         args.seed,
         args.from,
-        args.steps,
         args.l2
     );
     note.insert("command".into(), command.into());
@@ -146,6 +162,95 @@ fn run_inner(args: Args) -> Result<(), String> {
         f.held_out_log_likelihood.into(),
     );
     let text = serde_json::to_string_pretty(&policy.to_file(note)).expect("policies serialise");
+    std::fs::write(&args.out, text + "\n")
+        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+    say!("wrote {}", args.out.display());
+    Ok(())
+}
+
+fn joined(players: &[u8]) -> String {
+    players
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `--value`: plays the positions, fits the evaluation, reports it and writes it.
+fn value(args: &Args, mcts: MctsConfig, threads: usize) -> Result<(), String> {
+    let games = args.games.unwrap_or(20_000);
+    let steps = args.steps.unwrap_or(200);
+    let p = Positions {
+        games,
+        players: args.players.clone(),
+        seed: args.seed,
+        threads,
+        mcts,
+    };
+    let bar = progress(games, "games");
+    let samples = positions(&p, &|_| bar.inc(1))?;
+    bar.finish_and_clear();
+    let f = value_train::fit(&samples, |g| g % 5 == 4, steps as usize, args.l2);
+    say!(
+        "{} positions' seats from {games} games; held out (1 game in 5):",
+        samples.len()
+    );
+    say!(
+        "{:<8} {:>8} {:>8} {:>14} {:>14} {:>14} {:>14}",
+        "players",
+        "fitted",
+        "held out",
+        "cross-entropy",
+        "(score alone)",
+        "squared error",
+        "(score alone)"
+    );
+    for r in &f.report {
+        say!(
+            "{:<8} {:>8} {:>8} {:>14.4} {:>14.4} {:>14.4} {:>14.4}",
+            r.players,
+            r.fitted,
+            r.held_out,
+            r.cross_entropy,
+            r.score_only_cross_entropy,
+            r.squared_error,
+            r.score_only_squared_error
+        );
+    }
+    let names = sagani_ai::value::feature_names();
+    say!("{:<18} {:>9} {:>9} {:>9}", "feature", "2", "3", "4");
+    for (i, name) in names.iter().enumerate() {
+        say!(
+            "{name:<18} {:>9.3} {:>9.3} {:>9.3}",
+            f.value.weights[0][i],
+            f.value.weights[1][i],
+            f.value.weights[2][i]
+        );
+    }
+    let mut note = BTreeMap::new();
+    note.insert(
+        "command".into(),
+        format!(
+            "sagani train --value --games {games} --players {} --seed {} --from {} --steps {steps} --l2 {}",
+            joined(&args.players),
+            args.seed,
+            args.from,
+            args.l2
+        )
+        .into(),
+    );
+    note.insert("samples".into(), samples.len().into());
+    for r in &f.report {
+        note.insert(
+            format!("held_out_cross_entropy_{}", r.players),
+            r.cross_entropy.into(),
+        );
+        note.insert(
+            format!("held_out_cross_entropy_score_alone_{}", r.players),
+            r.score_only_cross_entropy.into(),
+        );
+    }
+    let text = serde_json::to_string_pretty(&f.value.to_file(note)).expect("evaluations serialise");
     std::fs::write(&args.out, text + "\n")
         .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
     say!("wrote {}", args.out.display());

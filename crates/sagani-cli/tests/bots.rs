@@ -432,3 +432,64 @@ fn train_writes_a_policy_the_arena_reads_and_refuses_bad_input() {
     );
     assert!(err.contains("not a policy file"), "{err}");
 }
+
+#[test]
+fn train_value_writes_an_evaluation_the_arena_reads_and_refuses_bad_input() {
+    let dir = temp_dir("train-value");
+    let out = dir.join("v.json");
+    let text = ok(&sagani()
+        .args(["train", "--value", "--games", "60", "--threads", "1"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap());
+    assert!(text.contains("from 60 games; held out"), "{text}");
+    for players in ["2", "3", "4"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{players} "))),
+            "no row for {players} players: {text}"
+        );
+    }
+    let value = sagani_ai::value::Value::load(out.to_str().unwrap()).unwrap();
+    assert!(value.weights.iter().all(|w| w.iter().any(|x| *x != 0.0)));
+    // The file is a setting of an mcts bot whose playouts it ends.
+    let table = ok(&sagani()
+        .args([
+            "arena",
+            "--games",
+            "2",
+            "--budget-ms",
+            "5",
+            "--threads",
+            "1",
+        ])
+        .arg("--bots")
+        .arg(format!(
+            "mcts/playout_depth=4/value={},greedy",
+            out.display()
+        ))
+        .output()
+        .unwrap());
+    assert!(table.contains("2 games of 2 players"), "{table}");
+    let err = failed(
+        &sagani()
+            .args(["train", "--value", "--players", "1,2", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("games of 2 to 4 players"), "{err}");
+    // The evaluation written before is still there.
+    assert!(sagani_ai::value::Value::load(out.to_str().unwrap()).is_ok());
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"players": {"2": {}}}"#).unwrap();
+    let err = failed(
+        &sagani()
+            .arg("arena")
+            .arg("--bots")
+            .arg(format!("mcts/value={},greedy", bad.display()))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("is missing"), "{err}");
+}

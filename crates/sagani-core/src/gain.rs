@@ -77,10 +77,16 @@ impl Game {
     /// Every legal placement for whoever must act, with its gain, into `out` (cleared first).
     /// The intermezzo choice and passing are not placements and are not listed.
     pub fn placement_gains(&self, out: &mut Vec<(Move, Gain)>) {
+        self.gains_of(self.placeable(), out);
+    }
+
+    /// What placing each of `tiles` on any open cell in any rotation would do for whoever must
+    /// act, into `out` (cleared first), whether or not the tiles can be placed now: for bots
+    /// that weigh a tile they might get (the intermezzo's reveal). Nothing when nobody acts.
+    pub fn gains_of(&self, tiles: &[TileId], out: &mut Vec<(Move, Gain)>) {
         out.clear();
         let Some(seat) = self.to_act() else { return };
         let display = &self.displays[seat as usize];
-        let tiles = self.placeable();
         for cell in display.open_cells() {
             // One pass over the display per element, shared by its tiles and rotations.
             let mut by_elem: [Option<(Spot, SpotGain)>; 4] = [None; 4];
@@ -108,6 +114,38 @@ mod tests {
     use super::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn gains_of_a_tile_not_on_offer_are_what_placing_it_would_do() {
+        // The tile on top of the pile is weighed as if the player to act placed it: the same
+        // numbers as placing it after the intermezzo choice reveals it.
+        let mut rng = SmallRng::seed_from_u64(4);
+        let mut gains = Vec::new();
+        let mut checked = 0;
+        for seed in 0..60u64 {
+            let mut game = Game::seeded(2 + (seed % 3) as u8, seed).unwrap();
+            while !game.is_over() {
+                if game
+                    .legal_moves()
+                    .iter()
+                    .any(|m| matches!(m, Move::Intermezzo { .. }))
+                {
+                    let top = game.deck[game.next_draw as usize];
+                    game.gains_of(&[top], &mut gains);
+                    let mut revealed = game.clone();
+                    let stored = game.offer()[0];
+                    revealed.play(Move::Intermezzo { tile: stored }).unwrap();
+                    let mut expected = Vec::new();
+                    revealed.placement_gains(&mut expected);
+                    assert_eq!(gains, expected, "seed {seed}");
+                    checked += 1;
+                }
+                let moves = game.legal_moves();
+                game.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+        }
+        assert!(checked > 20, "only {checked} intermezzo choices came up");
+    }
 
     #[test]
     fn gains_agree_with_preview_for_every_legal_placement() {

@@ -1,0 +1,318 @@
+//! Fitting the evaluation (`value`) to the playout policy's own games: each game starts with a
+//! stretch of noisy moves (so that its positions are as varied as those a search reaches),
+//! then the playout policy plays it to the end, and every position of that part is kept with
+//! the returns the end gave. A logistic regression (soft labels, cross-entropy, Adam) per
+//! player count then learns what a position is worth where a playout would have gone on.
+
+use crate::mcts::{playout_step, returns, MctsConfig};
+use crate::value::{features, sigmoid, Features, Value, FEATURES};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sagani_core::{Game, Setup};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// One seat in one position: its features and the return it got at the end.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub features: Features,
+    pub target: f32,
+    pub players: u8,
+    /// The game it comes from (held-out games are chosen by it).
+    pub game: u64,
+}
+
+/// What the positions come from.
+#[derive(Clone, Debug)]
+pub struct Positions {
+    pub games: u64,
+    /// Players of game d: `players[d % len]`, each 2 to 4.
+    pub players: Vec<u8>,
+    pub seed: u64,
+    pub threads: usize,
+    /// The playout policy (and intermezzo rule) of the search the evaluation is for.
+    pub mcts: MctsConfig,
+}
+
+/// Plays the games and returns their positions' samples, in game order; `done` is told each
+/// finished game. Deterministic for a seed: game d is deck `seed + d` with its own generator.
+pub fn positions(p: &Positions, done: &(dyn Fn(u64) + Sync)) -> Result<Vec<Sample>, String> {
+    if p.players.is_empty() || p.players.iter().any(|&n| !(2..=4).contains(&n)) {
+        return Err(format!(
+            "players {:?}: the evaluation is for games of 2 to 4 players",
+            p.players
+        ));
+    }
+    let next = AtomicU64::new(0);
+    let out: Mutex<Vec<(u64, Vec<Sample>)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..p.threads.max(1) {
+            s.spawn(|| loop {
+                let d = next.fetch_add(1, Ordering::Relaxed);
+                if d >= p.games {
+                    break;
+                }
+                let samples = one_game(p, d);
+                out.lock().expect("no panics").push((d, samples));
+                done(d);
+            });
+        }
+    });
+    let mut games = out.into_inner().expect("no panics");
+    games.sort_by_key(|(d, _)| *d);
+    Ok(games.into_iter().flat_map(|(_, s)| s).collect())
+}
+
+/// Of the positions after the noisy stretch, one in this many is kept (neighbours say much
+/// the same).
+const KEEP_EVERY: u32 = 3;
+
+fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
+    let players = p.players[(d % p.players.len() as u64) as usize];
+    let deck = p.seed.wrapping_add(d);
+    let mut g = Game::new(&Setup::seeded(players, deck)).expect("2 to 4 players set up");
+    let mut rng = ChaCha8Rng::seed_from_u64(deck.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut gains = Vec::new();
+    // The noisy stretch: some placements, each a random legal move one time in three, the
+    // playout policy's otherwise.
+    let noisy = rng.random_range(0..60u16);
+    while !g.is_over() && g.placements() < noisy {
+        if rng.random_range(0..3) == 0 {
+            let moves = g.legal_moves();
+            g.play(moves[rng.random_range(0..moves.len())])
+                .expect("legal moves are legal");
+        } else {
+            step(&mut g, &mut rng, p, &mut gains);
+        }
+    }
+    let mut kept: Vec<Vec<Features>> = Vec::new();
+    let mut n = 0u32;
+    while !g.is_over() {
+        if n.is_multiple_of(KEEP_EVERY) {
+            kept.push(features(&g));
+        }
+        n += 1;
+        step(&mut g, &mut rng, p, &mut gains);
+    }
+    let r = returns(&g, 0.0);
+    kept.into_iter()
+        .flat_map(|seats| {
+            seats.into_iter().enumerate().map(move |(s, f)| Sample {
+                features: f,
+                target: r[s],
+                players,
+                game: d,
+            })
+        })
+        .collect()
+}
+
+fn step(
+    g: &mut Game,
+    rng: &mut ChaCha8Rng,
+    p: &Positions,
+    gains: &mut Vec<(sagani_core::Move, sagani_core::Gain)>,
+) {
+    playout_step(
+        g,
+        rng,
+        p.mcts.playout_samples,
+        &p.mcts.policy,
+        p.mcts.intermezzo_reveal,
+        gains,
+    );
+}
+
+/// A fitted evaluation and how well it predicts the held-out games' returns.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub value: Value,
+    /// For 2, 3 and 4 players: samples fitted, held out, and the held-out mean cross-entropy
+    /// and mean squared error of the fit, and of a fit on the score alone (a baseline).
+    pub report: Vec<FitReport>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FitReport {
+    pub players: u8,
+    pub fitted: usize,
+    pub held_out: usize,
+    pub cross_entropy: f64,
+    pub squared_error: f64,
+    pub score_only_cross_entropy: f64,
+    pub score_only_squared_error: f64,
+}
+
+/// Mean cross-entropy and squared error of weights `w` on `samples`.
+pub fn loss(samples: &[&Sample], w: &[f32; FEATURES]) -> (f64, f64) {
+    if samples.is_empty() {
+        return (0.0, 0.0);
+    }
+    let (mut ce, mut se) = (0.0, 0.0);
+    for s in samples {
+        let z: f32 = w.iter().zip(&s.features).map(|(a, b)| a * b).sum();
+        let q = (sigmoid(z) as f64).clamp(1e-6, 1.0 - 1e-6);
+        let y = s.target as f64;
+        ce -= y * q.ln() + (1.0 - y) * (1.0 - q).ln();
+        se += (q - y).powi(2);
+    }
+    let n = samples.len() as f64;
+    (ce / n, se / n)
+}
+
+/// Fits weights to `samples` by `steps` steps of Adam on the mean cross-entropy with an L2
+/// penalty `l2` (on standardised features), using only the features `mask` allows.
+fn fit_weights(samples: &[&Sample], steps: usize, l2: f64, mask: &[bool; FEATURES]) -> Features {
+    let mut scale = [1f64; FEATURES];
+    if !samples.is_empty() {
+        for (j, sc) in scale.iter_mut().enumerate() {
+            let sq: f64 = samples.iter().map(|s| (s.features[j] as f64).powi(2)).sum();
+            let rms = (sq / samples.len() as f64).sqrt();
+            if rms > 1e-9 {
+                *sc = rms;
+            }
+        }
+    }
+    let mut w = [0f64; FEATURES];
+    let (mut m1, mut m2) = ([0f64; FEATURES], [0f64; FEATURES]);
+    let (lr, b1, b2) = (0.05, 0.9, 0.999);
+    let n = samples.len().max(1) as f64;
+    for t in 1..=steps {
+        let mut grad = [0f64; FEATURES];
+        for s in samples {
+            let z: f64 = (0..FEATURES)
+                .filter(|&j| mask[j])
+                .map(|j| w[j] * s.features[j] as f64 / scale[j])
+                .sum();
+            let err = s.target as f64 - 1.0 / (1.0 + (-z).exp());
+            for j in (0..FEATURES).filter(|&j| mask[j]) {
+                grad[j] += err * s.features[j] as f64 / scale[j];
+            }
+        }
+        for j in (0..FEATURES).filter(|&j| mask[j]) {
+            let g = grad[j] / n - l2 * w[j];
+            m1[j] = b1 * m1[j] + (1.0 - b1) * g;
+            m2[j] = b2 * m2[j] + (1.0 - b2) * g * g;
+            let mh = m1[j] / (1.0 - b1.powi(t as i32));
+            let vh = m2[j] / (1.0 - b2.powi(t as i32));
+            w[j] += lr * mh / (vh.sqrt() + 1e-8);
+        }
+    }
+    let mut out = [0f32; FEATURES];
+    for j in 0..FEATURES {
+        out[j] = (w[j] / scale[j]) as f32;
+    }
+    out
+}
+
+/// Fits a model for each player count to the samples of the games `held_out` says no to, and
+/// scores it (and a model of the score alone) on the rest.
+pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2: f64) -> Fit {
+    let all = [true; FEATURES];
+    let mut score_only = [false; FEATURES];
+    let holdings = crate::value::HOLDINGS.len();
+    for k in 0..3 {
+        score_only[k * holdings] = true;
+    }
+    let mut value = Value {
+        weights: [[0.0; FEATURES]; 3],
+    };
+    let mut report = Vec::new();
+    for players in 2..=4u8 {
+        let (test, train): (Vec<&Sample>, Vec<&Sample>) = samples
+            .iter()
+            .filter(|s| s.players == players)
+            .partition(|s| held_out(s.game));
+        if train.is_empty() {
+            continue;
+        }
+        let w = fit_weights(&train, steps, l2, &all);
+        let base = fit_weights(&train, steps, l2, &score_only);
+        let (cross_entropy, squared_error) = loss(&test, &w);
+        let (score_only_cross_entropy, score_only_squared_error) = loss(&test, &base);
+        value.weights[players as usize - 2] = w;
+        report.push(FitReport {
+            players,
+            fitted: train.len(),
+            held_out: test.len(),
+            cross_entropy,
+            squared_error,
+            score_only_cross_entropy,
+            score_only_squared_error,
+        });
+    }
+    Fit { value, report }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Targets made by a known logistic rule are recovered.
+    #[test]
+    fn fit_recovers_a_rule() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut rule = [0f32; FEATURES];
+        rule[0] = 0.8;
+        rule[5] = -0.6;
+        rule[9] = 1.5;
+        let samples: Vec<Sample> = (0..4000)
+            .map(|i| {
+                let mut f = [0f32; FEATURES];
+                for x in f.iter_mut() {
+                    *x = rng.random_range(-2.0..2.0);
+                }
+                let z: f32 = rule.iter().zip(&f).map(|(a, b)| a * b).sum();
+                Sample {
+                    features: f,
+                    target: sigmoid(z),
+                    players: 2,
+                    game: i % 5,
+                }
+            })
+            .collect();
+        let f = fit(&samples, |g| g == 4, 400, 0.0);
+        let w = f.value.weights[0];
+        for j in 0..FEATURES {
+            assert!(
+                (w[j] - rule[j]).abs() < 0.1,
+                "weight {j}: {} vs {}",
+                w[j],
+                rule[j]
+            );
+        }
+        let r = &f.report[0];
+        assert!(r.cross_entropy < r.score_only_cross_entropy, "{r:?}");
+    }
+
+    #[test]
+    fn positions_come_from_finished_games_and_repeat_for_a_seed() {
+        let p = Positions {
+            games: 6,
+            players: vec![2, 3, 4],
+            seed: 5,
+            threads: 2,
+            mcts: MctsConfig::default(),
+        };
+        let a = positions(&p, &|_| {}).unwrap();
+        let b = positions(&p, &|_| {}).unwrap();
+        assert!(a.len() > 30);
+        assert_eq!(a.len(), b.len());
+        assert!(a
+            .iter()
+            .zip(&b)
+            .all(|(x, y)| x.features == y.features && x.target == y.target));
+        // In 2-player games the two seats' returns add up to 1.
+        let two: Vec<&Sample> = a.iter().filter(|s| s.players == 2).collect();
+        assert!(!two.is_empty());
+        for pair in two.chunks(2) {
+            assert!((pair[0].target + pair[1].target - 1.0).abs() < 1e-4);
+        }
+        assert!(a.iter().all(|s| (0.0..=1.0).contains(&s.target)));
+        let solo = Positions {
+            players: vec![1],
+            ..p
+        };
+        assert!(positions(&solo, &|_| {}).unwrap_err().contains("2 to 4"));
+    }
+}
