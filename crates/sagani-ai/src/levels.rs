@@ -84,8 +84,10 @@ pub fn search_config() -> MctsConfig {
     MctsConfig {
         threads: 1,
         policy: crate::policy::Policy::hand(),
+        solo_policy: crate::policy::Policy::hand(),
         intermezzo_reveal: None,
         playout_depth: 0,
+        solo_playout_depth: 0,
         reuse: false,
         ..MctsConfig::default()
     }

@@ -163,6 +163,15 @@ impl Policy {
         })
     }
 
+    /// "trained", "hand", or else a policy file's path.
+    pub fn named(name: &str) -> Result<Policy, String> {
+        match name {
+            "hand" => Ok(Policy::hand()),
+            "trained" => Ok(Policy::trained().clone()),
+            path => Policy::load(path),
+        }
+    }
+
     /// Reads a policy file from disk.
     pub fn load(path: &str) -> Result<Policy, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;

@@ -1,13 +1,13 @@
 //! The evaluation of positions: each player's expected return (the number `mcts` backs up from
 //! a finished game, 0 to 1) from a logistic model of what they hold against what the others
-//! hold. `mcts` ends a playout with it after `playout_depth` steps instead of playing to the
-//! end; `sagani train --value` fits it to where the playout policy's own games ended
-//! (`value_train`), so that a cut playout estimates what the whole one would have returned,
-//! without its noise, at a fraction of its cost. Games of 2 to 4 players; solo playouts are
-//! played to the end.
+//! hold (solo: of what the player holds). `mcts` ends a playout with it after `playout_depth`
+//! steps instead of playing to the end; `sagani train --value` fits it to where the playout
+//! policy's own games ended (`value_train`), so that a cut playout estimates what the whole
+//! one would have returned, without its noise, at a fraction of its cost. A model for each
+//! player count; the `solo-all` variant (scored otherwise) is not evaluated.
 
 use crate::policy::lateness;
-use sagani_core::{Game, MAX_PLAYERS};
+use sagani_core::{Game, Variant, MAX_PLAYERS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -27,7 +27,7 @@ pub const HOLDINGS: [&str; 7] = [
     "supply",
     // Discs the supply is short of 4 (Cacophony ahead).
     "short",
-    // 1 for the player to act.
+    // 1 for the player to act (in solo always: the model's constant).
     "to_act",
 ];
 
@@ -62,8 +62,8 @@ fn holdings(g: &Game, seat: u8) -> [f32; HOLDINGS.len()] {
     ]
 }
 
-/// Every seat's features: its holdings less the mean of the others', as they are, times the
-/// lateness and in the final round.
+/// Every seat's features: its holdings less the mean of the others' (solo: as they are), as
+/// they are, times the lateness and in the final round.
 pub fn features(g: &Game) -> Vec<Features> {
     let n = g.players() as usize;
     let h: Vec<_> = (0..n as u8).map(|s| holdings(g, s)).collect();
@@ -74,7 +74,11 @@ pub fn features(g: &Game) -> Vec<Features> {
             let mut f = [0.0; FEATURES];
             for k in 0..HOLDINGS.len() {
                 let others: f32 = (0..n).filter(|&q| q != p).map(|q| h[q][k]).sum();
-                let x = h[p][k] - others / (n - 1).max(1) as f32;
+                let x = if n == 1 {
+                    h[p][k]
+                } else {
+                    h[p][k] - others / (n - 1) as f32
+                };
                 f[k] = x;
                 f[HOLDINGS.len() + k] = late * x;
                 f[2 * HOLDINGS.len() + k] = fin * x;
@@ -97,10 +101,10 @@ pub fn sigmoid(z: f32) -> f32 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// A model for each player count, 2 to 4.
+/// A model for each player count, 1 to 4 (`weights[players - 1]`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Value {
-    pub weights: [Weights; 3],
+    pub weights: [Weights; 4],
 }
 
 impl Value {
@@ -113,14 +117,18 @@ impl Value {
         })
     }
 
-    /// Each player's expected return from the position (solo: none, all 0).
+    /// Whether the position's game is one the evaluation is for (not `solo-all`).
+    pub fn evaluates(g: &Game) -> bool {
+        g.variant() != Variant::SoloAll
+    }
+
+    /// Each player's expected return from the position (`solo-all`: none, all 0).
     pub fn returns(&self, g: &Game) -> [f32; MAX_PLAYERS] {
         let mut r = [0.0; MAX_PLAYERS];
-        let n = g.players() as usize;
-        if n < 2 {
+        if !Value::evaluates(g) {
             return r;
         }
-        let w = &self.weights[n - 2];
+        let w = &self.weights[g.players() as usize - 1];
         for (p, f) in features(g).iter().enumerate() {
             r[p] = sigmoid(w.iter().zip(f).map(|(a, b)| a * b).sum());
         }
@@ -130,9 +138,9 @@ impl Value {
     pub fn to_file(&self, note: BTreeMap<String, serde_json::Value>) -> ValueFile {
         let names = feature_names();
         ValueFile {
-            players: (2..=4)
+            players: (1..=4)
                 .map(|n| {
-                    let w = &self.weights[n - 2];
+                    let w = &self.weights[n - 1];
                     let named = names.iter().cloned().zip(w.iter().copied()).collect();
                     (n.to_string(), named)
                 })
@@ -142,20 +150,20 @@ impl Value {
     }
 
     /// Reads an evaluation file (JSON, as `sagani train --value` writes it): a weight for every
-    /// feature of every player count 2 to 4.
+    /// feature of every player count 1 to 4.
     pub fn from_json(text: &str) -> Result<Value, String> {
         let file: ValueFile =
             serde_json::from_str(text).map_err(|e| format!("not an evaluation file: {e}"))?;
         let names = feature_names();
-        let mut weights = [[0.0; FEATURES]; 3];
+        let mut weights = [[0.0; FEATURES]; 4];
         if let Some(other) = file
             .players
             .keys()
-            .find(|k| !["2", "3", "4"].contains(&k.as_str()))
+            .find(|k| !["1", "2", "3", "4"].contains(&k.as_str()))
         {
-            return Err(format!("players: {other:?} is not 2, 3 or 4"));
+            return Err(format!("players: {other:?} is not 1, 2, 3 or 4"));
         }
-        for n in 2..=4usize {
+        for n in 1..=4usize {
             let named = file
                 .players
                 .get(&n.to_string())
@@ -173,7 +181,7 @@ impl Value {
                 if !w.is_finite() {
                     return Err(format!("players \"{n}\": {name:?} is {w}, not a number"));
                 }
-                weights[n - 2][i] = w;
+                weights[n - 1][i] = w;
             }
         }
         Ok(Value { weights })
@@ -189,7 +197,7 @@ impl Value {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ValueFile {
-    /// For each player count ("2", "3", "4"), each feature's weight.
+    /// For each player count ("1" to "4"), each feature's weight.
     pub players: BTreeMap<String, BTreeMap<String, f32>>,
     /// How it was trained (command, positions, fit), for people.
     #[serde(default)]
@@ -223,13 +231,49 @@ mod tests {
             }
         }
         assert!(leads >= 5, "only {leads} games with a clear lead");
-        assert_eq!(v.returns(&Game::seeded(1, 3).unwrap()), [0.0; MAX_PLAYERS]);
+        // Solo: at the same point of the game, the deck played well (the policy's best
+        // placement) is worth more than played carelessly (a random one of two).
+        let (mut better, mut compared) = (0, 0);
+        for seed in 0..20 {
+            let mut good = Game::seeded(1, seed).unwrap();
+            let mut careless = good.clone();
+            for _ in 0..12 {
+                crate::mcts::playout_step(
+                    &mut good,
+                    &mut rng,
+                    0,
+                    &Policy::hand(),
+                    None,
+                    &mut gains,
+                );
+                crate::mcts::playout_step(
+                    &mut careless,
+                    &mut rng,
+                    2,
+                    &Policy::hand(),
+                    None,
+                    &mut gains,
+                );
+            }
+            if good.score(0) >= careless.score(0) + 10 {
+                compared += 1;
+                better += (v.returns(&good)[0] > v.returns(&careless)[0]) as usize;
+            }
+        }
+        assert!(compared >= 5, "only {compared} decks played clearly apart");
+        assert!(better * 5 >= compared * 4, "{better} of {compared}");
+        let all = Game::new(&sagani_core::Setup {
+            variant: Some(Variant::SoloAll),
+            ..sagani_core::Setup::seeded(1, 3)
+        })
+        .unwrap();
+        assert_eq!(v.returns(&all), [0.0; MAX_PLAYERS]);
     }
 
     #[test]
     fn files_round_trip_and_bad_ones_are_refused() {
         let mut v = Value::trained().clone();
-        v.weights[1][4] = 0.125;
+        v.weights[2][4] = 0.125;
         let text = serde_json::to_string(&v.to_file(BTreeMap::new())).unwrap();
         assert_eq!(Value::from_json(&text).unwrap(), v);
         let typo = text.replacen("\"late_supply\"", "\"late_suply\"", 1);

@@ -26,7 +26,7 @@ pub struct Sample {
 #[derive(Clone, Debug)]
 pub struct Positions {
     pub games: u64,
-    /// Players of game d: `players[d % len]`, each 2 to 4.
+    /// Players of game d: `players[d % len]`, each 1 to 4 (solo: the standard variant).
     pub players: Vec<u8>,
     pub seed: u64,
     pub threads: usize,
@@ -37,9 +37,9 @@ pub struct Positions {
 /// Plays the games and returns their positions' samples, in game order; `done` is told each
 /// finished game. Deterministic for a seed: game d is deck `seed + d` with its own generator.
 pub fn positions(p: &Positions, done: &(dyn Fn(u64) + Sync)) -> Result<Vec<Sample>, String> {
-    if p.players.is_empty() || p.players.iter().any(|&n| !(2..=4).contains(&n)) {
+    if p.players.is_empty() || p.players.iter().any(|&n| !(1..=4).contains(&n)) {
         return Err(format!(
-            "players {:?}: the evaluation is for games of 2 to 4 players",
+            "players {:?}: each is 1 to 4 and at least one is given",
             p.players
         ));
     }
@@ -70,7 +70,7 @@ const KEEP_EVERY: u32 = 3;
 fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
     let players = p.players[(d % p.players.len() as u64) as usize];
     let deck = p.seed.wrapping_add(d);
-    let mut g = Game::new(&Setup::seeded(players, deck)).expect("2 to 4 players set up");
+    let mut g = Game::new(&Setup::seeded(players, deck)).expect("1 to 4 players set up");
     let mut rng = ChaCha8Rng::seed_from_u64(deck.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut gains = Vec::new();
     // The noisy stretch: some placements, each a random legal move one time in three, the
@@ -94,7 +94,7 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
         n += 1;
         step(&mut g, &mut rng, p, &mut gains);
     }
-    let r = returns(&g, 0.0);
+    let r = returns(&g, p.mcts.symphony_bonus);
     kept.into_iter()
         .flat_map(|seats| {
             seats.into_iter().enumerate().map(move |(s, f)| Sample {
@@ -113,21 +113,18 @@ fn step(
     p: &Positions,
     gains: &mut Vec<(sagani_core::Move, sagani_core::Gain)>,
 ) {
-    playout_step(
-        g,
-        rng,
-        p.mcts.playout_samples,
-        &p.mcts.policy,
-        p.mcts.intermezzo_reveal,
-        gains,
-    );
+    let (samples, policy) = match g.players() {
+        1 => (p.mcts.solo_playout_samples, &p.mcts.solo_policy),
+        _ => (p.mcts.playout_samples, &p.mcts.policy),
+    };
+    playout_step(g, rng, samples, policy, p.mcts.intermezzo_reveal, gains);
 }
 
 /// A fitted evaluation and how well it predicts the held-out games' returns.
 #[derive(Clone, Debug)]
 pub struct Fit {
     pub value: Value,
-    /// For 2, 3 and 4 players: samples fitted, held out, and the held-out mean cross-entropy
+    /// For each player count: samples fitted, held out, and the held-out mean cross-entropy
     /// and mean squared error of the fit, and of a fit on the score alone (a baseline).
     pub report: Vec<FitReport>,
 }
@@ -215,10 +212,10 @@ pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2:
         score_only[k * holdings] = true;
     }
     let mut value = Value {
-        weights: [[0.0; FEATURES]; 3],
+        weights: [[0.0; FEATURES]; 4],
     };
     let mut report = Vec::new();
-    for players in 2..=4u8 {
+    for players in 1..=4u8 {
         let (test, train): (Vec<&Sample>, Vec<&Sample>) = samples
             .iter()
             .filter(|s| s.players == players)
@@ -230,7 +227,7 @@ pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2:
         let base = fit_weights(&train, steps, l2, &score_only);
         let (cross_entropy, squared_error) = loss(&test, &w);
         let (score_only_cross_entropy, score_only_squared_error) = loss(&test, &base);
-        value.weights[players as usize - 2] = w;
+        value.weights[players as usize - 1] = w;
         report.push(FitReport {
             players,
             fitted: train.len(),
@@ -272,7 +269,7 @@ mod tests {
             })
             .collect();
         let f = fit(&samples, |g| g == 4, 400, 0.0);
-        let w = f.value.weights[0];
+        let w = f.value.weights[1];
         for j in 0..FEATURES {
             assert!(
                 (w[j] - rule[j]).abs() < 0.1,
@@ -289,7 +286,7 @@ mod tests {
     fn positions_come_from_finished_games_and_repeat_for_a_seed() {
         let p = Positions {
             games: 6,
-            players: vec![2, 3, 4],
+            players: vec![1, 2, 3, 4],
             seed: 5,
             threads: 2,
             mcts: MctsConfig::default(),
@@ -309,10 +306,11 @@ mod tests {
             assert!((pair[0].target + pair[1].target - 1.0).abs() < 1e-4);
         }
         assert!(a.iter().all(|s| (0.0..=1.0).contains(&s.target)));
-        let solo = Positions {
-            players: vec![1],
+        assert!(a.iter().any(|s| s.players == 1));
+        let five = Positions {
+            players: vec![5],
             ..p
         };
-        assert!(positions(&solo, &|_| {}).unwrap_err().contains("2 to 4"));
+        assert!(positions(&five, &|_| {}).unwrap_err().contains("1 to 4"));
     }
 }

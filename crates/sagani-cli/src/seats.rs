@@ -32,9 +32,11 @@ pub struct Roster {
     #[arg(skip)]
     pub engine_logs: Option<PathBuf>,
     /// Settings of the `mcts` bot, for tuning it: comma-separated NAME=VALUE of exploration,
-    /// widening, candidates, playout_samples, solo_playout_samples (see `MctsConfig`). A bot
-    /// named `mcts/NAME=VALUE/…` gets those settings too, so two settings can meet in one
-    /// match.
+    /// widening, candidates, playout_samples, solo_playout_samples, symphony_bonus,
+    /// policy (trained, hand or a file), reuse, intermezzo_reveal (off or a number),
+    /// playout_depth, solo_playout_depth, value (trained or a file); see `MctsConfig` and
+    /// docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too, so two settings
+    /// can meet in one match.
     #[arg(long, value_name = "NAME=VALUE,…", value_delimiter = ',')]
     mcts_config: Vec<String>,
 }

@@ -21,16 +21,16 @@ use std::process::ExitCode;
 /// logistic regression over a decision's moves) is fitted to the choices of 4 games in 5 and
 /// scored on the fifth. Prints each weight beside the hand-set one, the held-out
 /// log-likelihood and how often the fitted and the hand-set policy's best move is the
-/// search's. The file is read by `--bots mcts/policy=FILE` (arena, solo, play) and is the
-/// form of crates/sagani-ai/data/policy-trained.json.
+/// search's. The file is read by `--bots mcts/policy=FILE` (arena, play; for solo games
+/// `mcts/solo_policy=FILE`) and is the form of crates/sagani-ai/data/policy-trained.json.
 ///
-/// With --value: --games games of 2 to 4 players (from --players) start with a stretch of
+/// With --value: --games games of 1 to 4 players (from --players) start with a stretch of
 /// noisy moves, then the playout policy of --from plays them to the end; every third
 /// position of that part is kept, for each seat, with the return the seat got at the end. A
-/// logistic regression per player count (what a seat holds against the others: score, points
-/// on the way, open arrows, discs, each also times how far the pile is drawn and in the final
-/// round) is fitted to 4 games in 5 and scored on the fifth, beside a fit of the score alone.
-/// The file is read by `--bots mcts/playout_depth=N/value=FILE` and is the form of
+/// logistic regression per player count (what a seat holds against the others, or in solo
+/// what it holds: score, points on the way, open arrows, discs, each also times how far the
+/// pile is drawn and in the final round) is fitted to 4 games in 5 and scored on the fifth, beside a fit of the score alone.
+/// The file is read by `--bots mcts/value=FILE` (arena, solo, play) and is the form of
 /// crates/sagani-ai/data/value-trained.json.
 #[derive(clap::Args)]
 #[command(
@@ -43,9 +43,10 @@ pub struct Args {
     /// Self-play games [default: 60; with --value, 20000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(5..))]
     games: Option<u64>,
-    /// Players per game, taken in turn (comma-separated, 1 to 4).
-    #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
-    players: Vec<u8>,
+    /// Players per game, taken in turn (comma-separated, 1 to 4) [default: 2,3,4; with
+    /// --value, 1,2,3,4].
+    #[arg(long, value_delimiter = ',')]
+    players: Option<Vec<u8>>,
     /// Search iterations a self-play decision (not with --value: its games are played by the
     /// playout policy).
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -76,7 +77,11 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
-    if let Some(bad) = args.players.iter().find(|p| !(1..=4).contains(*p)) {
+    let players = args.players.clone().unwrap_or_else(|| match args.value {
+        true => vec![1, 2, 3, 4],
+        false => vec![2, 3, 4],
+    });
+    if let Some(bad) = players.iter().find(|p| !(1..=4).contains(*p)) {
         return Err(format!("--players: {bad} is not 1 to 4"));
     }
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
@@ -84,6 +89,7 @@ fn run_inner(args: Args) -> Result<(), String> {
     }
     let mut mcts = MctsConfig::default();
     mcts.set(&format!("policy={}", args.from))?;
+    mcts.set(&format!("solo_policy={}", args.from))?;
     // Fail before hours of self-play, not after (without emptying a file already there).
     std::fs::OpenOptions::new()
         .append(true)
@@ -94,13 +100,13 @@ fn run_inner(args: Args) -> Result<(), String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     if args.value {
-        return value(&args, mcts, threads);
+        return value(&args, &players, mcts, threads);
     }
     let games = args.games.unwrap_or(60);
     let steps = args.steps.unwrap_or(300);
     let sp = SelfPlay {
         games,
-        players: args.players.clone(),
+        players: players.to_vec(),
         iterations: args.iterations,
         seed: args.seed,
         threads,
@@ -147,7 +153,7 @@ fn run_inner(args: Args) -> Result<(), String> {
     let mut note = BTreeMap::new();
     let command = format!(
         "sagani train --games {games} --players {} --iterations {} --seed {} --from {} --steps {steps} --l2 {}",
-        joined(&args.players),
+        joined(&players),
         args.iterations,
         args.seed,
         args.from,
@@ -177,12 +183,12 @@ fn joined(players: &[u8]) -> String {
 }
 
 /// `--value`: plays the positions, fits the evaluation, reports it and writes it.
-fn value(args: &Args, mcts: MctsConfig, threads: usize) -> Result<(), String> {
+fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Result<(), String> {
     let games = args.games.unwrap_or(20_000);
     let steps = args.steps.unwrap_or(200);
     let p = Positions {
         games,
-        players: args.players.clone(),
+        players: players.to_vec(),
         seed: args.seed,
         threads,
         mcts,
@@ -218,21 +224,25 @@ fn value(args: &Args, mcts: MctsConfig, threads: usize) -> Result<(), String> {
         );
     }
     let names = sagani_ai::value::feature_names();
-    say!("{:<18} {:>9} {:>9} {:>9}", "feature", "2", "3", "4");
+    // A column of weights for each player count fitted.
+    let mut counts = players.to_vec();
+    counts.sort_unstable();
+    counts.dedup();
+    let header: String = counts.iter().map(|n| format!(" {n:>9}")).collect();
+    say!("{:<18}{header}", "feature");
     for (i, name) in names.iter().enumerate() {
-        say!(
-            "{name:<18} {:>9.3} {:>9.3} {:>9.3}",
-            f.value.weights[0][i],
-            f.value.weights[1][i],
-            f.value.weights[2][i]
-        );
+        let row: String = counts
+            .iter()
+            .map(|&n| format!(" {:>9.3}", f.value.weights[n as usize - 1][i]))
+            .collect();
+        say!("{name:<18}{row}");
     }
     let mut note = BTreeMap::new();
     note.insert(
         "command".into(),
         format!(
             "sagani train --value --games {games} --players {} --seed {} --from {} --steps {steps} --l2 {}",
-            joined(&args.players),
+            joined(players),
             args.seed,
             args.from,
             args.l2

@@ -444,12 +444,18 @@ fn train_value_writes_an_evaluation_the_arena_reads_and_refuses_bad_input() {
         .output()
         .unwrap());
     assert!(text.contains("from 60 games; held out"), "{text}");
-    for players in ["2", "3", "4"] {
+    for players in ["1", "2", "3", "4"] {
         assert!(
             text.lines().any(|l| l.starts_with(&format!("{players} "))),
             "no row for {players} players: {text}"
         );
     }
+    // A column of weights for each player count.
+    let header = text.lines().find(|l| l.starts_with("feature")).unwrap();
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        ["feature", "1", "2", "3", "4"]
+    );
     let value = sagani_ai::value::Value::load(out.to_str().unwrap()).unwrap();
     assert!(value.weights.iter().all(|w| w.iter().any(|x| *x != 0.0)));
     // The file is a setting of an mcts bot whose playouts it ends.
@@ -473,12 +479,12 @@ fn train_value_writes_an_evaluation_the_arena_reads_and_refuses_bad_input() {
     assert!(table.contains("2 games of 2 players"), "{table}");
     let err = failed(
         &sagani()
-            .args(["train", "--value", "--players", "1,2", "--out"])
+            .args(["train", "--value", "--players", "2,5", "--out"])
             .arg(&out)
             .output()
             .unwrap(),
     );
-    assert!(err.contains("games of 2 to 4 players"), "{err}");
+    assert!(err.contains("--players: 5 is not 1 to 4"), "{err}");
     // The evaluation written before is still there.
     assert!(sagani_ai::value::Value::load(out.to_str().unwrap()).is_ok());
     let bad = dir.join("bad.json");
