@@ -22,8 +22,22 @@ pub enum Play {
     OnePly(f32, usize),
     /// One ply by the evaluation, the best move (the `greedy` bot).
     Greedy,
-    /// `mcts` with this many iterations, on one thread.
+    /// `mcts` with this many iterations, on one thread, searching as when the ladder was first
+    /// measured (`search_config`).
     Search(u64),
+    /// `mcts` with this many iterations, on one thread, searching as `mcts` does by default
+    /// (`tuned_config`: the fitted policy, cut playouts).
+    Tuned(u64),
+}
+
+impl Play {
+    /// The search's iterations (none for the one-ply levels, which answer at once).
+    pub fn iterations(self) -> Option<u64> {
+        match self {
+            Play::Search(n) | Play::Tuned(n) => Some(n),
+            Play::OnePly(..) | Play::Greedy => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,7 +87,7 @@ pub const LADDER: [Level; LEVELS as usize] = [
     Level {
         level: 8,
         name: "master",
-        play: Play::Search(8_000),
+        play: Play::Tuned(2_000),
     },
 ];
 
@@ -88,6 +102,16 @@ pub fn search_config() -> MctsConfig {
         intermezzo_reveal: None,
         playout_depth: 0,
         solo_playout_depth: 0,
+        reuse: false,
+        ..MctsConfig::default()
+    }
+}
+
+/// The search of today's `mcts` on one thread, afresh each decision (a server's bots are made
+/// for every decision, so the level plays the same everywhere).
+pub fn tuned_config() -> MctsConfig {
+    MctsConfig {
+        threads: 1,
         reuse: false,
         ..MctsConfig::default()
     }
@@ -115,6 +139,11 @@ pub fn level_bot(n: u8, seed: u64) -> Result<Box<dyn Bot>, String> {
         }),
         Play::Search(it) => Box::new(Leveled {
             bot: Box::new(Mcts::new(seed, search_config())),
+            level: n,
+            iterations: Some(it),
+        }),
+        Play::Tuned(it) => Box::new(Leveled {
+            bot: Box::new(Mcts::new(seed, tuned_config())),
             level: n,
             iterations: Some(it),
         }),
@@ -251,6 +280,8 @@ mod tests {
             })
             .collect();
         assert!(its.windows(2).all(|w| w[0] < w[1]), "{its:?}");
+        // The top level is today's search.
+        assert!(matches!(LADDER[LEVELS as usize - 1].play, Play::Tuned(_)));
     }
 
     /// The share of games level `a` wins against level `b` over `decks` seeded decks, each

@@ -1,8 +1,9 @@
 //! `mcts`: information-set Monte Carlo tree search (single observer, Cowling et al. 2012).
 //!
 //! Each iteration guesses the hidden draw order from what the seat knows (`PileSampler`), walks
-//! one tree of the seat's information sets with that guess, adds one node, plays the game out
-//! with a cheap policy and backs up one return per player; each node scores its moves by the
+//! one tree of the seat's information sets with that guess, adds one node, plays on with a cheap
+//! policy (`playout_depth` steps, then the fitted evaluation `value` estimates the end; or to
+//! the end) and backs up one return per player; each node scores its moves by the
 //! return of the player who makes them. A move is only considered where the guess allows it
 //! (which tiles lie in the offer depends on the draw), so counts use availability, not parent
 //! visits. Hundreds of placements are legal on a turn, so a node opens its moves one at a time
@@ -860,12 +861,12 @@ mod tests {
         std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
         let mut cfg = MctsConfig::default();
         cfg.set_all(&format!(
-            "exploration=0.3/policy={}/reuse=true",
+            "exploration=0.3/policy={}/reuse=false",
             path.display()
         ))
         .unwrap();
         assert_eq!(cfg.policy, trained);
-        assert!(cfg.reuse);
+        assert!(!cfg.reuse);
         assert_eq!(cfg.exploration, 0.3);
         let e = cfg.set_all("policy=/no/such/file.json").unwrap_err();
         assert!(e.contains("/no/such/file.json"), "{e}");

@@ -32,8 +32,8 @@ pub struct Roster {
     #[arg(skip)]
     pub engine_logs: Option<PathBuf>,
     /// Settings of the `mcts` bot, for tuning it: comma-separated NAME=VALUE of exploration,
-    /// widening, candidates, playout_samples, solo_playout_samples, symphony_bonus,
-    /// policy (trained, hand or a file), reuse, intermezzo_reveal (off or a number),
+    /// widening, candidates, playout_samples, solo_playout_samples, symphony_bonus, policy
+    /// and solo_policy (trained, hand or a file), reuse, intermezzo_reveal (off or a number),
     /// playout_depth, solo_playout_depth, value (trained or a file); see `MctsConfig` and
     /// docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too, so two settings
     /// can meet in one match.

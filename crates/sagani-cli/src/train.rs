@@ -6,6 +6,7 @@ use crate::out::say;
 use crate::seats::exit;
 use sagani_ai::policy::{Policy, FEATURES};
 use sagani_ai::train::{fit, self_play, SelfPlay};
+use sagani_ai::value::Value;
 use sagani_ai::value_train::{self, positions, Positions};
 use sagani_ai::MctsConfig;
 use std::collections::BTreeMap;
@@ -28,8 +29,10 @@ use std::process::ExitCode;
 /// noisy moves, then the playout policy of --from plays them to the end; every third
 /// position of that part is kept, for each seat, with the return the seat got at the end. A
 /// logistic regression per player count (what a seat holds against the others, or in solo
-/// what it holds: score, points on the way, open arrows, discs, each also times how far the
-/// pile is drawn and in the final round) is fitted to 4 games in 5 and scored on the fifth, beside a fit of the score alone.
+/// what it holds: score, points on the way, the tiles' worth, open arrows, discs, whether it
+/// acts, each also times how far the pile is drawn and in the final round) is fitted to 4
+/// games in 5 and scored on the fifth, beside a fit of the score alone. Player counts not
+/// played keep the shipped weights.
 /// The file is read by `--bots mcts/value=FILE` (arena, solo, play) and is the form of
 /// crates/sagani-ai/data/value-trained.json.
 #[derive(clap::Args)]
@@ -186,6 +189,7 @@ fn joined(players: &[u8]) -> String {
 fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Result<(), String> {
     let games = args.games.unwrap_or(20_000);
     let steps = args.steps.unwrap_or(200);
+    let symphony_bonus = mcts.symphony_bonus;
     let p = Positions {
         games,
         players: players.to_vec(),
@@ -212,6 +216,16 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
         "(score alone)"
     );
     for r in &f.report {
+        if r.held_out == 0 {
+            // Every fifth game had another player count (--players repeats one).
+            say!(
+                "{:<8} {:>8} {:>8}   no game of theirs was held out",
+                r.players,
+                r.fitted,
+                0
+            );
+            continue;
+        }
         say!(
             "{:<8} {:>8} {:>8} {:>14.4} {:>14.4} {:>14.4} {:>14.4}",
             r.players,
@@ -228,12 +242,25 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     let mut counts = players.to_vec();
     counts.sort_unstable();
     counts.dedup();
+    // The counts not played keep the shipped weights, not zeros that would value every cut
+    // playout of theirs at one half.
+    let mut value = f.value.clone();
+    let kept: Vec<u8> = (1..=4).filter(|n| !counts.contains(n)).collect();
+    for &n in &kept {
+        value.weights[n as usize - 1] = Value::trained().weights[n as usize - 1];
+    }
+    if !kept.is_empty() {
+        say!(
+            "games of {} players were not played: their weights are the shipped evaluation's",
+            joined(&kept)
+        );
+    }
     let header: String = counts.iter().map(|n| format!(" {n:>9}")).collect();
     say!("{:<18}{header}", "feature");
     for (i, name) in names.iter().enumerate() {
         let row: String = counts
             .iter()
-            .map(|&n| format!(" {:>9.3}", f.value.weights[n as usize - 1][i]))
+            .map(|&n| format!(" {:>9.3}", value.weights[n as usize - 1][i]))
             .collect();
         say!("{name:<18}{row}");
     }
@@ -250,7 +277,12 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
         .into(),
     );
     note.insert("samples".into(), samples.len().into());
-    for r in &f.report {
+    // The solo returns it was fitted to include this bonus (`mcts/symphony_bonus`).
+    note.insert("symphony_bonus".into(), symphony_bonus.into());
+    if !kept.is_empty() {
+        note.insert("shipped_weights_for".into(), joined(&kept).into());
+    }
+    for r in f.report.iter().filter(|r| r.held_out > 0) {
         note.insert(
             format!("held_out_cross_entropy_{}", r.players),
             r.cross_entropy.into(),
@@ -260,7 +292,7 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
             r.score_only_cross_entropy.into(),
         );
     }
-    let text = serde_json::to_string_pretty(&f.value.to_file(note)).expect("evaluations serialise");
+    let text = serde_json::to_string_pretty(&value.to_file(note)).expect("evaluations serialise");
     std::fs::write(&args.out, text + "\n")
         .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
     say!("wrote {}", args.out.display());

@@ -458,6 +458,25 @@ fn train_value_writes_an_evaluation_the_arena_reads_and_refuses_bad_input() {
     );
     let value = sagani_ai::value::Value::load(out.to_str().unwrap()).unwrap();
     assert!(value.weights.iter().all(|w| w.iter().any(|x| *x != 0.0)));
+    // Player counts not played keep the shipped weights (zeros would value their cut
+    // playouts at one half).
+    let two = dir.join("two.json");
+    let text = ok(&sagani()
+        .args(["train", "--value", "--games", "10", "--players", "2"])
+        .args(["--threads", "1", "--out"])
+        .arg(&two)
+        .output()
+        .unwrap());
+    assert!(
+        text.contains("games of 1,3,4 players were not played"),
+        "{text}"
+    );
+    let fitted = sagani_ai::value::Value::load(two.to_str().unwrap()).unwrap();
+    let shipped = sagani_ai::value::Value::trained();
+    for n in [0, 2, 3] {
+        assert_eq!(fitted.weights[n], shipped.weights[n], "players {}", n + 1);
+    }
+    assert_ne!(fitted.weights[1], shipped.weights[1]);
     // The file is a setting of an mcts bot whose playouts it ends.
     let table = ok(&sagani()
         .args([

@@ -14,8 +14,8 @@ pub const DEFAULT_LEVEL: u8 = 4;
 /// strength does not depend on how busy the server is; the limit only cuts a decision short
 /// on a server too busy to give a search its iterations in time.
 pub fn level_ms(level: u8, think_ms: u64) -> u64 {
-    match sagani_ai::levels::level(level).map(|l| l.play) {
-        Ok(sagani_ai::levels::Play::Search(_)) => think_ms.max(1),
+    match sagani_ai::levels::level(level).map(|l| l.play.iterations()) {
+        Ok(Some(_)) => think_ms.max(1),
         // The other levels answer at once.
         _ => think_ms.clamp(1, 500),
     }
@@ -69,8 +69,8 @@ pub fn bot_name(bot: &str, level: u8) -> String {
 pub fn is_slow(bot: &str, level: u8) -> bool {
     bot == "mcts"
         && matches!(
-            sagani_ai::levels::level(level).map(|l| l.play),
-            Ok(sagani_ai::levels::Play::Search(_))
+            sagani_ai::levels::level(level).map(|l| l.play.iterations()),
+            Ok(Some(_))
         )
 }
 
