@@ -98,6 +98,15 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
+    /// The playouts' samples for the game's player count.
+    pub fn playout_samples_for(&self, g: &Game) -> usize {
+        if g.players() == 1 {
+            self.solo_playout_samples
+        } else {
+            self.playout_samples
+        }
+    }
+
     /// The policy for the game's player count.
     pub fn policy_for(&self, g: &Game) -> &Policy {
         if g.players() == 1 {
@@ -608,11 +617,7 @@ impl<'a> Tree<'a> {
                 child
             };
         }
-        let samples = if g.players() == 1 {
-            self.cfg.solo_playout_samples
-        } else {
-            self.cfg.playout_samples
-        };
+        let samples = self.cfg.playout_samples_for(&g);
         let depth = match g.players() {
             _ if !Value::evaluates(&g) => 0,
             1 => self.cfg.solo_playout_depth,

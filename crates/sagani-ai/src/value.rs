@@ -238,22 +238,10 @@ mod tests {
             let mut good = Game::seeded(1, seed).unwrap();
             let mut careless = good.clone();
             for _ in 0..12 {
-                crate::mcts::playout_step(
-                    &mut good,
-                    &mut rng,
-                    0,
-                    &Policy::hand(),
-                    None,
-                    &mut gains,
-                );
-                crate::mcts::playout_step(
-                    &mut careless,
-                    &mut rng,
-                    2,
-                    &Policy::hand(),
-                    None,
-                    &mut gains,
-                );
+                for (g, samples) in [(&mut good, 0), (&mut careless, 2)] {
+                    let hand = Policy::hand();
+                    crate::mcts::playout_step(g, &mut rng, samples, &hand, None, &mut gains);
+                }
             }
             if good.score(0) >= careless.score(0) + 10 {
                 compared += 1;

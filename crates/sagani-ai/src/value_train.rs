@@ -113,11 +113,14 @@ fn step(
     p: &Positions,
     gains: &mut Vec<(sagani_core::Move, sagani_core::Gain)>,
 ) {
-    let (samples, policy) = match g.players() {
-        1 => (p.mcts.solo_playout_samples, &p.mcts.solo_policy),
-        _ => (p.mcts.playout_samples, &p.mcts.policy),
-    };
-    playout_step(g, rng, samples, policy, p.mcts.intermezzo_reveal, gains);
+    playout_step(
+        g,
+        rng,
+        p.mcts.playout_samples_for(g),
+        p.mcts.policy_for(g),
+        p.mcts.intermezzo_reveal,
+        gains,
+    );
 }
 
 /// A fitted evaluation and how well it predicts the held-out games' returns.
@@ -203,7 +206,8 @@ fn fit_weights(samples: &[&Sample], steps: usize, l2: f64, mask: &[bool; FEATURE
 }
 
 /// Fits a model for each player count to the samples of the games `held_out` says no to, and
-/// scores it (and a model of the score alone) on the rest.
+/// scores it (and a model of the score alone) on the rest. A count without samples keeps the
+/// shipped weights (zeros would value every cut playout of its games at one half).
 pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2: f64) -> Fit {
     let all = [true; FEATURES];
     let mut score_only = [false; FEATURES];
@@ -211,9 +215,7 @@ pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2:
     for k in 0..3 {
         score_only[k * holdings] = true;
     }
-    let mut value = Value {
-        weights: [[0.0; FEATURES]; 4],
-    };
+    let mut value = Value::trained().clone();
     let mut report = Vec::new();
     for players in 1..=4u8 {
         let (test, train): (Vec<&Sample>, Vec<&Sample>) = samples

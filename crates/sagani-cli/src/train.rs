@@ -6,7 +6,6 @@ use crate::out::say;
 use crate::seats::exit;
 use sagani_ai::policy::{Policy, FEATURES};
 use sagani_ai::train::{fit, self_play, SelfPlay};
-use sagani_ai::value::Value;
 use sagani_ai::value_train::{self, positions, Positions};
 use sagani_ai::MctsConfig;
 use std::collections::BTreeMap;
@@ -242,13 +241,9 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     let mut counts = players.to_vec();
     counts.sort_unstable();
     counts.dedup();
-    // The counts not played keep the shipped weights, not zeros that would value every cut
-    // playout of theirs at one half.
-    let mut value = f.value.clone();
+    // The counts not played keep the shipped weights (`value_train::fit`).
+    let value = &f.value;
     let kept: Vec<u8> = (1..=4).filter(|n| !counts.contains(n)).collect();
-    for &n in &kept {
-        value.weights[n as usize - 1] = Value::trained().weights[n as usize - 1];
-    }
     if !kept.is_empty() {
         say!(
             "games of {} players were not played: their weights are the shipped evaluation's",
