@@ -89,6 +89,16 @@ impl Policy {
         })
     }
 
+    /// The policy for solo playouts shipped with the bots, tuned by what its own solo games
+    /// score (`sagani train --solo`; `data/solo-policy-trained.json`, docs/bots.md).
+    pub fn solo_trained() -> &'static Policy {
+        static TRAINED: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
+        TRAINED.get_or_init(|| {
+            Policy::from_json(include_str!("../data/solo-policy-trained.json"))
+                .expect("the shipped solo policy reads")
+        })
+    }
+
     /// `evaluate`'s weights: the same values as `placement_value`.
     pub fn hand() -> Policy {
         let mut weights = [0.0; FEATURES.len()];
@@ -163,11 +173,12 @@ impl Policy {
         })
     }
 
-    /// "trained", "hand", or else a policy file's path.
+    /// "trained", "solo-trained", "hand", or else a policy file's path.
     pub fn named(name: &str) -> Result<Policy, String> {
         match name {
             "hand" => Ok(Policy::hand()),
             "trained" => Ok(Policy::trained().clone()),
+            "solo-trained" => Ok(Policy::solo_trained().clone()),
             path => Policy::load(path),
         }
     }

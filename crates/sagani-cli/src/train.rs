@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Tune the mcts move policy from self-play, and write it as a policy file; or, with
-/// --value, fit the evaluation of positions that ends its cut playouts.
+/// --value, fit the evaluation of positions that ends its cut playouts; or, with --solo, tune
+/// the solo playout policy by its own games.
 ///
 /// mcts plays --games games against itself (game d: deck seed + d, players from --players in
 /// turn), searching --iterations a decision. Each decision with a choice is kept as the
@@ -34,14 +35,28 @@ use std::process::ExitCode;
 /// played keep the shipped weights.
 /// The file is read by `--bots mcts/value=FILE` (arena, solo, play) and is the form of
 /// crates/sagani-ai/data/value-trained.json.
+///
+/// With --solo: 40 weight vectors a generation are drawn around a mean (starting at --from's
+/// weights); each plays the same --games solo decks (seeds --seed on) as a playout plays,
+/// every placement weighed; the fifth with the highest mean return (what the search backs up:
+/// fewer tiles to 75, a bonus for a symphony) make the next mean. The start and the result
+/// are scored on as many decks after those, held out. The file is read by
+/// `--bot mcts/solo_policy=FILE` (solo) and is the form of
+/// crates/sagani-ai/data/solo-policy-trained.json; --value --players 1 --from FILE then fits the
+/// solo evaluation to it.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani train --games 60 --iterations 2000 --out policy.json\n  sagani arena --bots mcts/policy=policy.json,mcts --sprt 0,30 --games 400 --budget-ms 250\n  sagani train --value --games 20000 --out value.json\n  sagani arena --bots mcts/playout_depth=8/value=value.json,mcts --sprt 0,30 --budget-ms 250"
+    after_help = "Examples:\n  sagani train --games 60 --iterations 2000 --out policy.json\n  sagani train --solo --games 400 --steps 30 --out solo.json\n  sagani arena --bots mcts/policy=policy.json,mcts --sprt 0,30 --games 400 --budget-ms 250\n  sagani train --value --games 20000 --out value.json\n  sagani arena --bots mcts/playout_depth=8/value=value.json,mcts --sprt 0,30 --budget-ms 250"
 )]
 pub struct Args {
     /// Fit the evaluation of positions (for cut playouts) instead of the move policy.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "solo")]
     value: bool,
+    /// Tune the solo playout policy by what its own solo games score (cross-entropy method):
+    /// --games is the decks each candidate plays [default: 400], --steps the generations
+    /// [default: 30]; --from is where it starts.
+    #[arg(long)]
+    solo: bool,
     /// Self-play games [default: 60; with --value, 20000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(5..))]
     games: Option<u64>,
@@ -59,10 +74,12 @@ pub struct Args {
     /// Games played at once (each search on one thread); default: the machine's cores.
     #[arg(long)]
     threads: Option<usize>,
-    /// The self-play search's policy: "trained" (the shipped one), "hand" (the hand-set one) or
-    /// a policy file; with --value, the playout policy the evaluation is for.
-    #[arg(long, default_value = "trained")]
-    from: String,
+    /// The self-play search's policy: "trained" (the shipped one), "solo-trained" (the shipped
+    /// one for solo games), "hand" (the hand-set one) or a policy file; with --value, the
+    /// playout policy the evaluation is for; with --solo, where the tuning starts [default:
+    /// trained, and solo-trained in solo games].
+    #[arg(long)]
+    from: Option<String>,
     /// Steps of the fit [default: 300; with --value, 200].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     steps: Option<u64>,
@@ -90,8 +107,12 @@ fn run_inner(args: Args) -> Result<(), String> {
         return Err(format!("--l2 {}: a penalty is 0 or more", args.l2));
     }
     let mut mcts = MctsConfig::default();
-    mcts.set(&format!("policy={}", args.from))?;
-    mcts.set(&format!("solo_policy={}", args.from))?;
+    mcts.set(&format!(
+        "policy={}",
+        args.from.as_deref().unwrap_or("trained")
+    ))?;
+    let solo_from = args.from.as_deref().unwrap_or("solo-trained");
+    mcts.set(&format!("solo_policy={solo_from}"))?;
     // Fail before hours of self-play, not after (without emptying a file already there).
     std::fs::OpenOptions::new()
         .append(true)
@@ -103,6 +124,9 @@ fn run_inner(args: Args) -> Result<(), String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     if args.value {
         return value(&args, &players, mcts, threads);
+    }
+    if args.solo {
+        return solo(&args, mcts);
     }
     let games = args.games.unwrap_or(60);
     let steps = args.steps.unwrap_or(300);
@@ -154,11 +178,11 @@ fn run_inner(args: Args) -> Result<(), String> {
     );
     let mut note = BTreeMap::new();
     let command = format!(
-        "sagani train --games {games} --players {} --iterations {} --seed {} --from {} --steps {steps} --l2 {}",
+        "sagani train --games {games} --players {} --iterations {} --seed {}{} --steps {steps} --l2 {}",
         joined(&players),
         args.iterations,
         args.seed,
-        args.from,
+        from_arg(&args),
         args.l2
     );
     note.insert("command".into(), command.into());
@@ -174,6 +198,13 @@ fn run_inner(args: Args) -> Result<(), String> {
         .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
     say!("wrote {}", args.out.display());
     Ok(())
+}
+
+/// " --from X" when --from was given, for the command a file notes.
+fn from_arg(args: &Args) -> String {
+    args.from
+        .as_deref()
+        .map_or(String::new(), |f| format!(" --from {f}"))
 }
 
 fn joined(players: &[u8]) -> String {
@@ -263,10 +294,10 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     note.insert(
         "command".into(),
         format!(
-            "sagani train --value --games {games} --players {} --seed {} --from {} --steps {steps} --l2 {}",
+            "sagani train --value --games {games} --players {} --seed {}{} --steps {steps} --l2 {}",
             joined(players),
             args.seed,
-            args.from,
+            from_arg(args),
             args.l2
         )
         .into(),
@@ -288,6 +319,65 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
         );
     }
     let text = serde_json::to_string_pretty(&value.to_file(note)).expect("evaluations serialise");
+    std::fs::write(&args.out, text + "\n")
+        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+    say!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// `--solo`: tunes the solo playout policy by its games, reports it and writes it.
+fn solo(args: &Args, mcts: MctsConfig) -> Result<(), String> {
+    use sagani_ai::solo_tune::{score, tune, SoloScore, SoloTune};
+    let decks = args.games.unwrap_or(400);
+    let generations = args.steps.unwrap_or(30) as u32;
+    let t = SoloTune {
+        decks,
+        generations,
+        population: 40,
+        seed: args.seed,
+        symphony: mcts.symphony_bonus,
+    };
+    let line = |s: &SoloScore| {
+        format!(
+            "mean return {:.4}, symphonies {} of {}, mean tiles to 75 {:.2}",
+            s.mean_return, s.symphonies, s.decks, s.mean_tiles
+        )
+    };
+    let start = mcts.solo_policy.clone();
+    let held_out = args.seed + decks;
+    let before = score(&start, held_out, decks, t.symphony);
+    let start_name = args.from.as_deref().unwrap_or("solo-trained");
+    say!("start ({start_name}), held out: {}", line(&before));
+    let policy = tune(&start, &t, &mut |g, s| say!("generation {g}: {}", line(s)));
+    let after = score(&policy, held_out, decks, t.symphony);
+    say!("tuned, held out: {}", line(&after));
+    say!("{:<18} {:>9} {:>9}", "feature", "tuned", "start");
+    for (i, name) in FEATURES.iter().enumerate() {
+        say!(
+            "{name:<18} {:>9.3} {:>9.3}",
+            policy.weights[i],
+            start.weights[i]
+        );
+    }
+    let mut note = BTreeMap::new();
+    note.insert(
+        "command".into(),
+        format!(
+            "sagani train --solo --games {decks} --steps {generations} --seed {}{}",
+            args.seed,
+            from_arg(args)
+        )
+        .into(),
+    );
+    note.insert("held_out_mean_return".into(), after.mean_return.into());
+    note.insert("held_out_symphonies".into(), after.symphonies.into());
+    note.insert("held_out_decks".into(), decks.into());
+    note.insert(
+        "start_held_out_mean_return".into(),
+        before.mean_return.into(),
+    );
+    note.insert("start_held_out_symphonies".into(), before.symphonies.into());
+    let text = serde_json::to_string_pretty(&policy.to_file(note)).expect("policies serialise");
     std::fs::write(&args.out, text + "\n")
         .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
     say!("wrote {}", args.out.display());

@@ -434,6 +434,43 @@ fn train_writes_a_policy_the_arena_reads_and_refuses_bad_input() {
 }
 
 #[test]
+fn train_solo_writes_a_solo_policy_that_solo_reads() {
+    let dir = temp_dir("train-solo");
+    let out = dir.join("s.json");
+    let text = ok(&sagani()
+        .args([
+            "train", "--solo", "--games", "10", "--steps", "2", "--seed", "9",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap());
+    assert!(
+        text.contains("start (solo-trained), held out: mean return"),
+        "{text}"
+    );
+    assert!(text.contains("generation 1: mean return"), "{text}");
+    assert!(text.contains("tuned, held out: mean return"), "{text}");
+    let policy = sagani_ai::policy::Policy::load(out.to_str().unwrap()).unwrap();
+    assert_ne!(&policy, sagani_ai::policy::Policy::solo_trained());
+    let played = ok(&sagani()
+        .args(["solo", "--games", "1", "--budget-ms", "5", "--threads", "1"])
+        .arg("--bot")
+        .arg(format!("mcts/solo_policy={}", out.display()))
+        .output()
+        .unwrap());
+    assert!(played.contains("1 games:"), "{played}");
+    let err = failed(
+        &sagani()
+            .args(["train", "--solo", "--value", "--out"])
+            .arg(dir.join("x.json"))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("--value") && err.contains("--solo"), "{err}");
+}
+
+#[test]
 fn train_value_writes_an_evaluation_the_arena_reads_and_refuses_bad_input() {
     let dir = temp_dir("train-value");
     let out = dir.join("v.json");
