@@ -13,7 +13,6 @@ use crate::policy::{lateness, Policy};
 use crate::sampler::PileSampler;
 use crate::Analysis;
 use rand::Rng;
-use sagani_core::view::View;
 use sagani_core::{Game, Move};
 use std::time::Instant;
 
@@ -26,11 +25,13 @@ pub struct Hindsight {
     pub beam: Beam,
 }
 
-/// Searches a solo position until `deadline` (or `rounds` guesses) and returns the candidates,
-/// best first: `visits` is the guesses each was solved on, `value` its mean return.
+/// Searches a solo position (`base`: the view's game, its pile guessed by `sampler`) until
+/// `deadline` (or `rounds` guesses) and returns the candidates, best first: `visits` is the
+/// guesses each was solved on, `value` its mean return.
 #[allow(clippy::too_many_arguments)]
 pub fn search(
-    view: &View,
+    base: &Game,
+    sampler: &PileSampler,
     legal: &[Move],
     set: Hindsight,
     policy: &Policy,
@@ -39,9 +40,7 @@ pub fn search(
     rounds: Option<u64>,
     rng: &mut impl Rng,
 ) -> (Vec<Analysis>, u64) {
-    let sampler = PileSampler::new(view);
-    let base = sampler.any_game(view).expect("views rebuild");
-    let late = lateness(&base);
+    let late = lateness(base);
     let mut ranked: Vec<(Move, f32)> = legal
         .iter()
         .map(|&mv| {
@@ -64,7 +63,10 @@ pub fn search(
             break;
         }
         sampler.sample(rng, &mut pile);
-        let guess = Game::from_view(view, &pile).expect("views rebuild");
+        let mut guess = base.clone();
+        guess
+            .set_draw_pile(&pile)
+            .expect("samples hold the pile's tiles");
         for c in cands.iter_mut().take(active) {
             let mut g = guess.clone();
             if g.play(c.0).is_err() {
@@ -135,16 +137,38 @@ mod tests {
             g.play(mv).unwrap();
         }
         let view = g.view(Some(0));
+        let sampler = PileSampler::new(&view);
+        let base = sampler.any_game(&view).unwrap();
         let legal = g.legal_moves();
         let policy = Policy::trained();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let (three, solves) = search(&view, &legal, set(6), policy, 0.4, None, Some(3), &mut rng);
+        let (three, solves) = search(
+            &base,
+            &sampler,
+            &legal,
+            set(6),
+            policy,
+            0.4,
+            None,
+            Some(3),
+            &mut rng,
+        );
         assert_eq!(three.len(), 6);
         assert_eq!(solves, 18);
         assert!(three.iter().all(|a| a.visits == 3 && legal.contains(&a.mv)));
         assert!(three.windows(2).all(|w| w[0].value >= w[1].value));
 
-        let (five, solves) = search(&view, &legal, set(6), policy, 0.4, None, Some(5), &mut rng);
+        let (five, solves) = search(
+            &base,
+            &sampler,
+            &legal,
+            set(6),
+            policy,
+            0.4,
+            None,
+            Some(5),
+            &mut rng,
+        );
         assert_eq!(solves, 4 * 6 + 3);
         let visits: Vec<u64> = five.iter().map(|a| a.visits).collect();
         assert_eq!(visits, [5, 5, 5, 4, 4, 4]);

@@ -309,7 +309,8 @@ impl Mcts {
                 },
             };
             let (root, iterations) = hindsight::search(
-                view,
+                &base,
+                &sampler,
                 legal,
                 set,
                 &self.cfg.solo_policy,
