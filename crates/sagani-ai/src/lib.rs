@@ -4,6 +4,7 @@
 //! A bot sees what its seat may see (`Game::view(Some(seat))`) and the legal moves, never the
 //! order of the draw pile.
 
+pub mod aim;
 pub mod arena;
 mod bot;
 pub mod clairvoyant;

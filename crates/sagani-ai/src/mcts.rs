@@ -10,6 +10,7 @@
 //! in the order of `evaluate` (progressive widening). Every thread grows its own tree from its
 //! own seed (root parallelism) and the root counts are summed.
 
+use crate::aim::Aim;
 use crate::clairvoyant::Beam;
 use crate::hindsight::{self, Hindsight};
 use crate::policy::{intermezzo_open, lateness, Policy};
@@ -524,6 +525,7 @@ struct Tree<'a> {
     root_legal: &'a [Move],
     pile: Vec<TileId>,
     gains: Vec<(Move, Gain)>,
+    aim: Aim,
     path: Vec<(u32, u32, u8)>,
 }
 
@@ -536,6 +538,7 @@ impl<'a> Tree<'a> {
             root_legal,
             pile: Vec::new(),
             gains: Vec::new(),
+            aim: Aim::default(),
             path: Vec::new(),
         }
     }
@@ -544,13 +547,11 @@ impl<'a> Tree<'a> {
     /// pass second so that it is always among the first tried.
     fn candidates(&mut self, g: &Game, root: bool) -> Vec<Move> {
         g.placement_gains(&mut self.gains);
-        let late = lateness(g);
         let policy = self.cfg.policy_for(g);
-        let mut rated: Vec<(Move, f32)> = self
-            .gains
-            .iter()
-            .map(|(mv, gain)| (*mv, policy.value(gain, late)))
-            .filter(|(mv, _)| !root || self.root_legal.contains(mv))
+        let root_legal = self.root_legal;
+        let mut rated: Vec<(Move, f32)> = policy
+            .rate(g, &self.gains, &mut self.aim)
+            .filter(|(mv, _)| !root || root_legal.contains(mv))
             .collect();
         rated.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut cands: Vec<Move> = rated
@@ -681,6 +682,7 @@ impl<'a> Tree<'a> {
                 policy,
                 self.cfg.intermezzo_reveal,
                 &mut self.gains,
+                &mut self.aim,
             )
         {
             steps += 1;
@@ -710,6 +712,7 @@ pub(crate) fn playout_step(
     policy: &Policy,
     reveal: Option<f32>,
     gains: &mut Vec<(Move, Gain)>,
+    aim: &mut Aim,
 ) -> bool {
     let Some(seat) = g.to_act() else { return false };
     let expects = g.expects().expect("someone acts");
@@ -725,11 +728,8 @@ pub(crate) fn playout_step(
     let mut best = (Move::Pass, f32::NEG_INFINITY);
     if samples == 0 {
         g.placement_gains(gains);
-        for (mv, gain) in gains.iter() {
-            let v = policy.value(gain, late);
-            if v > best.1 {
-                best = (*mv, v);
-            }
+        if let Some(b) = policy.best(g, gains, aim) {
+            best = b;
         }
     } else {
         let revealed = [g.revealed().unwrap_or(0)];
@@ -743,6 +743,8 @@ pub(crate) fn playout_step(
             let tile = tiles[rng.random_range(0..tiles.len())];
             let cell = display.open_cell(rng.random_range(0..display.open_len()));
             let mv = Move::place(tile, cell, rng.random_range(0..4));
+            // Sampled placements are for many players, whose policy has no positional
+            // weights.
             let v = policy.value(&g.gain(mv).expect("open cells are legal"), late);
             if v > best.1 {
                 best = (mv, v);

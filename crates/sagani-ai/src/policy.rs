@@ -3,13 +3,14 @@
 //! intermezzo on the same scale. The hand-set weights are `evaluate`'s; `sagani train` fits
 //! others to the moves a deeper search chose in self-play (`train`), and writes them as JSON.
 
+use crate::aim::Aim;
 use crate::evaluate::{PASS_VALUE, WEIGHTS};
 use sagani_core::{Expect, Gain, Game, Move};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// What a placement is described by, in this order.
-pub const FEATURES: [&str; 11] = [
+pub const FEATURES: [&str; 15] = [
     // Values of the tiles that flip.
     "points",
     // Cacophony discs it costs.
@@ -31,7 +32,22 @@ pub const FEATURES: [&str; 11] = [
     "late_progress",
     "late_own_open",
     "late_short_supply",
+    // Where the placement leaves room (`aim`, `POSITIONAL`): 0 unless the caller works them out.
+    "spoil",
+    "aim",
+    "reach",
+    "next_reach",
 ];
+
+/// The positional features, the last of `FEATURES`: crossings of two or more open arrows of
+/// another element that the tile takes (each beyond the first); for each of the tile's open
+/// arrows, the most open arrows of its element crossing an empty cell on its ray (up to 3);
+/// the tile's open arrows whose ray's first empty cell a tile could go on next; of those, the
+/// ones of the next tile's element.
+pub const POSITIONAL: [&str; 4] = ["spoil", "aim", "reach", "next_reach"];
+
+/// Where the positional features start in `FEATURES`.
+const FIRST_POSITIONAL: usize = FEATURES.len() - POSITIONAL.len();
 
 pub type Features = [f32; FEATURES.len()];
 
@@ -41,9 +57,10 @@ pub fn lateness(g: &Game) -> f32 {
     1.0 - g.draw_pile_len() as f32 / 72.0
 }
 
-/// A placement's features (see `FEATURES`).
+/// A placement's features (see `FEATURES`), with its positional ones (`Aim::features`, or
+/// zeros).
 #[inline]
-pub fn features(gain: &Gain, late: f32) -> Features {
+pub fn features(gain: &Gain, late: f32, pos: [f32; POSITIONAL.len()]) -> Features {
     let progress = 0.5 * gain.worth as f32;
     let own_open = gain.own_open as f32;
     let short = WEIGHTS.safe_supply.saturating_sub(gain.supply_after) as f32;
@@ -59,6 +76,10 @@ pub fn features(gain: &Gain, late: f32) -> Features {
         late * progress,
         late * own_open,
         late * short,
+        pos[0],
+        pos[1],
+        pos[2],
+        pos[3],
     ]
 }
 
@@ -114,10 +135,93 @@ impl Policy {
         }
     }
 
+    /// A placement's value without its positional features (as if they were 0).
     #[inline]
     pub fn value(&self, gain: &Gain, late: f32) -> f32 {
-        let f = features(gain, late);
+        self.value_at(gain, late, [0.0; POSITIONAL.len()])
+    }
+
+    /// A placement's value with its positional features.
+    #[inline]
+    pub fn value_at(&self, gain: &Gain, late: f32, pos: [f32; POSITIONAL.len()]) -> f32 {
+        let f = features(gain, late, pos);
         self.weights.iter().zip(f).map(|(w, x)| w * x).sum()
+    }
+
+    /// Whether the policy weighs positional features: only then are they worth working out.
+    #[inline]
+    pub fn positional(&self) -> bool {
+        self.weights[FIRST_POSITIONAL..].iter().any(|w| *w != 0.0)
+    }
+
+    /// The placement in `gains` of the highest value, positional features included when the
+    /// policy weighs them, and that value (`None` for no placement). The same choice as the
+    /// best of `rate`, cheaper: the positional features are worked out only for placements
+    /// whose value without them, plus the most they could add, beats the best found.
+    pub fn best(&self, g: &Game, gains: &[(Move, Gain)], aim: &mut Aim) -> Option<(Move, f32)> {
+        let late = lateness(g);
+        if !self.positional() {
+            let mut best: Option<(Move, f32)> = None;
+            for (mv, gain) in gains {
+                let v = self.value(gain, late);
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((*mv, v));
+                }
+            }
+            return best;
+        }
+        aim.build(g);
+        let w = &self.weights[FIRST_POSITIONAL..];
+        // A hair over the bound, so that rounding never prunes the best.
+        let most = |gain: &Gain| aim.most(gain, w) + 1e-4;
+        let full = |mv: Move, gain: &Gain| self.value_at(gain, late, aim.features(mv, gain));
+        // Start from the best without them, so that most bounds fall short of it at once.
+        let mut start: Option<(usize, f32)> = None;
+        for (i, (_, gain)) in gains.iter().enumerate() {
+            let v = self.value(gain, late);
+            if start.is_none_or(|(_, b)| v > b) {
+                start = Some((i, v));
+            }
+        }
+        let (first, _) = start?;
+        let (mv, gain) = &gains[first];
+        let mut at = (first, full(*mv, gain));
+        // Ties go to the earlier placement, as the first best of `rate` does.
+        let beats = |v: f32, i: usize, (j, b): (usize, f32)| v > b || (v == b && i < j);
+        for (i, (mv, gain)) in gains.iter().enumerate() {
+            if i == first || !beats(self.value(gain, late) + most(gain), i, at) {
+                continue;
+            }
+            let v = full(*mv, gain);
+            if beats(v, i, at) {
+                at = (i, v);
+            }
+        }
+        Some((gains[at.0].0, at.1))
+    }
+
+    /// Every placement in `gains` with its value, positional features included when the
+    /// policy weighs them (`aim` is rebuilt for `g` then).
+    pub fn rate<'a>(
+        &'a self,
+        g: &Game,
+        gains: &'a [(Move, Gain)],
+        aim: &'a mut Aim,
+    ) -> impl Iterator<Item = (Move, f32)> + 'a {
+        let late = lateness(g);
+        let positional = self.positional();
+        if positional {
+            aim.build(g);
+        }
+        let aim = &*aim;
+        gains.iter().map(move |(mv, gain)| {
+            let pos = if positional {
+                aim.features(*mv, gain)
+            } else {
+                [0.0; POSITIONAL.len()]
+            };
+            (*mv, self.value_at(gain, late, pos))
+        })
     }
 
     /// Where a fitted policy ranks a move that is not a placement among the candidates: by
@@ -229,6 +333,39 @@ mod tests {
             let mv = g.legal_moves()[0];
             g.play(mv).unwrap();
         }
+    }
+
+    /// The pruned search for the best placement finds what rating them all finds, in solo
+    /// games played by a policy that weighs positional features.
+    #[test]
+    fn the_best_placement_is_the_first_best_of_all_rated() {
+        let mut p = Policy::solo_trained().clone();
+        p.weights[FIRST_POSITIONAL..].copy_from_slice(&[-0.2, 0.55, 0.2, 0.4]);
+        assert!(p.positional() && !Policy::trained().positional());
+        let (mut aim, mut gains) = (Aim::default(), Vec::new());
+        let mut checked = 0;
+        for seed in 0..12 {
+            let mut g = Game::seeded(1, seed).unwrap();
+            while !g.is_over() {
+                g.placement_gains(&mut gains);
+                let mut first: Option<(Move, f32)> = None;
+                for (mv, v) in p.rate(&g, &gains, &mut aim) {
+                    if first.is_none_or(|(_, b)| v > b) {
+                        first = Some((mv, v));
+                    }
+                }
+                let best = p.best(&g, &gains, &mut aim);
+                assert_eq!(best, first, "seed {seed}");
+                checked += 1;
+                // Play on with another move now and then, for positions the policy avoids.
+                let mv = match checked % 3 {
+                    0 => gains[checked % gains.len()].0,
+                    _ => best.unwrap().0,
+                };
+                g.play(mv).unwrap();
+            }
+        }
+        assert!(checked > 300, "{checked}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! there the search's move is the fitted policy's best in 33% of decisions against 32.6% for
 //! the hand-set weights.
 
+use crate::aim::Aim;
 use crate::mcts::{outcome_returns, playout_step};
 use crate::policy::{Policy, FEATURES};
 use rand::{Rng, SeedableRng};
@@ -51,7 +52,8 @@ pub fn play(policy: &Policy, deck: u64) -> Option<Outcome> {
     // The playout step draws nothing from it when it weighs every placement.
     let mut rng = ChaCha8Rng::seed_from_u64(deck);
     let mut gains = Vec::new();
-    while playout_step(&mut g, &mut rng, 0, policy, None, &mut gains) {}
+    let mut aim = Aim::default();
+    while playout_step(&mut g, &mut rng, 0, policy, None, &mut gains, &mut aim) {}
     g.outcome()
 }
 

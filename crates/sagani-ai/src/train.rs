@@ -5,6 +5,7 @@
 //! ascent on their log-likelihood. The fitted weights are a `Policy` for the search's
 //! candidates and playouts: the search taught what it finds by looking ahead.
 
+use crate::aim::Aim;
 use crate::policy::{features, lateness, Features, Policy, FEATURES};
 use crate::{Bot, Budget, Mcts, MctsConfig};
 use sagani_core::{Game, Move, Setup};
@@ -38,11 +39,13 @@ pub fn rows(g: &Game, moves: &mut Vec<Move>) -> Vec<Row> {
     let mut gains = Vec::new();
     g.placement_gains(&mut gains);
     let late = lateness(g);
+    let mut aim = Aim::default();
+    aim.build(g);
     moves.clear();
     let mut out = Vec::with_capacity(gains.len() + 1);
     for (mv, gain) in &gains {
         moves.push(*mv);
-        out.push(row(features(gain, late), 0.0, 0.0));
+        out.push(row(features(gain, late, aim.features(*mv, gain)), 0.0, 0.0));
     }
     for mv in g.legal_moves() {
         let r = match mv {

@@ -219,7 +219,15 @@ mod tests {
             // Games of the greedy policy, looked at once 40 tiles are drawn.
             let mut g = Game::seeded(2, seed).unwrap();
             while g.draw_pile_len() > 32 && !g.is_over() {
-                crate::mcts::playout_step(&mut g, &mut rng, 0, &Policy::hand(), None, &mut gains);
+                crate::mcts::playout_step(
+                    &mut g,
+                    &mut rng,
+                    0,
+                    &Policy::hand(),
+                    None,
+                    &mut gains,
+                    &mut Default::default(),
+                );
             }
             let r = v.returns(&g);
             // In 2-player games the two returns add up to 1, as at the end.
@@ -240,7 +248,15 @@ mod tests {
             for _ in 0..12 {
                 for (g, samples) in [(&mut good, 0), (&mut careless, 2)] {
                     let hand = Policy::hand();
-                    crate::mcts::playout_step(g, &mut rng, samples, &hand, None, &mut gains);
+                    crate::mcts::playout_step(
+                        g,
+                        &mut rng,
+                        samples,
+                        &hand,
+                        None,
+                        &mut gains,
+                        &mut Default::default(),
+                    );
                 }
             }
             if good.score(0) >= careless.score(0) + 10 {

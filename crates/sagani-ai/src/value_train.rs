@@ -4,6 +4,7 @@
 //! the returns the end gave. A logistic regression (soft labels, cross-entropy, Adam) per
 //! player count then learns what a position is worth where a playout would have gone on.
 
+use crate::aim::Aim;
 use crate::mcts::{playout_step, returns, MctsConfig};
 use crate::value::{features, sigmoid, Features, Value, FEATURES};
 use rand::{Rng, SeedableRng};
@@ -72,7 +73,7 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
     let deck = p.seed.wrapping_add(d);
     let mut g = Game::new(&Setup::seeded(players, deck)).expect("1 to 4 players set up");
     let mut rng = ChaCha8Rng::seed_from_u64(deck.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let mut gains = Vec::new();
+    let (mut gains, mut aim) = (Vec::new(), Aim::default());
     // The noisy stretch: some placements, each a random legal move one time in three, the
     // playout policy's otherwise.
     let noisy = rng.random_range(0..60u16);
@@ -82,7 +83,7 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
             g.play(moves[rng.random_range(0..moves.len())])
                 .expect("legal moves are legal");
         } else {
-            step(&mut g, &mut rng, p, &mut gains);
+            step(&mut g, &mut rng, p, &mut gains, &mut aim);
         }
     }
     let mut kept: Vec<Vec<Features>> = Vec::new();
@@ -92,7 +93,7 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
             kept.push(features(&g));
         }
         n += 1;
-        step(&mut g, &mut rng, p, &mut gains);
+        step(&mut g, &mut rng, p, &mut gains, &mut aim);
     }
     let r = returns(&g, p.mcts.symphony_bonus);
     kept.into_iter()
@@ -112,6 +113,7 @@ fn step(
     rng: &mut ChaCha8Rng,
     p: &Positions,
     gains: &mut Vec<(sagani_core::Move, sagani_core::Gain)>,
+    aim: &mut Aim,
 ) {
     playout_step(
         g,
@@ -120,6 +122,7 @@ fn step(
         p.mcts.policy_for(g),
         p.mcts.intermezzo_reveal,
         gains,
+        aim,
     );
 }
 

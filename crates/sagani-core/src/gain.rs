@@ -25,6 +25,8 @@ pub struct Gain {
     pub own_covered: u8,
     /// Arrows of the new tile left open (each holds a disc until the tile flips).
     pub own_open: u8,
+    /// Those arrows, as bits `element * 8 + direction` (directions after rotation).
+    pub open_arrows: u32,
     /// Discs in the supply afterwards.
     pub supply_after: u16,
     /// Progress towards tiles that do not flip yet, in half points: for each arrow covered
@@ -36,7 +38,8 @@ pub struct Gain {
 impl Game {
     fn gain_at(&self, seat: u8, tile: TileId, rot: u8, spot: &Spot, sg: SpotGain) -> Gain {
         let arrows = ARROW_MASKS[tile as usize][rot as usize];
-        let own_covered = spot.covers_own(arrows).count_ones() as u8;
+        let covers = spot.covers_own(arrows);
+        let own_covered = covers.count_ones() as u8;
         let need = ARROWS_OF[tile as usize];
         let new_completes = own_covered == need;
         // The same rules as a real placement, on a copy of the seat. Which returning discs are
@@ -54,6 +57,7 @@ impl Game {
             completed: sg.completed + new_completes as u8,
             own_covered,
             own_open: need - own_covered,
+            open_arrows: arrows & !covers,
             supply_after: after.supply,
             worth: sg.worth
                 + if new_completes {
@@ -161,8 +165,18 @@ mod tests {
                     .filter(|m| matches!(m, Move::Place { .. }))
                     .collect();
                 assert_eq!(gains.len(), placements.len());
-                for &(mv, g) in &gains {
+                for (k, &(mv, g)) in gains.iter().enumerate() {
                     assert!(placements.contains(&mv));
+                    assert_eq!(g.open_arrows.count_ones(), g.own_open as u32);
+                    if k % 7 == 0 {
+                        // The arrows it leaves open are those the placed tile has uncovered.
+                        let seat = game.to_act().unwrap();
+                        let mut after = game.clone();
+                        after.play(mv).unwrap();
+                        let d = after.display(seat);
+                        let placed = d.tile_at_index(d.len() - 1);
+                        assert_eq!(placed.uncovered, g.open_arrows, "{mv:?}");
+                    }
                     let p = game.preview(mv).unwrap();
                     assert_eq!(game.gain(mv).unwrap(), g);
                     assert_eq!(g.points, p.points);
