@@ -6,7 +6,7 @@
 //! next. Built once per decision; each placement then costs a few lookups.
 
 use crate::policy::POSITIONAL;
-use sagani_core::{tile, Direction, Display, Gain, Game, Move};
+use sagani_core::{arrow_of_bit, tile, Direction, Display, Gain, Game, Move};
 
 /// How far along a ray the features look, in cells.
 const REACH: i32 = 6;
@@ -63,11 +63,7 @@ impl Aim {
             self.tiles[i] = 1 + e;
         }
         for t in d.tiles() {
-            let mut open = t.uncovered;
-            while open != 0 {
-                let bit = open.trailing_zeros();
-                open &= open - 1;
-                let (e, dir) = ((bit / 8) as usize, Direction::from_index(bit as usize % 8));
+            for (e, dir) in arrows(t.uncovered) {
                 let (sx, sy) = dir.step();
                 let (mut x, mut y) = (t.cell.x + sx, t.cell.y + sy);
                 while let Some(i) = self.index(x, y) {
@@ -110,10 +106,7 @@ impl Aim {
         // A tile takes at most 3 crossings of each other element, each of at most 7 arrows
         // beyond the first.
         let mut most = 21.0 * w[0].max(0.0);
-        let mut open = gain.open_arrows;
-        while open != 0 {
-            let e = (open.trailing_zeros() / 8) as usize;
-            open &= open - 1;
+        for (e, _) in arrows(gain.open_arrows) {
             most += self.most_through[e] as f32 * w[1].max(0.0) + w[2].max(0.0);
             if self.next == Some(e as u8) {
                 most += w[3].max(0.0);
@@ -138,11 +131,7 @@ impl Aim {
             None => 0.0,
         };
         let (mut aim, mut reach, mut next_reach) = (0.0, 0.0, 0.0);
-        let mut open = gain.open_arrows;
-        while open != 0 {
-            let bit = open.trailing_zeros();
-            open &= open - 1;
-            let (e, dir) = ((bit / 8) as usize, Direction::from_index(bit as usize % 8));
+        for (e, dir) in arrows(gain.open_arrows) {
             let (sx, sy) = dir.step();
             let (mut best, mut first) = (0u8, None);
             for k in 1..=REACH {
@@ -164,6 +153,19 @@ impl Aim {
         }
         [spoil, aim, reach, next_reach]
     }
+}
+
+/// Each arrow of `bits` (`element * 8 + direction`) as its element's index and its direction.
+#[inline]
+fn arrows(mut bits: u32) -> impl Iterator<Item = (usize, Direction)> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let low = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            let (e, dir) = arrow_of_bit(low);
+            (e.index(), dir)
+        })
+    })
 }
 
 #[cfg(test)]
