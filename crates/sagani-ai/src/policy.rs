@@ -138,14 +138,19 @@ impl Policy {
     /// A placement's value without its positional features (as if they were 0).
     #[inline]
     pub fn value(&self, gain: &Gain, late: f32) -> f32 {
-        self.value_at(gain, late, [0.0; POSITIONAL.len()])
+        let f = features(gain, late, [0.0; POSITIONAL.len()]);
+        self.weights[..FIRST_POSITIONAL]
+            .iter()
+            .zip(&f[..FIRST_POSITIONAL])
+            .map(|(w, x)| w * x)
+            .sum()
     }
 
-    /// A placement's value with its positional features.
+    /// A placement's value with its positional features (added last, so that `best` may add
+    /// them to a value worked out before and get the same number).
     #[inline]
     pub fn value_at(&self, gain: &Gain, late: f32, pos: [f32; POSITIONAL.len()]) -> f32 {
-        let f = features(gain, late, pos);
-        self.weights.iter().zip(f).map(|(w, x)| w * x).sum()
+        self.value(gain, late) + self.dot_positional(pos)
     }
 
     /// Whether the policy weighs positional features: only then are they worth working out.
@@ -170,38 +175,56 @@ impl Policy {
             }
             return best;
         }
-        aim.build(g);
-        let w = &self.weights[FIRST_POSITIONAL..];
-        // A hair over the bound, so that rounding never prunes the best.
-        let most = |gain: &Gain| aim.most(gain, w) + 1e-4;
-        let full = |mv: Move, gain: &Gain| self.value_at(gain, late, aim.features(mv, gain));
-        // Start from the best without them, so that most bounds fall short of it at once.
-        let mut start: Option<(usize, f32)> = None;
-        for (i, (_, gain)) in gains.iter().enumerate() {
-            let v = self.value(gain, late);
-            if start.is_none_or(|(_, b)| v > b) {
-                start = Some((i, v));
+        if gains.is_empty() {
+            return None;
+        }
+        aim.sync(g);
+        let bound = aim.bound(&self.weights[FIRST_POSITIONAL..]);
+        // Each value without them, once; start from the best of those, so that most bounds
+        // fall short of it at once.
+        let mut values = std::mem::take(&mut aim.values);
+        values.clear();
+        values.extend(gains.iter().map(|(_, gain)| self.value(gain, late)));
+        let mut first = 0;
+        for (i, v) in values.iter().enumerate() {
+            if *v > values[first] {
+                first = i;
             }
         }
-        let (first, _) = start?;
-        let (mv, gain) = &gains[first];
-        let mut at = (first, full(*mv, gain));
-        // Ties go to the earlier placement, as the first best of `rate` does.
+        let full = |i: usize| {
+            let (mv, gain) = &gains[i];
+            values[i] + self.dot_positional(aim.features(*mv, gain))
+        };
+        let mut at = (first, full(first));
+        // Ties go to the earlier placement, as the first best of `rate` does; a hair over the
+        // bound, so that rounding never prunes the best.
         let beats = |v: f32, i: usize, (j, b): (usize, f32)| v > b || (v == b && i < j);
-        for (i, (mv, gain)) in gains.iter().enumerate() {
-            if i == first || !beats(self.value(gain, late) + most(gain), i, at) {
+        for (i, (_, gain)) in gains.iter().enumerate() {
+            let most = values[i] + bound.most(gain);
+            if i == first || !beats(most + 1e-4 * (1.0 + most.abs()), i, at) {
                 continue;
             }
-            let v = full(*mv, gain);
+            let v = full(i);
             if beats(v, i, at) {
                 at = (i, v);
             }
         }
+        aim.values = values;
         Some((gains[at.0].0, at.1))
     }
 
+    /// What positional features `pos` add to a placement's value.
+    #[inline]
+    fn dot_positional(&self, pos: [f32; POSITIONAL.len()]) -> f32 {
+        self.weights[FIRST_POSITIONAL..]
+            .iter()
+            .zip(pos)
+            .map(|(w, x)| w * x)
+            .sum()
+    }
+
     /// Every placement in `gains` with its value, positional features included when the
-    /// policy weighs them (`aim` is rebuilt for `g` then).
+    /// policy weighs them (`aim` is brought up to `g` then).
     pub fn rate<'a>(
         &'a self,
         g: &Game,
@@ -211,7 +234,7 @@ impl Policy {
         let late = lateness(g);
         let positional = self.positional();
         if positional {
-            aim.build(g);
+            aim.sync(g);
         }
         let aim = &*aim;
         gains.iter().map(move |(mv, gain)| {

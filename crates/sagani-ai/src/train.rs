@@ -40,7 +40,7 @@ pub fn rows(g: &Game, moves: &mut Vec<Move>) -> Vec<Row> {
     g.placement_gains(&mut gains);
     let late = lateness(g);
     let mut aim = Aim::default();
-    aim.build(g);
+    aim.sync(g);
     moves.clear();
     let mut out = Vec::with_capacity(gains.len() + 1);
     for (mv, gain) in &gains {
