@@ -47,7 +47,7 @@ pub const FEATURES: [&str; 15] = [
 pub const POSITIONAL: [&str; 4] = ["spoil", "aim", "reach", "next_reach"];
 
 /// Where the positional features start in `FEATURES`.
-const FIRST_POSITIONAL: usize = FEATURES.len() - POSITIONAL.len();
+pub const FIRST_POSITIONAL: usize = FEATURES.len() - POSITIONAL.len();
 
 pub type Features = [f32; FEATURES.len()];
 

@@ -10,7 +10,7 @@
 
 use crate::aim::Aim;
 use crate::mcts::{outcome_returns, playout_step};
-use crate::policy::{Policy, FEATURES};
+use crate::policy::{Policy, FEATURES, FIRST_POSITIONAL};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sagani_core::{Game, Outcome, Setup, Variant};
@@ -28,6 +28,11 @@ pub struct SoloTune {
     /// The search's symphony bonus (`MctsConfig::symphony_bonus`), so that the policy aims
     /// at what the search rewards.
     pub symphony: f32,
+    /// Keep the start's positional weights (`POSITIONAL`) as they are and tune the rest: a
+    /// policy without them stays as fast as it was.
+    pub keep_positional: bool,
+    /// Candidates scored at once (the result is the same for any number).
+    pub threads: usize,
 }
 
 /// How a policy did on a set of decks.
@@ -97,6 +102,12 @@ pub fn tune(start: &Policy, t: &SoloTune, told: &mut dyn FnMut(u32, &SoloScore))
     let mut mean = start.weights;
     // Wide enough at first to leave the start's neighbourhood; the elite narrows it.
     let mut spread = mean.map(|w| (0.5 * w.abs()).max(0.3));
+    let tuned = |k: usize| !(t.keep_positional && k >= FIRST_POSITIONAL);
+    for (k, s) in spread.iter_mut().enumerate() {
+        if !tuned(k) {
+            *s = 0.0;
+        }
+    }
     let elite = (t.population / 5).max(2);
     let with = |weights: [f32; FEATURES.len()]| Policy {
         weights,
@@ -112,12 +123,19 @@ pub fn tune(start: &Policy, t: &SoloTune, told: &mut dyn FnMut(u32, &SoloScore))
                 (w, 0.0)
             })
             .collect();
-        for (w, s) in drawn.iter_mut() {
-            *s = score(&with(*w), t.seed, t.decks, t.symphony).mean_return;
-        }
+        let per = drawn.len().div_ceil(t.threads.max(1));
+        std::thread::scope(|scope| {
+            for chunk in drawn.chunks_mut(per) {
+                scope.spawn(|| {
+                    for (w, s) in chunk.iter_mut() {
+                        *s = score(&with(*w), t.seed, t.decks, t.symphony).mean_return;
+                    }
+                });
+            }
+        });
         drawn.sort_by(|a, b| b.1.total_cmp(&a.1));
         let best = &drawn[..elite];
-        for k in 0..FEATURES.len() {
+        for k in (0..FEATURES.len()).filter(|&k| tuned(k)) {
             let m = best.iter().map(|(w, _)| w[k]).sum::<f32>() / elite as f32;
             let var = best.iter().map(|(w, _)| (w[k] - m).powi(2)).sum::<f32>() / elite as f32;
             // Smoothed, with a floor, so that the search neither jumps nor freezes early.
@@ -140,6 +158,8 @@ mod tests {
             population: 20,
             seed: 40,
             symphony: 0.4,
+            keep_positional: false,
+            threads: 2,
         }
     }
 
@@ -164,6 +184,20 @@ mod tests {
             "before {before:?}, after {after:?}"
         );
         assert_eq!(tune(&bad, &t, &mut |_, _| {}), tuned);
+        // On one thread, the same; with the positional weights kept, they stay 0.
+        let one = SoloTune {
+            threads: 1,
+            ..t.clone()
+        };
+        assert_eq!(tune(&bad, &one, &mut |_, _| {}), tuned);
+        assert!(tuned.weights[FIRST_POSITIONAL..].iter().any(|&w| w != 0.0));
+        let kept = SoloTune {
+            keep_positional: true,
+            ..t.clone()
+        };
+        let cheap = tune(&bad, &kept, &mut |_, _| {});
+        assert!(cheap.weights[FIRST_POSITIONAL..].iter().all(|&w| w == 0.0));
+        assert!(cheap.weights[..FIRST_POSITIONAL].iter().any(|&w| w != 0.0));
         // No generation: the start as it was.
         assert_eq!(tune(&bad, &settings(0), &mut |_, _| {}), bad);
     }

@@ -1,11 +1,12 @@
 //! Fitting the evaluation (`value`) to the playout policy's own games: each game starts with a
 //! stretch of noisy moves (so that its positions are as varied as those a search reaches),
-//! then the playout policy plays it to the end, and every position of that part is kept with
-//! the returns the end gave. A logistic regression (soft labels, cross-entropy, Adam) per
-//! player count then learns what a position is worth where a playout would have gone on.
+//! then the playout policy (or, with `Positions::search`, the search) plays it to the end, and
+//! every position of that part is kept with the returns the end gave. A logistic regression
+//! (soft labels, cross-entropy, Adam) per player count then learns what a position is worth where a playout would have gone on.
 
 use crate::aim::Aim;
-use crate::mcts::{playout_step, returns, MctsConfig};
+use crate::bot::{Bot, Budget};
+use crate::mcts::{playout_step, returns, Mcts, MctsConfig};
 use crate::value::{features, sigmoid, Features, Value, FEATURES};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -33,6 +34,10 @@ pub struct Positions {
     pub threads: usize,
     /// The playout policy (and intermezzo rule) of the search the evaluation is for.
     pub mcts: MctsConfig,
+    /// After the noisy stretch, the games are played on by that search (one thread, its
+    /// tree kept between moves) at this many iterations a move instead of by its playout
+    /// policy: the evaluation then learns what a position is worth to the search itself.
+    pub search: Option<u64>,
 }
 
 /// Plays the games and returns their positions' samples, in game order; `done` is told each
@@ -88,12 +93,39 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
     }
     let mut kept: Vec<Vec<Features>> = Vec::new();
     let mut n = 0u32;
-    while !g.is_over() {
+    // One search for each seat, each with its own tree.
+    let mut searches: Vec<Mcts> = match p.search {
+        None => Vec::new(),
+        Some(_) => (0..players)
+            .map(|s| {
+                let cfg = MctsConfig {
+                    threads: 1,
+                    ..p.mcts.clone()
+                };
+                Mcts::new(deck.wrapping_add(u64::from(s) << 48), cfg)
+            })
+            .collect(),
+    };
+    let mut legal = Vec::new();
+    while let Some(seat) = g.to_act() {
         if n.is_multiple_of(KEEP_EVERY) {
             kept.push(features(&g));
         }
         n += 1;
-        step(&mut g, &mut rng, p, &mut gains, &mut aim);
+        match p.search {
+            None => step(&mut g, &mut rng, p, &mut gains, &mut aim),
+            Some(iterations) => {
+                g.legal_moves_into(&mut legal);
+                let view = g.view(Some(seat));
+                let stats =
+                    searches[seat as usize].search(&view, &legal, Budget::iterations(iterations));
+                let mv = stats.root.first().map_or(legal[0], |a| a.mv);
+                g.play(mv).expect("the search plays legal moves");
+                for s in searches.iter_mut() {
+                    s.observe(seat, mv);
+                }
+            }
+        }
     }
     let r = returns(&g, p.mcts.symphony_bonus);
     kept.into_iter()
@@ -295,6 +327,7 @@ mod tests {
             seed: 5,
             threads: 2,
             mcts: MctsConfig::default(),
+            search: None,
         };
         let a = positions(&p, &|_| {}).unwrap();
         let b = positions(&p, &|_| {}).unwrap();
@@ -317,5 +350,34 @@ mod tests {
             ..p
         };
         assert!(positions(&five, &|_| {}).unwrap_err().contains("1 to 4"));
+    }
+
+    #[test]
+    fn searched_games_repeat_for_a_seed_and_differ_from_the_policy_s() {
+        let p = Positions {
+            games: 4,
+            players: vec![1, 2],
+            seed: 9,
+            threads: 2,
+            mcts: MctsConfig::default(),
+            search: Some(40),
+        };
+        let a = positions(&p, &|_| {}).unwrap();
+        let b = positions(&p, &|_| {}).unwrap();
+        assert!(!a.is_empty());
+        assert!(a
+            .iter()
+            .zip(&b)
+            .all(|(x, y)| x.features == y.features && x.target == y.target));
+        assert!(a.iter().all(|s| (0.0..=1.0).contains(&s.target)));
+        // The same decks and noisy stretches, played on by the policy, end otherwise.
+        let policy = positions(&Positions { search: None, ..p }, &|_| {}).unwrap();
+        assert!(
+            policy.len() != a.len()
+                || policy
+                    .iter()
+                    .zip(&a)
+                    .any(|(x, y)| x.features != y.features || x.target != y.target)
+        );
     }
 }

@@ -26,7 +26,8 @@ use std::process::ExitCode;
 /// `mcts/solo_policy=FILE`) and is the form of crates/sagani-ai/data/policy-trained.json.
 ///
 /// With --value: --games games of 1 to 4 players (from --players) start with a stretch of
-/// noisy moves, then the playout policy of --from plays them to the end; every third
+/// noisy moves, then the playout policy of --from (or, with --iterations, the search with
+/// that policy) plays them to the end; every third
 /// position of that part is kept, for each seat, with the return the seat got at the end. A
 /// logistic regression per player count (what a seat holds against the others, or in solo
 /// what it holds: score, points on the way, the tiles' worth, open arrows, discs, whether it
@@ -57,6 +58,10 @@ pub struct Args {
     /// [default: 30]; --from is where it starts.
     #[arg(long)]
     solo: bool,
+    /// With --solo: keep --from's positional weights (spoil, aim, reach, next_reach) as they
+    /// are and tune the others (a policy without them stays as fast as it was).
+    #[arg(long, requires = "solo")]
+    keep_positional: bool,
     /// Self-play games [default: 60; with --value, 20000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(5..))]
     games: Option<u64>,
@@ -64,14 +69,16 @@ pub struct Args {
     /// --value, 1,2,3,4].
     #[arg(long, value_delimiter = ',')]
     players: Option<Vec<u8>>,
-    /// Search iterations a self-play decision (not with --value: its games are played by the
-    /// playout policy).
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
-    iterations: u64,
+    /// Search iterations a self-play decision [default: 2000]; with --value, given, the
+    /// games are played on by the search at this many iterations a move instead of by the
+    /// playout policy.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    iterations: Option<u64>,
     /// Seed of the decks and the bots.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at once (each search on one thread); default: the machine's cores.
+    /// Games played at once (each search on one thread; with --solo, candidates scored at
+    /// once); default: the machine's cores.
     #[arg(long)]
     threads: Option<usize>,
     /// The self-play search's policy: "trained" (the shipped one), "solo-trained" (the shipped
@@ -133,7 +140,7 @@ fn run_inner(args: Args) -> Result<(), String> {
     let sp = SelfPlay {
         games,
         players: players.to_vec(),
-        iterations: args.iterations,
+        iterations: args.iterations.unwrap_or(2000),
         seed: args.seed,
         threads,
         mcts,
@@ -180,7 +187,7 @@ fn run_inner(args: Args) -> Result<(), String> {
     let command = format!(
         "sagani train --games {games} --players {} --iterations {} --seed {}{} --steps {steps} --l2 {}",
         joined(&players),
-        args.iterations,
+        args.iterations.unwrap_or(2000),
         args.seed,
         from_arg(&args),
         args.l2
@@ -226,6 +233,7 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
         seed: args.seed,
         threads,
         mcts,
+        search: args.iterations,
     };
     let bar = progress(games, "games");
     let samples = positions(&p, &|_| bar.inc(1))?;
@@ -294,9 +302,11 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     note.insert(
         "command".into(),
         format!(
-            "sagani train --value --games {games} --players {} --seed {}{} --steps {steps} --l2 {}",
+            "sagani train --value --games {games} --players {} --seed {}{}{} --steps {steps} --l2 {}",
             joined(players),
             args.seed,
+            args.iterations
+                .map_or(String::new(), |n| format!(" --iterations {n}")),
             from_arg(args),
             args.l2
         )
@@ -336,6 +346,10 @@ fn solo(args: &Args, mcts: MctsConfig) -> Result<(), String> {
         population: 40,
         seed: args.seed,
         symphony: mcts.symphony_bonus,
+        keep_positional: args.keep_positional,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
     };
     let line = |s: &SoloScore| {
         format!(
@@ -363,9 +377,14 @@ fn solo(args: &Args, mcts: MctsConfig) -> Result<(), String> {
     note.insert(
         "command".into(),
         format!(
-            "sagani train --solo --games {decks} --steps {generations} --seed {}{}",
+            "sagani train --solo --games {decks} --steps {generations} --seed {}{}{}",
             args.seed,
-            from_arg(args)
+            from_arg(args),
+            if args.keep_positional {
+                " --keep-positional"
+            } else {
+                ""
+            }
         )
         .into(),
     );
