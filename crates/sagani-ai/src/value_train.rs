@@ -2,7 +2,8 @@
 //! stretch of noisy moves (so that its positions are as varied as those a search reaches),
 //! then the playout policy (or, with `Positions::search`, the search) plays it to the end, and
 //! every position of that part is kept with the returns the end gave. A logistic regression
-//! (soft labels, cross-entropy, Adam) per player count then learns what a position is worth where a playout would have gone on.
+//! (soft labels, cross-entropy, Adam) per player count then learns what a position is worth
+//! where a playout would have gone on.
 
 use crate::aim::Aim;
 use crate::bot::{Bot, Budget};
