@@ -48,6 +48,9 @@ pub struct MctsConfig {
     pub policy: Policy,
     /// The same in solo games.
     pub solo_policy: Policy,
+    /// Order a node's candidates with the policy's positional features too (`aim`); false:
+    /// only the playouts use them (a new node's ~60 placements are rated without them).
+    pub tree_positional: bool,
     /// In playouts, take the intermezzo choice when what the reveal may bring (each tile the
     /// top of the pile may be, by its back, placed at its best) is worth more on average than
     /// the offer's last tile placed at its best, plus this for the tile that goes to storage;
@@ -96,6 +99,7 @@ impl Default for MctsConfig {
             // 81% (23.06) with the policy above, and 87% (23.02) against 80% (23.32) on 100
             // others (docs/bots.md).
             solo_policy: Policy::solo_trained().clone(),
+            tree_positional: true,
             // SPRT against mcts without it at 250 ms: H1 after 71 pairs, Elo +90 [+36, +149].
             reuse: true,
             intermezzo_reveal: None,
@@ -164,6 +168,7 @@ impl MctsConfig {
             }
             "symphony_bonus" => self.symphony_bonus = value.parse().map_err(|e| bad(&e))?,
             "reuse" => self.reuse = value.parse().map_err(|e| bad(&e))?,
+            "tree_positional" => self.tree_positional = value.parse().map_err(|e| bad(&e))?,
             "playout_depth" => self.playout_depth = value.parse().map_err(|e| bad(&e))?,
             "solo_playout_depth" => {
                 self.solo_playout_depth = value.parse().map_err(|e| bad(&e))?
@@ -191,7 +196,7 @@ impl MctsConfig {
                 return Err(format!(
                     "{other:?} is not an mcts setting: exploration, widening, candidates, \
                      playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
-                     intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
+                     tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
                      hindsight_width, hindsight_branch"
                 ))
             }
@@ -527,6 +532,9 @@ struct Tree<'a> {
     gains: Vec<(Move, Gain)>,
     aim: Aim,
     path: Vec<(u32, u32, u8)>,
+    /// The policies that order candidates (games of 2 to 4 players, solo): the configured
+    /// ones, or without their positional weights (`tree_positional`).
+    order: [Policy; 2],
 }
 
 impl<'a> Tree<'a> {
@@ -540,6 +548,10 @@ impl<'a> Tree<'a> {
             gains: Vec::new(),
             aim: Aim::default(),
             path: Vec::new(),
+            order: [&cfg.policy, &cfg.solo_policy].map(|p| match cfg.tree_positional {
+                true => p.clone(),
+                false => p.without_positional(),
+            }),
         }
     }
 
@@ -547,7 +559,7 @@ impl<'a> Tree<'a> {
     /// pass second so that it is always among the first tried.
     fn candidates(&mut self, g: &Game, root: bool) -> Vec<Move> {
         g.placement_gains(&mut self.gains);
-        let policy = self.cfg.policy_for(g);
+        let policy = &self.order[(g.players() == 1) as usize];
         let root_legal = self.root_legal;
         let mut rated: Vec<(Move, f32)> = policy
             .rate(g, &self.gains, &mut self.aim)
@@ -907,6 +919,38 @@ mod tests {
             choices > 10 && picks > 10,
             "{choices} choices, {picks} picks"
         );
+    }
+
+    /// Without `tree_positional`, a node's candidates are those of the policy without its
+    /// positional weights; with it, those weights change the order somewhere.
+    #[test]
+    fn the_tree_orders_by_the_positional_features_only_when_told() {
+        let mut positional = Policy::solo_trained().clone();
+        positional.weights[crate::policy::FIRST_POSITIONAL + 1] = 2.0;
+        let cfg = |tree_positional, solo_policy: Policy| MctsConfig {
+            solo_policy,
+            tree_positional,
+            ..MctsConfig::default()
+        };
+        let told = cfg(true, positional.clone());
+        let untold = cfg(false, positional.clone());
+        let stripped = cfg(true, positional.without_positional());
+        let (mut rng, mut gains, mut aim) =
+            (ChaCha8Rng::seed_from_u64(3), Vec::new(), Aim::default());
+        let mut differ = 0;
+        for seed in 0..10 {
+            let mut g = Game::seeded(1, seed).unwrap();
+            for _ in 0..8 {
+                playout_step(&mut g, &mut rng, 0, &positional, None, &mut gains, &mut aim);
+            }
+            let legal = g.legal_moves();
+            let cands = |cfg: &MctsConfig| {
+                Tree::new(cfg, 1, &legal, vec![Node::new()]).candidates(&g, false)
+            };
+            assert_eq!(cands(&untold), cands(&stripped), "deck {seed}");
+            differ += (cands(&told) != cands(&untold)) as usize;
+        }
+        assert!(differ > 0);
     }
 
     #[test]
