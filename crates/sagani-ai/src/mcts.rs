@@ -849,9 +849,12 @@ pub(crate) fn outcome_returns(outcome: Option<Outcome>, symphony: f32) -> [f32; 
         }) => {
             // Fewer tiles is better, evenly from 15 to 55, and a symphony (25 or fewer) earns
             // its bonus; falling short is worst.
-            let bonus = if magical { symphony } else { 0.0 };
             r[0] = if reached {
-                0.1 + (0.9 - symphony) * ((55.0 - tiles_used as f32) / 40.0).clamp(0.0, 1.0) + bonus
+                crate::value::solo_return(
+                    solo_tiles_share(tiles_used),
+                    magical as u8 as f32,
+                    symphony,
+                )
             } else {
                 0.1 * (score.max(0) as f32 / 75.0)
             };
@@ -862,6 +865,11 @@ pub(crate) fn outcome_returns(outcome: Option<Outcome>, symphony: f32) -> [f32; 
         None => {}
     }
     r
+}
+
+/// The share of the solo return the tiles used earn: fewer is better, evenly from 15 to 55.
+pub(crate) fn solo_tiles_share(tiles_used: u8) -> f32 {
+    ((55.0 - tiles_used as f32) / 40.0).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! player count; the `solo-all` variant (scored otherwise) is not evaluated.
 
 use crate::policy::lateness;
-use sagani_core::{Game, Variant, MAX_PLAYERS};
+use sagani_core::{Game, Variant, MAX_PLAYERS, SYMPHONY_TILES};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -105,6 +105,28 @@ pub fn sigmoid(z: f32) -> f32 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Value {
     pub weights: [Weights; 4],
+    /// Solo, in two parts: the solo return is a share for the tiles used plus a step (the
+    /// bonus) at 25 tiles, which one logistic curve fits badly. With this, `weights[0]` is
+    /// fitted to the tiles' share alone and this model to whether a symphony comes.
+    pub symphony: Option<Symphony>,
+}
+
+/// The solo evaluation's second part (`Value::symphony`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Symphony {
+    /// The return a symphony earns on top (`mcts/symphony_bonus` when it was fitted).
+    pub bonus: f32,
+    pub weights: Weights,
+}
+
+/// The return of a solo game ended with `tiles` (the share of it the tiles used earn, 0 to 1)
+/// and `symphony` (0 or 1, or its chance), for a bonus: `mcts::outcome_returns` in parts.
+pub fn solo_return(tiles: f32, symphony: f32, bonus: f32) -> f32 {
+    0.1 + (0.9 - bonus) * tiles + bonus * symphony
+}
+
+fn dot(w: &Weights, f: &Features) -> f32 {
+    w.iter().zip(f).map(|(a, b)| a * b).sum()
 }
 
 impl Value {
@@ -129,21 +151,32 @@ impl Value {
             return r;
         }
         let w = &self.weights[g.players() as usize - 1];
-        for (p, f) in features(g).iter().enumerate() {
-            r[p] = sigmoid(w.iter().zip(f).map(|(a, b)| a * b).sum());
+        let f = features(g);
+        if let (1, Some(s)) = (g.players(), &self.symphony) {
+            // Past 25 tiles no symphony can come: that part of the return is known.
+            let chance = match g.placements() < u16::from(SYMPHONY_TILES) {
+                true => sigmoid(dot(&s.weights, &f[0])),
+                false => 0.0,
+            };
+            r[0] = solo_return(sigmoid(dot(w, &f[0])), chance, s.bonus);
+            return r;
+        }
+        for (p, f) in f.iter().enumerate() {
+            r[p] = sigmoid(dot(w, f));
         }
         r
     }
 
     pub fn to_file(&self, note: BTreeMap<String, serde_json::Value>) -> ValueFile {
         let names = feature_names();
+        let named = |w: &Weights| names.iter().cloned().zip(w.iter().copied()).collect();
         ValueFile {
+            solo_symphony: self.symphony.as_ref().map(|s| SymphonyFile {
+                bonus: s.bonus,
+                weights: named(&s.weights),
+            }),
             players: (1..=4)
-                .map(|n| {
-                    let w = &self.weights[n - 1];
-                    let named = names.iter().cloned().zip(w.iter().copied()).collect();
-                    (n.to_string(), named)
-                })
+                .map(|n| (n.to_string(), named(&self.weights[n - 1])))
                 .collect(),
             trained: note,
         }
@@ -154,7 +187,6 @@ impl Value {
     pub fn from_json(text: &str) -> Result<Value, String> {
         let file: ValueFile =
             serde_json::from_str(text).map_err(|e| format!("not an evaluation file: {e}"))?;
-        let names = feature_names();
         let mut weights = [[0.0; FEATURES]; 4];
         if let Some(other) = file
             .players
@@ -168,23 +200,24 @@ impl Value {
                 .players
                 .get(&n.to_string())
                 .ok_or_else(|| format!("players: \"{n}\" is missing"))?;
-            if let Some(bad) = named.keys().find(|k| !names.contains(k)) {
-                return Err(format!(
-                    "players \"{n}\": {bad:?} is not a feature; the features are {}",
-                    names.join(", ")
-                ));
-            }
-            for (i, name) in names.iter().enumerate() {
-                let w = *named
-                    .get(name)
-                    .ok_or_else(|| format!("players \"{n}\": {name:?} is missing"))?;
-                if !w.is_finite() {
-                    return Err(format!("players \"{n}\": {name:?} is {w}, not a number"));
-                }
-                weights[n - 1][i] = w;
-            }
+            weights[n - 1] = read_weights(named, &format!("players \"{n}\""))?;
         }
-        Ok(Value { weights })
+        let symphony = match &file.solo_symphony {
+            None => None,
+            Some(s) => {
+                if !(0.0..0.9).contains(&s.bonus) {
+                    return Err(format!(
+                        "solo_symphony: bonus {} is not from 0 to less than 0.9",
+                        s.bonus
+                    ));
+                }
+                Some(Symphony {
+                    bonus: s.bonus,
+                    weights: read_weights(&s.weights, "solo_symphony")?,
+                })
+            }
+        };
+        Ok(Value { weights, symphony })
     }
 
     pub fn load(path: &str) -> Result<Value, String> {
@@ -193,21 +226,56 @@ impl Value {
     }
 }
 
+/// A weight for every feature, by name (`what` names the part of the file for errors).
+fn read_weights(named: &BTreeMap<String, f32>, what: &str) -> Result<Weights, String> {
+    let names = feature_names();
+    if let Some(bad) = named.keys().find(|k| !names.contains(k)) {
+        return Err(format!(
+            "{what}: {bad:?} is not a feature; the features are {}",
+            names.join(", ")
+        ));
+    }
+    let mut w = [0.0; FEATURES];
+    for (i, name) in names.iter().enumerate() {
+        let x = *named
+            .get(name)
+            .ok_or_else(|| format!("{what}: {name:?} is missing"))?;
+        if !x.is_finite() {
+            return Err(format!("{what}: {name:?} is {x}, not a number"));
+        }
+        w[i] = x;
+    }
+    Ok(w)
+}
+
 /// The JSON form of an evaluation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ValueFile {
     /// For each player count ("1" to "4"), each feature's weight.
     pub players: BTreeMap<String, BTreeMap<String, f32>>,
+    /// Solo in two parts (`Value::symphony`): then players "1" is fitted to the tiles' share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solo_symphony: Option<SymphonyFile>,
     /// How it was trained (command, positions, fit), for people.
     #[serde(default)]
     pub trained: BTreeMap<String, serde_json::Value>,
+}
+
+/// The JSON form of `Symphony`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SymphonyFile {
+    pub bonus: f32,
+    pub weights: BTreeMap<String, f32>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::policy::Policy;
+    use rand::Rng;
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn the_shipped_evaluation_reads_and_favours_the_leader() {
@@ -290,5 +358,67 @@ mod tests {
         assert!(Value::from_json("[]")
             .unwrap_err()
             .starts_with("not an evaluation file"));
+        // The solo symphony part, when there is one, goes along and is checked the same way.
+        let mut weights = [0.0; FEATURES];
+        weights[3] = -0.5;
+        v.symphony = Some(Symphony {
+            bonus: 0.4,
+            weights,
+        });
+        let text = serde_json::to_string(&v.to_file(BTreeMap::new())).unwrap();
+        assert_eq!(Value::from_json(&text).unwrap(), v);
+        let file = v.to_file(BTreeMap::new());
+        let mut typo = file.clone();
+        let sym = typo.solo_symphony.as_mut().unwrap();
+        let w = sym.weights.remove("late_score").unwrap();
+        sym.weights.insert("late_scor".into(), w);
+        let e = Value::from_json(&serde_json::to_string(&typo).unwrap()).unwrap_err();
+        assert!(
+            e.starts_with("solo_symphony: \"late_scor\" is not a feature"),
+            "{e}"
+        );
+        let mut big = file;
+        big.solo_symphony.as_mut().unwrap().bonus = 0.95;
+        let e = Value::from_json(&serde_json::to_string(&big).unwrap()).unwrap_err();
+        assert!(e.contains("bonus 0.95 is not from 0"), "{e}");
+    }
+
+    #[test]
+    fn in_two_parts_no_symphony_is_counted_on_past_25_tiles() {
+        // Tiles' share one half everywhere, a symphony sure wherever one can still come.
+        let mut sure = [0.0; FEATURES];
+        let to_act = HOLDINGS.iter().position(|h| *h == "to_act").unwrap();
+        sure[to_act] = 20.0;
+        let v = Value {
+            weights: [[0.0; FEATURES]; 4],
+            symphony: Some(Symphony {
+                bonus: 0.4,
+                weights: sure,
+            }),
+        };
+        let mut rng: ChaCha8Rng = rand::SeedableRng::seed_from_u64(8);
+        let mut checked = 0;
+        for seed in 0..10 {
+            let mut g = Game::seeded(1, seed).unwrap();
+            // Random placements seldom reach 75; a deck that does is skipped.
+            while !g.is_over() && g.placements() < 27 {
+                let before = v.returns(&g)[0];
+                let want = match g.placements() < u16::from(SYMPHONY_TILES) {
+                    true => 0.1 + 0.5 * 0.5 + 0.4,
+                    false => 0.1 + 0.5 * 0.5,
+                };
+                assert!(
+                    (before - want).abs() < 1e-4,
+                    "seed {seed}: {before} vs {want}"
+                );
+                let moves = g.legal_moves();
+                g.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            checked += (g.placements() == 27) as usize;
+        }
+        assert!(checked >= 5, "only {checked} decks played past 25 tiles");
+        // Games of 2 to 4 players are valued by their one curve, whatever the solo part.
+        let g = Game::seeded(2, 1).unwrap();
+        assert_eq!(v.returns(&g)[..2], [0.5, 0.5]);
     }
 }

@@ -7,11 +7,11 @@
 
 use crate::aim::Aim;
 use crate::bot::{Bot, Budget};
-use crate::mcts::{playout_step, returns, Mcts, MctsConfig};
-use crate::value::{features, sigmoid, Features, Value, FEATURES};
+use crate::mcts::{playout_step, returns, solo_tiles_share, Mcts, MctsConfig};
+use crate::value::{features, sigmoid, solo_return, Features, Symphony, Value, FEATURES};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sagani_core::{Game, Setup};
+use sagani_core::{Game, Outcome, Setup, SYMPHONY_TILES};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -23,6 +23,12 @@ pub struct Sample {
     pub players: u8,
     /// The game it comes from (held-out games are chosen by it).
     pub game: u64,
+    /// Solo, the return in parts (`Value::symphony`): the share the tiles used earned, whether
+    /// the game ended in a symphony (0 or 1), and whether one could still come (fewer than 25
+    /// tiles used).
+    pub tiles_share: f32,
+    pub symphony: f32,
+    pub symphony_open: bool,
 }
 
 /// What the positions come from.
@@ -92,7 +98,7 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
             step(&mut g, &mut rng, p, &mut gains, &mut aim);
         }
     }
-    let mut kept: Vec<Vec<Features>> = Vec::new();
+    let mut kept: Vec<(Vec<Features>, bool)> = Vec::new();
     let mut n = 0u32;
     // One search for each seat, each with its own tree.
     let mut searches: Vec<Mcts> = match p.search {
@@ -110,7 +116,8 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
     let mut legal = Vec::new();
     while let Some(seat) = g.to_act() {
         if n.is_multiple_of(KEEP_EVERY) {
-            kept.push(features(&g));
+            let open = g.placements() < u16::from(SYMPHONY_TILES);
+            kept.push((features(&g), open));
         }
         n += 1;
         match p.search {
@@ -129,13 +136,25 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
         }
     }
     let r = returns(&g, p.mcts.symphony_bonus);
+    let (tiles_share, symphony) = match g.outcome() {
+        Some(Outcome::Solo {
+            tiles_used,
+            reached: true,
+            symphony,
+            ..
+        }) => (solo_tiles_share(tiles_used), symphony as u8 as f32),
+        _ => (0.0, 0.0),
+    };
     kept.into_iter()
-        .flat_map(|seats| {
+        .flat_map(|(seats, open)| {
             seats.into_iter().enumerate().map(move |(s, f)| Sample {
                 features: f,
                 target: r[s],
                 players,
                 game: d,
+                tiles_share,
+                symphony,
+                symphony_open: open,
             })
         })
         .collect()
@@ -177,17 +196,23 @@ pub struct FitReport {
     pub squared_error: f64,
     pub score_only_cross_entropy: f64,
     pub score_only_squared_error: f64,
+    /// Solo fitted in two parts: the one curve's cross-entropy and squared error.
+    pub one_curve: Option<(f64, f64)>,
 }
 
 /// Mean cross-entropy and squared error of weights `w` on `samples`.
 pub fn loss(samples: &[&Sample], w: &[f32; FEATURES]) -> (f64, f64) {
+    loss_of(samples, |s| sigmoid(dot(w, &s.features)))
+}
+
+/// The same for any prediction of a sample's return.
+fn loss_of(samples: &[&Sample], predict: impl Fn(&Sample) -> f32) -> (f64, f64) {
     if samples.is_empty() {
         return (0.0, 0.0);
     }
     let (mut ce, mut se) = (0.0, 0.0);
     for s in samples {
-        let z: f32 = w.iter().zip(&s.features).map(|(a, b)| a * b).sum();
-        let q = (sigmoid(z) as f64).clamp(1e-6, 1.0 - 1e-6);
+        let q = (predict(s) as f64).clamp(1e-6, 1.0 - 1e-6);
         let y = s.target as f64;
         ce -= y * q.ln() + (1.0 - y) * (1.0 - q).ln();
         se += (q - y).powi(2);
@@ -196,9 +221,19 @@ pub fn loss(samples: &[&Sample], w: &[f32; FEATURES]) -> (f64, f64) {
     (ce / n, se / n)
 }
 
+fn dot(w: &[f32; FEATURES], f: &Features) -> f32 {
+    w.iter().zip(f).map(|(a, b)| a * b).sum()
+}
+
 /// Fits weights to `samples` by `steps` steps of Adam on the mean cross-entropy with an L2
 /// penalty `l2` (on standardised features), using only the features `mask` allows.
-fn fit_weights(samples: &[&Sample], steps: usize, l2: f64, mask: &[bool; FEATURES]) -> Features {
+fn fit_weights(
+    samples: &[&Sample],
+    target: impl Fn(&Sample) -> f32,
+    steps: usize,
+    l2: f64,
+    mask: &[bool; FEATURES],
+) -> Features {
     let mut scale = [1f64; FEATURES];
     if !samples.is_empty() {
         for (j, sc) in scale.iter_mut().enumerate() {
@@ -220,7 +255,7 @@ fn fit_weights(samples: &[&Sample], steps: usize, l2: f64, mask: &[bool; FEATURE
                 .filter(|&j| mask[j])
                 .map(|j| w[j] * s.features[j] as f64 / scale[j])
                 .sum();
-            let err = s.target as f64 - 1.0 / (1.0 + (-z).exp());
+            let err = target(s) as f64 - 1.0 / (1.0 + (-z).exp());
             for j in (0..FEATURES).filter(|&j| mask[j]) {
                 grad[j] += err * s.features[j] as f64 / scale[j];
             }
@@ -243,8 +278,16 @@ fn fit_weights(samples: &[&Sample], steps: usize, l2: f64, mask: &[bool; FEATURE
 
 /// Fits a model for each player count to the samples of the games `held_out` says no to, and
 /// scores it (and a model of the score alone) on the rest. A count without samples keeps the
-/// shipped weights (zeros would value every cut playout of its games at one half).
-pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2: f64) -> Fit {
+/// shipped weights (zeros would value every cut playout of its games at one half). With
+/// `solo_parts` (the symphony bonus of the returns), solo is fitted in two parts
+/// (`Value::symphony`), and the one curve is fitted too, to compare.
+pub fn fit(
+    samples: &[Sample],
+    held_out: impl Fn(u64) -> bool,
+    steps: usize,
+    l2: f64,
+    solo_parts: Option<f32>,
+) -> Fit {
     let all = [true; FEATURES];
     let mut score_only = [false; FEATURES];
     let holdings = crate::value::HOLDINGS.len();
@@ -253,6 +296,7 @@ pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2:
     }
     let mut value = Value::trained().clone();
     let mut report = Vec::new();
+    let return_of = |s: &Sample| s.target;
     for players in 1..=4u8 {
         let (test, train): (Vec<&Sample>, Vec<&Sample>) = samples
             .iter()
@@ -261,11 +305,34 @@ pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2:
         if train.is_empty() {
             continue;
         }
-        let w = fit_weights(&train, steps, l2, &all);
-        let base = fit_weights(&train, steps, l2, &score_only);
-        let (cross_entropy, squared_error) = loss(&test, &w);
+        let w = fit_weights(&train, return_of, steps, l2, &all);
+        let base = fit_weights(&train, return_of, steps, l2, &score_only);
+        let (mut cross_entropy, mut squared_error) = loss(&test, &w);
         let (score_only_cross_entropy, score_only_squared_error) = loss(&test, &base);
+        let mut one_curve = None;
         value.weights[players as usize - 1] = w;
+        if players == 1 {
+            value.symphony = None;
+            if let Some(bonus) = solo_parts {
+                let tiles = fit_weights(&train, |s| s.tiles_share, steps, l2, &all);
+                let open: Vec<&Sample> =
+                    train.iter().copied().filter(|s| s.symphony_open).collect();
+                let chance = fit_weights(&open, |s| s.symphony, steps, l2, &all);
+                one_curve = Some((cross_entropy, squared_error));
+                (cross_entropy, squared_error) = loss_of(&test, |s| {
+                    let p = match s.symphony_open {
+                        true => sigmoid(dot(&chance, &s.features)),
+                        false => 0.0,
+                    };
+                    solo_return(sigmoid(dot(&tiles, &s.features)), p, bonus)
+                });
+                value.weights[0] = tiles;
+                value.symphony = Some(Symphony {
+                    bonus,
+                    weights: chance,
+                });
+            }
+        }
         report.push(FitReport {
             players,
             fitted: train.len(),
@@ -274,6 +341,7 @@ pub fn fit(samples: &[Sample], held_out: impl Fn(u64) -> bool, steps: usize, l2:
             squared_error,
             score_only_cross_entropy,
             score_only_squared_error,
+            one_curve,
         });
     }
     Fit { value, report }
@@ -303,10 +371,13 @@ mod tests {
                     target: sigmoid(z),
                     players: 2,
                     game: i % 5,
+                    tiles_share: 0.0,
+                    symphony: 0.0,
+                    symphony_open: false,
                 }
             })
             .collect();
-        let f = fit(&samples, |g| g == 4, 400, 0.0);
+        let f = fit(&samples, |g| g == 4, 400, 0.0, None);
         let w = f.value.weights[1];
         for j in 0..FEATURES {
             assert!(
@@ -318,6 +389,58 @@ mod tests {
         }
         let r = &f.report[0];
         assert!(r.cross_entropy < r.score_only_cross_entropy, "{r:?}");
+    }
+
+    /// Solo returns made of a tiles' share and a symphony's step are fitted better in two
+    /// parts than by one curve, and the symphony's rule is recovered.
+    #[test]
+    fn two_parts_fit_a_solo_return_better_than_one_curve() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let (mut tiles_rule, mut chance_rule) = ([0f32; FEATURES], [0f32; FEATURES]);
+        tiles_rule[0] = 0.7;
+        tiles_rule[2] = -0.4;
+        chance_rule[0] = 1.5;
+        chance_rule[8] = -1.0;
+        let samples: Vec<Sample> = (0..6000)
+            .map(|i| {
+                let mut f = [0f32; FEATURES];
+                for x in f.iter_mut() {
+                    *x = rng.random_range(-2.0..2.0);
+                }
+                let open = i % 4 != 0;
+                let p = if open {
+                    sigmoid(dot(&chance_rule, &f))
+                } else {
+                    0.0
+                };
+                let symphony = (rng.random::<f32>() < p) as u8 as f32;
+                let tiles_share = sigmoid(dot(&tiles_rule, &f));
+                Sample {
+                    features: f,
+                    target: solo_return(tiles_share, symphony, 0.4),
+                    players: 1,
+                    game: i % 5,
+                    tiles_share,
+                    symphony,
+                    symphony_open: open,
+                }
+            })
+            .collect();
+        let f = fit(&samples, |g| g == 4, 400, 0.0, Some(0.4));
+        let r = &f.report[0];
+        let (one_ce, one_se) = r.one_curve.expect("fitted in two parts");
+        assert!(r.squared_error < 0.9 * one_se, "{r:?}");
+        assert!(r.cross_entropy < one_ce, "{r:?}");
+        let sym = f.value.symphony.as_ref().expect("a symphony part");
+        assert_eq!(sym.bonus, 0.4);
+        for (j, (w, want)) in sym.weights.iter().zip(chance_rule).enumerate() {
+            assert!((w - want).abs() < 0.25, "weight {j}: {w} vs {want}");
+        }
+        // Without parts, solo is one curve again.
+        assert!(fit(&samples, |g| g == 4, 50, 0.0, None)
+            .value
+            .symphony
+            .is_none());
     }
 
     #[test]
@@ -346,6 +469,14 @@ mod tests {
         }
         assert!(a.iter().all(|s| (0.0..=1.0).contains(&s.target)));
         assert!(a.iter().any(|s| s.players == 1));
+        // A solo return that reached 75 (0.1 or more) is its parts.
+        for s in a
+            .iter()
+            .filter(|s| s.players == 1 && s.target >= 0.1 - 1e-6)
+        {
+            let parts = solo_return(s.tiles_share, s.symphony, p.mcts.symphony_bonus);
+            assert!((parts - s.target).abs() < 1e-5, "{s:?}");
+        }
         let five = Positions {
             players: vec![5],
             ..p

@@ -62,6 +62,10 @@ pub struct Args {
     /// are and tune the others (a policy without them stays as fast as it was).
     #[arg(long, requires = "solo")]
     keep_positional: bool,
+    /// With --value: fit solo in two parts, the share of the return the tiles used earn and
+    /// the chance of a symphony (its bonus a step at 25 tiles that one curve fits badly).
+    #[arg(long, requires = "value")]
+    solo_parts: bool,
     /// Self-play games [default: 60; with --value, 20000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(5..))]
     games: Option<u64>,
@@ -238,7 +242,8 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     let bar = progress(games, "games");
     let samples = positions(&p, &|_| bar.inc(1))?;
     bar.finish_and_clear();
-    let f = value_train::fit(&samples, |g| g % 5 == 4, steps as usize, args.l2);
+    let parts = args.solo_parts.then_some(symphony_bonus);
+    let f = value_train::fit(&samples, |g| g % 5 == 4, steps as usize, args.l2, parts);
     say!(
         "{} positions' seats from {games} games; held out (1 game in 5):",
         samples.len()
@@ -274,6 +279,17 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
             r.squared_error,
             r.score_only_squared_error
         );
+        if let Some((ce, se)) = r.one_curve {
+            say!(
+                "{:<8} {:>8} {:>8} {:>14.4} {:>14} {:>14.4}   (solo in one curve)",
+                "",
+                "",
+                "",
+                ce,
+                "",
+                se
+            );
+        }
     }
     let names = sagani_ai::value::feature_names();
     // A column of weights for each player count fitted.
@@ -298,15 +314,22 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
             .collect();
         say!("{name:<18}{row}");
     }
+    if let Some(sym) = &value.symphony {
+        say!("solo in two parts: players 1 above is the tiles' share; the symphony's chance:");
+        for (name, w) in names.iter().zip(sym.weights) {
+            say!("{name:<18} {w:>9.3}");
+        }
+    }
     let mut note = BTreeMap::new();
     note.insert(
         "command".into(),
         format!(
-            "sagani train --value --games {games} --players {} --seed {}{}{} --steps {steps} --l2 {}",
+            "sagani train --value --games {games} --players {} --seed {}{}{}{} --steps {steps} --l2 {}",
             joined(players),
             args.seed,
             args.iterations
                 .map_or(String::new(), |n| format!(" --iterations {n}")),
+            if args.solo_parts { " --solo-parts" } else { "" },
             from_arg(args),
             args.l2
         )
@@ -327,6 +350,12 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
             format!("held_out_cross_entropy_score_alone_{}", r.players),
             r.score_only_cross_entropy.into(),
         );
+        if let Some((ce, _)) = r.one_curve {
+            note.insert(
+                format!("held_out_cross_entropy_one_curve_{}", r.players),
+                ce.into(),
+            );
+        }
     }
     let text = serde_json::to_string_pretty(&value.to_file(note)).expect("evaluations serialise");
     std::fs::write(&args.out, text + "\n")

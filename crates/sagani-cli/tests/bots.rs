@@ -555,3 +555,53 @@ fn train_value_writes_an_evaluation_the_arena_reads_and_refuses_bad_input() {
     );
     assert!(err.contains("is missing"), "{err}");
 }
+
+#[test]
+fn train_value_solo_parts_writes_a_two_part_solo_evaluation_solo_games_read() {
+    let dir = temp_dir("train-value-parts");
+    let out = dir.join("parts.json");
+    let text = ok(&sagani()
+        .args(["train", "--value", "--solo-parts", "--games", "40"])
+        .args(["--players", "1", "--threads", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap());
+    assert!(text.contains("(solo in one curve)"), "{text}");
+    assert!(text.contains("the symphony's chance:"), "{text}");
+    let value = sagani_ai::value::Value::load(out.to_str().unwrap()).unwrap();
+    let sym = value.symphony.as_ref().expect("solo in two parts");
+    assert_eq!(
+        sym.bonus,
+        sagani_ai::MctsConfig::default().symphony_bonus
+    );
+    assert!(sym.weights.iter().any(|w| *w != 0.0));
+    let file = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        file.contains("--solo-parts"),
+        "the command is noted: {file}"
+    );
+    let played = ok(&sagani()
+        .args([
+            "solo",
+            "--games",
+            "1",
+            "--iterations",
+            "50",
+            "--threads",
+            "1",
+        ])
+        .arg("--bot")
+        .arg(format!("mcts/value={}", out.display()))
+        .output()
+        .unwrap());
+    assert!(played.contains("1 games:"), "{played}");
+    // Parts are for the evaluation only.
+    let err = failed(
+        &sagani()
+            .args(["train", "--solo-parts", "--out"])
+            .arg(dir.join("x.json"))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("--value"), "{err}");
+}
