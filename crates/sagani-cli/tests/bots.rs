@@ -570,10 +570,7 @@ fn train_value_solo_parts_writes_a_two_part_solo_evaluation_solo_games_read() {
     assert!(text.contains("the symphony's chance:"), "{text}");
     let value = sagani_ai::value::Value::load(out.to_str().unwrap()).unwrap();
     let sym = value.symphony.as_ref().expect("solo in two parts");
-    assert_eq!(
-        sym.bonus,
-        sagani_ai::MctsConfig::default().symphony_bonus
-    );
+    assert_eq!(sym.bonus, sagani_ai::MctsConfig::default().symphony_bonus);
     assert!(sym.weights.iter().any(|w| *w != 0.0));
     let file = std::fs::read_to_string(&out).unwrap();
     assert!(
