@@ -702,7 +702,7 @@ impl<'a> Tree<'a> {
         let r = if g.is_over() {
             returns(&g, self.cfg.symphony_bonus)
         } else {
-            self.cfg.value.returns(&g)
+            self.cfg.value.returns(&g, self.cfg.symphony_bonus)
         };
         for &(node, idx, player) in &self.path {
             let n = &mut self.nodes[node as usize];

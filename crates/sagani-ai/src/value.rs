@@ -107,16 +107,10 @@ pub struct Value {
     pub weights: [Weights; 4],
     /// Solo, in two parts: the solo return is a share for the tiles used plus a step (the
     /// bonus) at 25 tiles, which one logistic curve fits badly. With this, `weights[0]` is
-    /// fitted to the tiles' share alone and this model to whether a symphony comes.
-    pub symphony: Option<Symphony>,
-}
-
-/// The solo evaluation's second part (`Value::symphony`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Symphony {
-    /// The return a symphony earns on top (`mcts/symphony_bonus` when it was fitted).
-    pub bonus: f32,
-    pub weights: Weights,
+    /// fitted to the tiles' share alone and these weights to whether a symphony comes; the
+    /// search's bonus joins them as its returns do (neither part depends on it). A game that
+    /// never reaches 75 returns less than 0.1; the parts value it at 0.1 (it is rare).
+    pub symphony: Option<Weights>,
 }
 
 /// The return of a solo game ended with `tiles` (the share of it the tiles used earn, 0 to 1)
@@ -144,21 +138,23 @@ impl Value {
         g.variant() != Variant::SoloAll
     }
 
-    /// Each player's expected return from the position (`solo-all`: none, all 0).
-    pub fn returns(&self, g: &Game) -> [f32; MAX_PLAYERS] {
+    /// Each player's expected return from the position (`solo-all`: none, all 0), for the
+    /// search's solo `symphony_bonus` (only solo in two parts uses it: one curve has the bonus
+    /// it was fitted with built in).
+    pub fn returns(&self, g: &Game, symphony_bonus: f32) -> [f32; MAX_PLAYERS] {
         let mut r = [0.0; MAX_PLAYERS];
         if !Value::evaluates(g) {
             return r;
         }
         let w = &self.weights[g.players() as usize - 1];
         let f = features(g);
-        if let (1, Some(s)) = (g.players(), &self.symphony) {
+        if let (1, Some(sym)) = (g.players(), &self.symphony) {
             // Past 25 tiles no symphony can come: that part of the return is known.
             let chance = match g.placements() < u16::from(SYMPHONY_TILES) {
-                true => sigmoid(dot(&s.weights, &f[0])),
+                true => sigmoid(dot(sym, &f[0])),
                 false => 0.0,
             };
-            r[0] = solo_return(sigmoid(dot(w, &f[0])), chance, s.bonus);
+            r[0] = solo_return(sigmoid(dot(w, &f[0])), chance, symphony_bonus);
             return r;
         }
         for (p, f) in f.iter().enumerate() {
@@ -171,10 +167,7 @@ impl Value {
         let names = feature_names();
         let named = |w: &Weights| names.iter().cloned().zip(w.iter().copied()).collect();
         ValueFile {
-            solo_symphony: self.symphony.as_ref().map(|s| SymphonyFile {
-                bonus: s.bonus,
-                weights: named(&s.weights),
-            }),
+            solo_symphony: self.symphony.as_ref().map(named),
             players: (1..=4)
                 .map(|n| (n.to_string(), named(&self.weights[n - 1])))
                 .collect(),
@@ -204,18 +197,7 @@ impl Value {
         }
         let symphony = match &file.solo_symphony {
             None => None,
-            Some(s) => {
-                if !(0.0..0.9).contains(&s.bonus) {
-                    return Err(format!(
-                        "solo_symphony: bonus {} is not from 0 to less than 0.9",
-                        s.bonus
-                    ));
-                }
-                Some(Symphony {
-                    bonus: s.bonus,
-                    weights: read_weights(&s.weights, "solo_symphony")?,
-                })
-            }
+            Some(named) => Some(read_weights(named, "solo_symphony")?),
         };
         Ok(Value { weights, symphony })
     }
@@ -254,20 +236,13 @@ fn read_weights(named: &BTreeMap<String, f32>, what: &str) -> Result<Weights, St
 pub struct ValueFile {
     /// For each player count ("1" to "4"), each feature's weight.
     pub players: BTreeMap<String, BTreeMap<String, f32>>,
-    /// Solo in two parts (`Value::symphony`): then players "1" is fitted to the tiles' share.
+    /// Solo in two parts (`Value::symphony`): each feature's weight for whether a symphony
+    /// comes; then players "1" is fitted to the tiles' share.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub solo_symphony: Option<SymphonyFile>,
+    pub solo_symphony: Option<BTreeMap<String, f32>>,
     /// How it was trained (command, positions, fit), for people.
     #[serde(default)]
     pub trained: BTreeMap<String, serde_json::Value>,
-}
-
-/// The JSON form of `Symphony`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SymphonyFile {
-    pub bonus: f32,
-    pub weights: BTreeMap<String, f32>,
 }
 
 #[cfg(test)]
@@ -297,7 +272,7 @@ mod tests {
                     &mut Default::default(),
                 );
             }
-            let r = v.returns(&g);
+            let r = v.returns(&g, 0.4);
             // In 2-player games the two returns add up to 1, as at the end.
             assert!((r[0] + r[1] - 1.0).abs() < 1e-4, "{r:?}");
             let (a, b) = (g.score(0), g.score(1));
@@ -329,7 +304,7 @@ mod tests {
             }
             if good.score(0) >= careless.score(0) + 10 {
                 compared += 1;
-                better += (v.returns(&good)[0] > v.returns(&careless)[0]) as usize;
+                better += (v.returns(&good, 0.4)[0] > v.returns(&careless, 0.4)[0]) as usize;
             }
         }
         assert!(compared >= 5, "only {compared} decks played clearly apart");
@@ -339,7 +314,7 @@ mod tests {
             ..sagani_core::Setup::seeded(1, 3)
         })
         .unwrap();
-        assert_eq!(v.returns(&all), [0.0; MAX_PLAYERS]);
+        assert_eq!(v.returns(&all, 0.4), [0.0; MAX_PLAYERS]);
     }
 
     #[test]
@@ -361,26 +336,23 @@ mod tests {
         // The solo symphony part, when there is one, goes along and is checked the same way.
         let mut weights = [0.0; FEATURES];
         weights[3] = -0.5;
-        v.symphony = Some(Symphony {
-            bonus: 0.4,
-            weights,
-        });
+        v.symphony = Some(weights);
         let text = serde_json::to_string(&v.to_file(BTreeMap::new())).unwrap();
         assert_eq!(Value::from_json(&text).unwrap(), v);
         let file = v.to_file(BTreeMap::new());
         let mut typo = file.clone();
         let sym = typo.solo_symphony.as_mut().unwrap();
-        let w = sym.weights.remove("late_score").unwrap();
-        sym.weights.insert("late_scor".into(), w);
+        let w = sym.remove("late_score").unwrap();
+        sym.insert("late_scor".into(), w);
         let e = Value::from_json(&serde_json::to_string(&typo).unwrap()).unwrap_err();
         assert!(
             e.starts_with("solo_symphony: \"late_scor\" is not a feature"),
             "{e}"
         );
-        let mut big = file;
-        big.solo_symphony.as_mut().unwrap().bonus = 0.95;
-        let e = Value::from_json(&serde_json::to_string(&big).unwrap()).unwrap_err();
-        assert!(e.contains("bonus 0.95 is not from 0"), "{e}");
+        let mut short = file;
+        short.solo_symphony.as_mut().unwrap().remove("supply");
+        let e = Value::from_json(&serde_json::to_string(&short).unwrap()).unwrap_err();
+        assert_eq!(e, "solo_symphony: \"supply\" is missing");
     }
 
     #[test]
@@ -391,10 +363,7 @@ mod tests {
         sure[to_act] = 20.0;
         let v = Value {
             weights: [[0.0; FEATURES]; 4],
-            symphony: Some(Symphony {
-                bonus: 0.4,
-                weights: sure,
-            }),
+            symphony: Some(sure),
         };
         let mut rng: ChaCha8Rng = rand::SeedableRng::seed_from_u64(8);
         let mut checked = 0;
@@ -402,15 +371,18 @@ mod tests {
             let mut g = Game::seeded(1, seed).unwrap();
             // Random placements seldom reach 75; a deck that does is skipped.
             while !g.is_over() && g.placements() < 27 {
-                let before = v.returns(&g)[0];
-                let want = match g.placements() < u16::from(SYMPHONY_TILES) {
-                    true => 0.1 + 0.5 * 0.5 + 0.4,
-                    false => 0.1 + 0.5 * 0.5,
-                };
-                assert!(
-                    (before - want).abs() < 1e-4,
-                    "seed {seed}: {before} vs {want}"
-                );
+                // The search's bonus joins the parts.
+                for bonus in [0.4, 0.7] {
+                    let before = v.returns(&g, bonus)[0];
+                    let want = match g.placements() < u16::from(SYMPHONY_TILES) {
+                        true => 0.1 + (0.9 - bonus) * 0.5 + bonus,
+                        false => 0.1 + (0.9 - bonus) * 0.5,
+                    };
+                    assert!(
+                        (before - want).abs() < 1e-4,
+                        "seed {seed}: {before} vs {want}"
+                    );
+                }
                 let moves = g.legal_moves();
                 g.play(moves[rng.random_range(0..moves.len())]).unwrap();
             }
@@ -419,6 +391,6 @@ mod tests {
         assert!(checked >= 5, "only {checked} decks played past 25 tiles");
         // Games of 2 to 4 players are valued by their one curve, whatever the solo part.
         let g = Game::seeded(2, 1).unwrap();
-        assert_eq!(v.returns(&g)[..2], [0.5, 0.5]);
+        assert_eq!(v.returns(&g, 0.4)[..2], [0.5, 0.5]);
     }
 }

@@ -8,7 +8,7 @@
 use crate::aim::Aim;
 use crate::bot::{Bot, Budget};
 use crate::mcts::{playout_step, returns, solo_tiles_share, Mcts, MctsConfig};
-use crate::value::{features, sigmoid, solo_return, Features, Symphony, Value, FEATURES};
+use crate::value::{features, sigmoid, solo_return, Features, Value, FEATURES};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sagani_core::{Game, Outcome, Setup, SYMPHONY_TILES};
@@ -279,8 +279,9 @@ fn fit_weights(
 /// Fits a model for each player count to the samples of the games `held_out` says no to, and
 /// scores it (and a model of the score alone) on the rest. A count without samples keeps the
 /// shipped weights (zeros would value every cut playout of its games at one half). With
-/// `solo_parts` (the symphony bonus of the returns), solo is fitted in two parts
-/// (`Value::symphony`), and the one curve is fitted too, to compare.
+/// `solo_parts` (the symphony bonus of the returns, which joins the parts to be scored against
+/// them), solo is fitted in two parts (`Value::symphony`), and the one curve is fitted too, to
+/// compare.
 pub fn fit(
     samples: &[Sample],
     held_out: impl Fn(u64) -> bool,
@@ -327,10 +328,7 @@ pub fn fit(
                     solo_return(sigmoid(dot(&tiles, &s.features)), p, bonus)
                 });
                 value.weights[0] = tiles;
-                value.symphony = Some(Symphony {
-                    bonus,
-                    weights: chance,
-                });
+                value.symphony = Some(chance);
             }
         }
         report.push(FitReport {
@@ -432,8 +430,7 @@ mod tests {
         assert!(r.squared_error < 0.9 * one_se, "{r:?}");
         assert!(r.cross_entropy < one_ce, "{r:?}");
         let sym = f.value.symphony.as_ref().expect("a symphony part");
-        assert_eq!(sym.bonus, 0.4);
-        for (j, (w, want)) in sym.weights.iter().zip(chance_rule).enumerate() {
+        for (j, (w, want)) in sym.iter().zip(chance_rule).enumerate() {
             assert!((w - want).abs() < 0.25, "weight {j}: {w} vs {want}");
         }
         // Without parts, solo is one curve again.

@@ -33,7 +33,9 @@ use std::process::ExitCode;
 /// what it holds: score, points on the way, the tiles' worth, open arrows, discs, whether it
 /// acts, each also times how far the pile is drawn and in the final round) is fitted to 4
 /// games in 5 and scored on the fifth, beside a fit of the score alone. Player counts not
-/// played keep the shipped weights.
+/// played keep the shipped weights. With --solo-parts, solo is fitted in two parts (the
+/// share of the return the tiles used earn, and whether a symphony comes) and the one curve
+/// beside them.
 /// The file is read by `--bots mcts/value=FILE` (arena, solo, play) and is the form of
 /// crates/sagani-ai/data/value-trained.json.
 ///
@@ -228,6 +230,12 @@ fn joined(players: &[u8]) -> String {
 
 /// `--value`: plays the positions, fits the evaluation, reports it and writes it.
 fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Result<(), String> {
+    if args.solo_parts && !players.contains(&1) {
+        return Err(format!(
+            "--solo-parts: --players {} has no solo games to fit in two parts",
+            joined(players)
+        ));
+    }
     let games = args.games.unwrap_or(20_000);
     let steps = args.steps.unwrap_or(200);
     let symphony_bonus = mcts.symphony_bonus;

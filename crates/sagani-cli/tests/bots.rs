@@ -570,8 +570,7 @@ fn train_value_solo_parts_writes_a_two_part_solo_evaluation_solo_games_read() {
     assert!(text.contains("the symphony's chance:"), "{text}");
     let value = sagani_ai::value::Value::load(out.to_str().unwrap()).unwrap();
     let sym = value.symphony.as_ref().expect("solo in two parts");
-    assert_eq!(sym.bonus, sagani_ai::MctsConfig::default().symphony_bonus);
-    assert!(sym.weights.iter().any(|w| *w != 0.0));
+    assert!(sym.iter().any(|w| *w != 0.0));
     let file = std::fs::read_to_string(&out).unwrap();
     assert!(
         file.contains("--solo-parts"),
@@ -601,4 +600,15 @@ fn train_value_solo_parts_writes_a_two_part_solo_evaluation_solo_games_read() {
             .unwrap(),
     );
     assert!(err.contains("--value"), "{err}");
+    // Parts are for solo: without solo games they would do nothing.
+    let err = failed(
+        &sagani()
+            .args(["train", "--value", "--solo-parts", "--players", "2,3"])
+            .arg("--out")
+            .arg(dir.join("y.json"))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("--solo-parts: --players 2,3 has no solo games"), "{err}");
+    assert!(!dir.join("y.json").exists());
 }
