@@ -116,6 +116,12 @@ fn run_inner(args: Args) -> Result<(), String> {
     if let Some(bad) = players.iter().find(|p| !(1..=4).contains(*p)) {
         return Err(format!("--players: {bad} is not 1 to 4"));
     }
+    if args.solo_parts && !players.contains(&1) {
+        return Err(format!(
+            "--solo-parts: --players {} has no solo games to fit in two parts",
+            joined(&players)
+        ));
+    }
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
         return Err(format!("--l2 {}: a penalty is 0 or more", args.l2));
     }
@@ -230,12 +236,6 @@ fn joined(players: &[u8]) -> String {
 
 /// `--value`: plays the positions, fits the evaluation, reports it and writes it.
 fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Result<(), String> {
-    if args.solo_parts && !players.contains(&1) {
-        return Err(format!(
-            "--solo-parts: --players {} has no solo games to fit in two parts",
-            joined(players)
-        ));
-    }
     let games = args.games.unwrap_or(20_000);
     let steps = args.steps.unwrap_or(200);
     let symphony_bonus = mcts.symphony_bonus;
@@ -324,7 +324,7 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     }
     if let Some(sym) = &value.symphony {
         say!("solo in two parts: players 1 above is the tiles' share; the symphony's chance:");
-        for (name, w) in names.iter().zip(sym.weights) {
+        for (name, w) in names.iter().zip(sym) {
             say!("{name:<18} {w:>9.3}");
         }
     }

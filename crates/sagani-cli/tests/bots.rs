@@ -609,6 +609,9 @@ fn train_value_solo_parts_writes_a_two_part_solo_evaluation_solo_games_read() {
             .output()
             .unwrap(),
     );
-    assert!(err.contains("--solo-parts: --players 2,3 has no solo games"), "{err}");
+    assert!(
+        err.contains("--solo-parts: --players 2,3 has no solo games"),
+        "{err}"
+    );
     assert!(!dir.join("y.json").exists());
 }
