@@ -119,8 +119,29 @@ pub fn solo_return(tiles: f32, symphony: f32, bonus: f32) -> f32 {
     0.1 + (0.9 - bonus) * tiles + bonus * symphony
 }
 
-fn dot(w: &Weights, f: &Features) -> f32 {
+pub(crate) fn dot(w: &Weights, f: &Features) -> f32 {
     w.iter().zip(f).map(|(a, b)| a * b).sum()
+}
+
+/// Whether a solo game can still end in a symphony: fewer than 25 tiles are placed.
+pub(crate) fn symphony_open(g: &Game) -> bool {
+    g.placements() < u16::from(SYMPHONY_TILES)
+}
+
+/// A solo position's return by the two parts' weights (`Value::symphony`): past 25 tiles no
+/// symphony can come, so that part is known, not guessed.
+pub(crate) fn in_two_parts(
+    tiles: &Weights,
+    chance: &Weights,
+    f: &Features,
+    open: bool,
+    bonus: f32,
+) -> f32 {
+    let p = match open {
+        true => sigmoid(dot(chance, f)),
+        false => 0.0,
+    };
+    solo_return(sigmoid(dot(tiles, f)), p, bonus)
 }
 
 impl Value {
@@ -148,13 +169,8 @@ impl Value {
         }
         let w = &self.weights[g.players() as usize - 1];
         let f = features(g);
-        if let (1, Some(sym)) = (g.players(), &self.symphony) {
-            // Past 25 tiles no symphony can come: that part of the return is known.
-            let chance = match g.placements() < u16::from(SYMPHONY_TILES) {
-                true => sigmoid(dot(sym, &f[0])),
-                false => 0.0,
-            };
-            r[0] = solo_return(sigmoid(dot(w, &f[0])), chance, symphony_bonus);
+        if let (1, Some(chance)) = (g.players(), &self.symphony) {
+            r[0] = in_two_parts(w, chance, &f[0], symphony_open(g), symphony_bonus);
             return r;
         }
         for (p, f) in f.iter().enumerate() {

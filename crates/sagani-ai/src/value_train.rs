@@ -8,10 +8,12 @@
 use crate::aim::Aim;
 use crate::bot::{Bot, Budget};
 use crate::mcts::{playout_step, returns, solo_tiles_share, Mcts, MctsConfig};
-use crate::value::{features, sigmoid, solo_return, Features, Value, FEATURES};
+use crate::value::{
+    dot, features, in_two_parts, sigmoid, symphony_open, Features, Value, FEATURES,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sagani_core::{Game, Outcome, Setup, SYMPHONY_TILES};
+use sagani_core::{Game, Outcome, Setup};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -116,8 +118,7 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
     let mut legal = Vec::new();
     while let Some(seat) = g.to_act() {
         if n.is_multiple_of(KEEP_EVERY) {
-            let open = g.placements() < u16::from(SYMPHONY_TILES);
-            kept.push((features(&g), open));
+            kept.push((features(&g), symphony_open(&g)));
         }
         n += 1;
         match p.search {
@@ -221,10 +222,6 @@ fn loss_of(samples: &[&Sample], predict: impl Fn(&Sample) -> f32) -> (f64, f64) 
     (ce / n, se / n)
 }
 
-fn dot(w: &[f32; FEATURES], f: &Features) -> f32 {
-    w.iter().zip(f).map(|(a, b)| a * b).sum()
-}
-
 /// Fits weights to `samples` by `steps` steps of Adam on the mean cross-entropy with an L2
 /// penalty `l2` (on standardised features), using only the features `mask` allows.
 fn fit_weights(
@@ -321,11 +318,7 @@ pub fn fit(
                 let chance = fit_weights(&open, |s| s.symphony, steps, l2, &all);
                 one_curve = Some((cross_entropy, squared_error));
                 (cross_entropy, squared_error) = loss_of(&test, |s| {
-                    let p = match s.symphony_open {
-                        true => sigmoid(dot(&chance, &s.features)),
-                        false => 0.0,
-                    };
-                    solo_return(sigmoid(dot(&tiles, &s.features)), p, bonus)
+                    in_two_parts(&tiles, &chance, &s.features, s.symphony_open, bonus)
                 });
                 value.weights[0] = tiles;
                 value.symphony = Some(chance);
@@ -348,6 +341,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::solo_return;
 
     /// Targets made by a known logistic rule are recovered.
     #[test]
