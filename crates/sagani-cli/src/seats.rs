@@ -21,7 +21,8 @@ pub struct Roster {
     /// same seed, iterations and --threads.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     iterations: Option<u64>,
-    /// MCTS search threads (default: one per core).
+    /// MCTS search threads (default: one per core), each growing its own tree
+    /// (`mcts/shared_tree=true`: one tree when thinking by time).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
     /// An engine speaking docs/engine-protocol.md, as NAME=COMMAND (repeatable); NAME can then
