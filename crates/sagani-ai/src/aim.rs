@@ -8,7 +8,9 @@
 //! a placement, not for the whole display, each step; each candidate then costs a few lookups.
 
 use crate::policy::POSITIONAL;
-use sagani_core::{arrow_of_bit, tile, Cell, Direction, Display, Gain, Game, Move, TileId};
+use sagani_core::{
+    arrow_of_bit, tile, Cell, Direction, Display, Element, Gain, Game, Move, TileId,
+};
 
 /// How far along a ray from a candidate the features look, in cells.
 const REACH: i32 = 6;
@@ -49,6 +51,8 @@ pub struct Aim {
     /// over the elements. They only grow until the grid is cleared, so they bound, not count.
     most_through: [u8; 4],
     most_spoil: u16,
+    /// Scratch for `room`: the cells a tile can go on.
+    open: Vec<usize>,
 }
 
 impl Aim {
@@ -194,6 +198,41 @@ impl Aim {
         [spoil as f32, aim as f32, reach as f32, next_reach as f32]
     }
 
+    /// Where the display leaves room, for the evaluation (`value::ROOM`): the most open arrows
+    /// of the element of the tile to place (`coming`) that it could cover on a cell a tile can
+    /// go on now (up to 4); the same for each element (up to 3), summed; and the cells a tile
+    /// can go on where two or more open arrows of one element cross, in tens. Zeros when never
+    /// synced.
+    pub fn room(&mut self, coming: Option<Element>) -> [f32; 3] {
+        if self.tiles.is_empty() {
+            return [0.0; 3];
+        }
+        let side = SIDE as usize;
+        self.open.clear();
+        for &(_, cell, _) in &self.placed {
+            let at = near(cell.x, cell.y);
+            for n in [at - 1, at + 1, at - side, at + side] {
+                if self.tiles[n] == 0 {
+                    self.open.push(n);
+                }
+            }
+        }
+        self.open.sort_unstable();
+        self.open.dedup();
+        let mut best = [0u8; 4];
+        let mut hubs = 0;
+        for &i in &self.open {
+            let t = self.through[i];
+            for e in 0..4 {
+                best[e] = best[e].max(t[e]);
+            }
+            hubs += t.iter().any(|&n| n >= 2) as u8;
+        }
+        let now = coming.map_or(0, |e| best[e.index()].min(4));
+        let each: u8 = best.iter().map(|&b| b.min(3)).sum();
+        [now as f32, each as f32, hubs as f32 / 10.0]
+    }
+
     /// Whether the empty cell `i` is one a tile could go on once cell `placed` holds one:
     /// next to a tile.
     #[inline]
@@ -307,6 +346,32 @@ mod tests {
         let mut aim = Aim::default();
         aim.sync(&g);
         assert_eq!(aim.features(Move::Pass, &Gain::default()), [0.0; 4]);
+    }
+
+    /// The room, for the evaluation, in the display of the test above: the two open Fire arrows
+    /// cross on (0,-1), a cell a tile can go on. Then a Water tile takes that cell: each Fire
+    /// ray still meets a cell a tile can go on, but only one at a time.
+    #[test]
+    fn the_room_is_where_open_arrows_cross_on_cells_a_tile_can_go_on() {
+        let mut aim = Aim::default();
+        assert_eq!(aim.room(Some(Element::Fire)), [0.0; 3], "never synced");
+        let g = solo(&[2, 1, 40, 3], &[(2, 0, 0, 0), (1, 1, 0, 3)]);
+        aim.sync(&g);
+        // A Fire tile could cover both at once; a Water one nothing, as no Water arrow is open.
+        assert_eq!(aim.room(Some(Element::Fire)), [2.0, 2.0, 0.1]);
+        assert_eq!(aim.room(Some(Element::Water)), [0.0, 2.0, 0.1]);
+        assert_eq!(aim.room(None), [0.0, 2.0, 0.1]);
+        // Tile 40 on the crossing (its own arrows, Fire north-east and Water north-west, point
+        // at cells no tile touches): a Fire tile on (0,-2) meets one arrow.
+        let g = solo(
+            &[2, 1, 40, 3],
+            &[(2, 0, 0, 0), (1, 1, 0, 3), (40, 0, -1, 0)],
+        );
+        aim.sync(&g);
+        assert_eq!(aim.room(Some(Element::Fire)), [1.0, 1.0, 0.0]);
+        let mut fresh = Aim::default();
+        fresh.sync(&g);
+        assert_eq!(fresh.room(Some(Element::Fire)), [1.0, 1.0, 0.0]);
     }
 
     /// A grid that follows the games as tiles are placed shows what one built afresh shows,

@@ -131,14 +131,7 @@ mod tests {
     /// better half goes on alone and comes first, best first.
     #[test]
     fn candidates_share_the_guesses_and_the_weaker_half_is_dropped() {
-        let mut g = solo(11);
-        for _ in 0..6 {
-            let mv = g.legal_moves()[0];
-            g.play(mv).unwrap();
-        }
-        let view = g.view(Some(0));
-        let sampler = PileSampler::new(&view);
-        let base = sampler.any_game(&view).unwrap();
+        let (g, sampler, base) = crate::sampler::solo_after(11, 6);
         let legal = g.legal_moves();
         let policy = Policy::trained();
         let mut rng = ChaCha8Rng::seed_from_u64(3);

@@ -17,6 +17,7 @@ pub mod levels;
 mod mcts;
 mod mcts_2026;
 pub mod policy;
+mod race;
 mod random;
 pub mod sampler;
 pub mod solo_tune;

@@ -16,6 +16,7 @@ use crate::aim::Aim;
 use crate::clairvoyant::Beam;
 use crate::hindsight::{self, Hindsight};
 use crate::policy::{intermezzo_open, lateness, Policy};
+use crate::race::{self, Race};
 use crate::sampler::PileSampler;
 use crate::value::Value;
 use crate::{Analysis, Bot, Budget, Decision};
@@ -81,6 +82,11 @@ pub struct MctsConfig {
     /// The hindsight search's solver: displays kept and placements tried at each step.
     pub hindsight_width: usize,
     pub hindsight_branch: usize,
+    /// Solo: search by a race of rollouts on common guesses (`race`) instead of the tree,
+    /// dropping a placement `solo_race` standard errors behind the leader (0: the tree).
+    pub solo_race: f32,
+    /// Rounds of the race before a placement may leave it.
+    pub race_min: usize,
 }
 
 impl Default for MctsConfig {
@@ -123,6 +129,8 @@ impl Default for MctsConfig {
             solo_hindsight: 0,
             hindsight_width: 1,
             hindsight_branch: 4,
+            solo_race: 0.0,
+            race_min: 16,
         }
     }
 }
@@ -201,6 +209,8 @@ impl MctsConfig {
             "hindsight_branch" => {
                 self.hindsight_branch = value.parse().map_err(|e| bad(&e))?
             }
+            "solo_race" => self.solo_race = value.parse().map_err(|e| bad(&e))?,
+            "race_min" => self.race_min = value.parse().map_err(|e| bad(&e))?,
             "policy" => self.policy = Policy::named(value).map_err(|e| bad(&e))?,
             "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
             other => {
@@ -208,7 +218,7 @@ impl MctsConfig {
                     "{other:?} is not an mcts setting: exploration, widening, candidates, \
                      playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
                      shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
-                     hindsight_width, hindsight_branch"
+                     hindsight_width, hindsight_branch, solo_race, race_min"
                 ))
             }
         }
@@ -335,6 +345,28 @@ impl Mcts {
                 deadline,
                 budget.iterations,
                 &mut self.rng,
+            );
+            return SearchStats {
+                iterations,
+                elapsed: start.elapsed(),
+                root,
+                reused: 0,
+            };
+        }
+        if self.cfg.solo_race > 0.0 && base.variant() == Variant::Solo {
+            let race = Race {
+                z: self.cfg.solo_race,
+                min_rounds: self.cfg.race_min.max(2),
+            };
+            let mut walker = Walker::new(&self.cfg, self.rng.next_u64(), legal);
+            let (root, iterations) = race::search(
+                &base,
+                &sampler,
+                &mut walker,
+                race,
+                deadline,
+                budget.iterations,
+                self.cfg.symphony_bonus,
             );
             return SearchStats {
                 iterations,
@@ -550,7 +582,7 @@ enum Walk {
 }
 
 /// One thread's walks through a tree, with its own generator and scratch space.
-struct Walker<'a> {
+pub(crate) struct Walker<'a> {
     cfg: &'a MctsConfig,
     rng: ChaCha8Rng,
     /// The root's moves are the caller's legal moves, whatever the guess.
@@ -565,7 +597,7 @@ struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    fn new(cfg: &'a MctsConfig, seed: u64, root_legal: &'a [Move]) -> Walker<'a> {
+    pub(crate) fn new(cfg: &'a MctsConfig, seed: u64, root_legal: &'a [Move]) -> Walker<'a> {
         Walker {
             cfg,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -581,9 +613,13 @@ impl<'a> Walker<'a> {
         }
     }
 
+    pub(crate) fn rng(&mut self) -> &mut ChaCha8Rng {
+        &mut self.rng
+    }
+
     /// The moves worth trying here, best first by `evaluate`, with the intermezzo choice or the
     /// pass second so that it is always among the first tried.
-    fn candidates(&mut self, g: &Game, root: bool) -> Vec<Move> {
+    pub(crate) fn candidates(&mut self, g: &Game, root: bool) -> Vec<Move> {
         g.placement_gains(&mut self.gains);
         let policy = &self.order[(g.players() == 1) as usize];
         let root_legal = self.root_legal;
@@ -745,7 +781,7 @@ impl<'a> Walker<'a> {
 
     /// Plays on from `g` with the playout policy and returns each player's return: from the
     /// end, or from the evaluation where the playout is cut.
-    fn play_out(&mut self, mut g: Game) -> [f32; MAX_PLAYERS] {
+    pub(crate) fn play_out(&mut self, mut g: Game) -> [f32; MAX_PLAYERS] {
         let samples = self.cfg.playout_samples_for(&g);
         let depth = match g.players() {
             _ if !Value::evaluates(&g) => 0,
@@ -771,7 +807,9 @@ impl<'a> Walker<'a> {
         if g.is_over() {
             returns(&g, self.cfg.symphony_bonus)
         } else {
-            self.cfg.value.returns(&g, self.cfg.symphony_bonus)
+            self.cfg
+                .value
+                .returns(&g, self.cfg.symphony_bonus, &mut self.aim)
         }
     }
 }

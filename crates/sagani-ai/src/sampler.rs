@@ -53,3 +53,22 @@ impl PileSampler {
         Game::from_view(view, &pile)
     }
 }
+
+/// For tests: a solo game on deck `seed` after `placed` tiles (each the first legal move), the
+/// sampler of the player's view of it, and the view's game (its pile in any order).
+#[cfg(test)]
+pub(crate) fn solo_after(seed: u64, placed: usize) -> (Game, PileSampler, Game) {
+    let setup = sagani_core::Setup {
+        variant: Some(sagani_core::Variant::Solo),
+        ..sagani_core::Setup::seeded(1, seed)
+    };
+    let mut g = Game::new(&setup).expect("solo sets up");
+    for _ in 0..placed {
+        let mv = g.legal_moves()[0];
+        g.play(mv).expect("legal moves are legal");
+    }
+    let view = g.view(Some(0));
+    let sampler = PileSampler::new(&view);
+    let base = sampler.any_game(&view).expect("views rebuild");
+    (g, sampler, base)
+}

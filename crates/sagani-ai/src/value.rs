@@ -6,14 +6,15 @@
 //! one would have returned, without its noise, at a fraction of its cost. A model for each
 //! player count; the `solo-all` variant (scored otherwise) is not evaluated.
 
+use crate::aim::Aim;
 use crate::policy::lateness;
-use sagani_core::{Game, Variant, MAX_PLAYERS, SYMPHONY_TILES};
+use sagani_core::{tile, Game, Variant, MAX_PLAYERS, SYMPHONY_TILES};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-/// What a player holds, in this order (`holdings`).
-pub const HOLDINGS: [&str; 7] = [
+/// What a player holds, in this order (`holdings`); the last `ROOM.len()` are `ROOM`.
+pub const HOLDINGS: [&str; 10] = [
     // Score, in tens.
     "score",
     // Unflipped tiles' values times the share of their arrows covered, in tens: points on
@@ -29,7 +30,17 @@ pub const HOLDINGS: [&str; 7] = [
     "short",
     // 1 for the player to act (in solo always: the model's constant).
     "to_act",
+    // Where the display leaves room (`Aim::room`; solo only, 0 in games of 2 to 4): the most
+    // open arrows the tile to place could cover at once on a cell it can go on,
+    "room_tile",
+    // the same for each element (up to 3) summed,
+    "room",
+    // and the cells a tile can go on where open arrows of one element cross, in tens.
+    "hubs",
 ];
+
+/// The holdings worked out from the grid of the display's arrows (`Aim::room`).
+pub const ROOM: std::ops::Range<usize> = HOLDINGS.len() - 3..HOLDINGS.len();
 
 /// Each holding as it is, times how far the pile is drawn, and times 1 once the final round is
 /// on: a lead weighs more as the end nears.
@@ -40,7 +51,7 @@ pub type Features = [f32; FEATURES];
 /// The weights of one player count.
 pub type Weights = [f32; FEATURES];
 
-fn holdings(g: &Game, seat: u8) -> [f32; HOLDINGS.len()] {
+fn holdings(g: &Game, seat: u8, room: [f32; 3]) -> [f32; HOLDINGS.len()] {
     let (mut partial, mut potential, mut uncovered) = (0.0, 0.0, 0.0);
     for t in g.display(seat).tiles().filter(|t| !t.flipped) {
         let arrows = t.arrows().count_ones() as f32;
@@ -59,14 +70,25 @@ fn holdings(g: &Game, seat: u8) -> [f32; HOLDINGS.len()] {
         supply as f32 / 10.0,
         4u16.saturating_sub(supply) as f32,
         (g.to_act() == Some(seat)) as u8 as f32,
+        room[0],
+        room[1],
+        room[2],
     ]
 }
 
 /// Every seat's features: its holdings less the mean of the others' (solo: as they are), as
-/// they are, times the lateness and in the final round.
-pub fn features(g: &Game) -> Vec<Features> {
+/// they are, times the lateness and in the final round. The room (`ROOM`) is worked out with
+/// `aim` in a solo game while the player acts, and 0 otherwise.
+pub fn features(g: &Game, aim: Option<&mut Aim>) -> Vec<Features> {
     let n = g.players() as usize;
-    let h: Vec<_> = (0..n as u8).map(|s| holdings(g, s)).collect();
+    let room = match aim {
+        Some(aim) if n == 1 && g.to_act() == Some(0) => {
+            aim.sync(g);
+            aim.room(g.revealed().and_then(tile).map(|k| k.element))
+        }
+        _ => [0.0; 3],
+    };
+    let h: Vec<_> = (0..n as u8).map(|s| holdings(g, s, room)).collect();
     let late = lateness(g);
     let fin = g.final_round() as u8 as f32;
     (0..n)
@@ -162,13 +184,14 @@ impl Value {
     /// Each player's expected return from the position (`solo-all`: none, all 0), for the
     /// search's solo `symphony_bonus` (only solo in two parts uses it: one curve has the bonus
     /// it was fitted with built in).
-    pub fn returns(&self, g: &Game, symphony_bonus: f32) -> [f32; MAX_PLAYERS] {
+    /// `aim` works out the room (`ROOM`) when the weights use it.
+    pub fn returns(&self, g: &Game, symphony_bonus: f32, aim: &mut Aim) -> [f32; MAX_PLAYERS] {
         let mut r = [0.0; MAX_PLAYERS];
         if !Value::evaluates(g) {
             return r;
         }
         let w = &self.weights[g.players() as usize - 1];
-        let f = features(g);
+        let f = features(g, self.uses_room(g.players()).then_some(aim));
         if let (1, Some(chance)) = (g.players(), &self.symphony) {
             r[0] = in_two_parts(w, chance, &f[0], symphony_open(g), symphony_bonus);
             return r;
@@ -177,6 +200,15 @@ impl Value {
             r[p] = sigmoid(dot(w, f));
         }
         r
+    }
+
+    /// Whether the weights for `players` weigh the room (only then is it worth working out).
+    pub fn uses_room(&self, players: u8) -> bool {
+        let uses = |w: &Weights| {
+            (0..3).any(|part| ROOM.clone().any(|k| w[part * HOLDINGS.len() + k] != 0.0))
+        };
+        uses(&self.weights[players as usize - 1])
+            || (players == 1 && self.symphony.as_ref().is_some_and(uses))
     }
 
     pub fn to_file(&self, note: BTreeMap<String, serde_json::Value>) -> ValueFile {
@@ -268,6 +300,33 @@ mod tests {
     use rand::Rng;
     use rand_chacha::ChaCha8Rng;
 
+    /// The room is worked out only in solo games, with a grid, and only for weights that use
+    /// it; where it is, it is the grid's, and it moves the return by its weight.
+    #[test]
+    fn the_room_is_worked_out_for_solo_weights_that_use_it() {
+        let (g, _, _) = crate::sampler::solo_after(7, 8);
+        let mut aim = Aim::default();
+        aim.sync(&g);
+        let room = aim.room(g.revealed().and_then(tile).map(|k| k.element));
+        assert!(room.iter().any(|x| *x != 0.0), "{room:?}");
+        let f = features(&g, Some(&mut Aim::default()))[0];
+        assert_eq!(f[ROOM], room);
+        assert!(features(&g, None)[0][ROOM].iter().all(|x| *x == 0.0));
+        let two = Game::seeded(2, 7).unwrap();
+        let f = features(&two, Some(&mut Aim::default()));
+        assert!(f.iter().all(|f| f[ROOM].iter().all(|x| *x == 0.0)));
+
+        let shipped = Value::trained();
+        assert!((1..=4).all(|n| !shipped.uses_room(n)));
+        let mut v = shipped.clone();
+        v.weights[0][ROOM.start + 1] = 0.5;
+        assert!(v.uses_room(1) && !v.uses_room(2));
+        let before = shipped.returns(&g, 0.4, &mut Aim::default())[0];
+        let after = v.returns(&g, 0.4, &mut Aim::default())[0];
+        let z = |r: f32| (r / (1.0 - r)).ln();
+        assert!((z(after) - z(before) - 0.5 * room[1]).abs() < 1e-3);
+    }
+
     #[test]
     fn the_shipped_evaluation_reads_and_favours_the_leader() {
         let v = Value::trained();
@@ -288,7 +347,7 @@ mod tests {
                     &mut Default::default(),
                 );
             }
-            let r = v.returns(&g, 0.4);
+            let r = v.returns(&g, 0.4, &mut Aim::default());
             // In 2-player games the two returns add up to 1, as at the end.
             assert!((r[0] + r[1] - 1.0).abs() < 1e-4, "{r:?}");
             let (a, b) = (g.score(0), g.score(1));
@@ -320,7 +379,9 @@ mod tests {
             }
             if good.score(0) >= careless.score(0) + 10 {
                 compared += 1;
-                better += (v.returns(&good, 0.4)[0] > v.returns(&careless, 0.4)[0]) as usize;
+                better += (v.returns(&good, 0.4, &mut Aim::default())[0]
+                    > v.returns(&careless, 0.4, &mut Aim::default())[0])
+                    as usize;
             }
         }
         assert!(compared >= 5, "only {compared} decks played clearly apart");
@@ -330,7 +391,10 @@ mod tests {
             ..sagani_core::Setup::seeded(1, 3)
         })
         .unwrap();
-        assert_eq!(v.returns(&all, 0.4), [0.0; MAX_PLAYERS]);
+        assert_eq!(
+            v.returns(&all, 0.4, &mut Aim::default()),
+            [0.0; MAX_PLAYERS]
+        );
     }
 
     #[test]
@@ -389,7 +453,7 @@ mod tests {
             while !g.is_over() && g.placements() < 27 {
                 // The search's bonus joins the parts.
                 for bonus in [0.4, 0.7] {
-                    let before = v.returns(&g, bonus)[0];
+                    let before = v.returns(&g, bonus, &mut Aim::default())[0];
                     let want = match g.placements() < u16::from(SYMPHONY_TILES) {
                         true => 0.1 + (0.9 - bonus) * 0.5 + bonus,
                         false => 0.1 + (0.9 - bonus) * 0.5,
@@ -407,6 +471,6 @@ mod tests {
         assert!(checked >= 5, "only {checked} decks played past 25 tiles");
         // Games of 2 to 4 players are valued by their one curve, whatever the solo part.
         let g = Game::seeded(2, 1).unwrap();
-        assert_eq!(v.returns(&g, 0.4)[..2], [0.5, 0.5]);
+        assert_eq!(v.returns(&g, 0.4, &mut Aim::default())[..2], [0.5, 0.5]);
     }
 }

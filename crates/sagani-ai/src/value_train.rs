@@ -118,7 +118,7 @@ fn one_game(p: &Positions, d: u64) -> Vec<Sample> {
     let mut legal = Vec::new();
     while let Some(seat) = g.to_act() {
         if n.is_multiple_of(KEEP_EVERY) {
-            kept.push((features(&g), symphony_open(&g)));
+            kept.push((features(&g, Some(&mut aim)), symphony_open(&g)));
         }
         n += 1;
         match p.search {

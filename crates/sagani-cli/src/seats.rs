@@ -34,9 +34,10 @@ pub struct Roster {
     pub engine_logs: Option<PathBuf>,
     /// Settings of the `mcts` bot, for tuning it: comma-separated NAME=VALUE of exploration,
     /// widening, candidates, playout_samples, solo_playout_samples, symphony_bonus, policy
-    /// and solo_policy (trained, solo-trained, hand or a file), reuse, tree_positional,
-    /// intermezzo_reveal (off or a number), playout_depth, solo_playout_depth, value (trained or a file),
-    /// solo_hindsight, hindsight_width, hindsight_branch; see `MctsConfig` and
+    /// and solo_policy (trained, solo-trained, hand or a file), reuse, shared_tree,
+    /// tree_positional, intermezzo_reveal (off or a number), playout_depth, solo_playout_depth,
+    /// value (trained or a file), solo_hindsight, hindsight_width, hindsight_branch, solo_race,
+    /// race_min; see `MctsConfig` and
     /// docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too, so two settings
     /// can meet in one match.
     #[arg(long, value_name = "NAME=VALUE,…", value_delimiter = ',')]
