@@ -9,7 +9,7 @@ use crate::aim::Aim;
 use crate::bot::{Bot, Budget};
 use crate::mcts::{playout_step, returns, solo_tiles_share, Mcts, MctsConfig};
 use crate::value::{
-    dot, features, in_two_parts, sigmoid, symphony_open, Features, Value, FEATURES,
+    dot, features, in_two_parts, sigmoid, symphony_open, Features, Value, FEATURES, HOLDINGS, ROOM,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -285,12 +285,20 @@ pub fn fit(
     steps: usize,
     l2: f64,
     solo_parts: Option<f32>,
+    room: bool,
 ) -> Fit {
-    let all = [true; FEATURES];
+    // The room (`value::ROOM`) only when asked: it costs time at every cut playout.
+    let mut all = [true; FEATURES];
+    if !room {
+        for part in 0..3 {
+            for k in ROOM {
+                all[part * HOLDINGS.len() + k] = false;
+            }
+        }
+    }
     let mut score_only = [false; FEATURES];
-    let holdings = crate::value::HOLDINGS.len();
     for k in 0..3 {
-        score_only[k * holdings] = true;
+        score_only[k * HOLDINGS.len()] = true;
     }
     let mut value = Value::trained().clone();
     let mut report = Vec::new();
@@ -369,7 +377,9 @@ mod tests {
                 }
             })
             .collect();
-        let f = fit(&samples, |g| g == 4, 400, 0.0, None);
+        // Feature 9 is a room holding (`hubs`): fitted only when asked.
+        assert!(ROOM.contains(&9));
+        let f = fit(&samples, |g| g == 4, 400, 0.0, None, true);
         let w = f.value.weights[1];
         for j in 0..FEATURES {
             assert!(
@@ -381,6 +391,9 @@ mod tests {
         }
         let r = &f.report[0];
         assert!(r.cross_entropy < r.score_only_cross_entropy, "{r:?}");
+        let without = fit(&samples, |g| g == 4, 400, 0.0, None, false);
+        assert_eq!(without.value.weights[1][9], 0.0);
+        assert!(without.report[0].cross_entropy > r.cross_entropy);
     }
 
     /// Solo returns made of a tiles' share and a symphony's step are fitted better in two
@@ -392,7 +405,7 @@ mod tests {
         tiles_rule[0] = 0.7;
         tiles_rule[2] = -0.4;
         chance_rule[0] = 1.5;
-        chance_rule[8] = -1.0;
+        chance_rule[11] = -1.0;
         let samples: Vec<Sample> = (0..6000)
             .map(|i| {
                 let mut f = [0f32; FEATURES];
@@ -418,7 +431,7 @@ mod tests {
                 }
             })
             .collect();
-        let f = fit(&samples, |g| g == 4, 400, 0.0, Some(0.4));
+        let f = fit(&samples, |g| g == 4, 400, 0.0, Some(0.4), false);
         let r = &f.report[0];
         let (one_ce, one_se) = r.one_curve.expect("fitted in two parts");
         assert!(r.squared_error < 0.9 * one_se, "{r:?}");
@@ -428,7 +441,7 @@ mod tests {
             assert!((w - want).abs() < 0.25, "weight {j}: {w} vs {want}");
         }
         // Without parts, solo is one curve again.
-        assert!(fit(&samples, |g| g == 4, 50, 0.0, None)
+        assert!(fit(&samples, |g| g == 4, 50, 0.0, None, false)
             .value
             .symphony
             .is_none());

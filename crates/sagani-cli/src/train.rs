@@ -68,6 +68,10 @@ pub struct Args {
     /// the chance of a symphony (its bonus a step at 25 tiles that one curve fits badly).
     #[arg(long, requires = "value")]
     solo_parts: bool,
+    /// With --value: let the solo evaluation weigh where the display leaves room (room_tile,
+    /// room, hubs: worked out at every cut playout, so slower; not in the shipped evaluation).
+    #[arg(long, requires = "value")]
+    room: bool,
     /// Self-play games [default: 60; with --value, 20000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(5..))]
     games: Option<u64>,
@@ -251,7 +255,14 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     let samples = positions(&p, &|_| bar.inc(1))?;
     bar.finish_and_clear();
     let parts = args.solo_parts.then_some(symphony_bonus);
-    let f = value_train::fit(&samples, |g| g % 5 == 4, steps as usize, args.l2, parts);
+    let f = value_train::fit(
+        &samples,
+        |g| g % 5 == 4,
+        steps as usize,
+        args.l2,
+        parts,
+        args.room,
+    );
     say!(
         "{} positions' seats from {games} games; held out (1 game in 5):",
         samples.len()
@@ -332,12 +343,13 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     note.insert(
         "command".into(),
         format!(
-            "sagani train --value --games {games} --players {} --seed {}{}{}{} --steps {steps} --l2 {}",
+            "sagani train --value --games {games} --players {} --seed {}{}{}{}{} --steps {steps} --l2 {}",
             joined(players),
             args.seed,
             args.iterations
                 .map_or(String::new(), |n| format!(" --iterations {n}")),
             if args.solo_parts { " --solo-parts" } else { "" },
+            if args.room { " --room" } else { "" },
             from_arg(args),
             args.l2
         )
