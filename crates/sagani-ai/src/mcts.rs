@@ -316,6 +316,58 @@ impl Mcts {
         }
     }
 
+    /// The solo searches without a tree, when one is set (`solo_hindsight`, `solo_race`):
+    /// the root's moves, best first, and the iterations they count.
+    fn search_solo_without_tree(
+        &mut self,
+        base: &Game,
+        sampler: &PileSampler,
+        legal: &[Move],
+        deadline: Option<Instant>,
+        budget: Budget,
+    ) -> Option<(Vec<Analysis>, u64)> {
+        if base.variant() != Variant::Solo {
+            return None;
+        }
+        if self.cfg.solo_hindsight > 0 {
+            let set = Hindsight {
+                candidates: self.cfg.solo_hindsight,
+                beam: Beam {
+                    width: self.cfg.hindsight_width.max(1),
+                    branch: self.cfg.hindsight_branch.max(1),
+                },
+            };
+            return Some(hindsight::search(
+                base,
+                sampler,
+                legal,
+                set,
+                &self.cfg.solo_policy,
+                self.cfg.symphony_bonus,
+                deadline,
+                budget.iterations,
+                &mut self.rng,
+            ));
+        }
+        if self.cfg.solo_race > 0.0 {
+            let race = Race {
+                z: self.cfg.solo_race,
+                min_rounds: self.cfg.race_min.max(2),
+            };
+            let mut walker = Walker::new(&self.cfg, self.rng.next_u64(), legal);
+            return Some(race::search(
+                base,
+                sampler,
+                &mut walker,
+                race,
+                deadline,
+                budget.iterations,
+                self.cfg.symphony_bonus,
+            ));
+        }
+        None
+    }
+
     /// Searches the position of `view` and returns the root's moves, most visited first.
     pub fn search(&mut self, view: &View, legal: &[Move], budget: Budget) -> SearchStats {
         let start = Instant::now();
@@ -327,47 +379,9 @@ impl Mcts {
             (t, _) => t,
         };
         let deadline = time.map(|t| start + t);
-        if self.cfg.solo_hindsight > 0 && base.variant() == Variant::Solo {
-            let set = Hindsight {
-                candidates: self.cfg.solo_hindsight,
-                beam: Beam {
-                    width: self.cfg.hindsight_width.max(1),
-                    branch: self.cfg.hindsight_branch.max(1),
-                },
-            };
-            let (root, iterations) = hindsight::search(
-                &base,
-                &sampler,
-                legal,
-                set,
-                &self.cfg.solo_policy,
-                self.cfg.symphony_bonus,
-                deadline,
-                budget.iterations,
-                &mut self.rng,
-            );
-            return SearchStats {
-                iterations,
-                elapsed: start.elapsed(),
-                root,
-                reused: 0,
-            };
-        }
-        if self.cfg.solo_race > 0.0 && base.variant() == Variant::Solo {
-            let race = Race {
-                z: self.cfg.solo_race,
-                min_rounds: self.cfg.race_min.max(2),
-            };
-            let mut walker = Walker::new(&self.cfg, self.rng.next_u64(), legal);
-            let (root, iterations) = race::search(
-                &base,
-                &sampler,
-                &mut walker,
-                race,
-                deadline,
-                budget.iterations,
-                self.cfg.symphony_bonus,
-            );
+        if let Some((root, iterations)) =
+            self.search_solo_without_tree(&base, &sampler, legal, deadline, budget)
+        {
             return SearchStats {
                 iterations,
                 elapsed: start.elapsed(),

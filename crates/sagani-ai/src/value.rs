@@ -42,6 +42,12 @@ pub const HOLDINGS: [&str; 10] = [
 /// The holdings worked out from the grid of the display's arrows (`Aim::room`).
 pub const ROOM: std::ops::Range<usize> = HOLDINGS.len() - 3..HOLDINGS.len();
 
+/// Where the room's holdings sit among the features: as they are, times the lateness, and in
+/// the final round.
+pub fn room_features() -> impl Iterator<Item = usize> {
+    (0..3).flat_map(|part| ROOM.map(move |k| part * HOLDINGS.len() + k))
+}
+
 /// Each holding as it is, times how far the pile is drawn, and times 1 once the final round is
 /// on: a lead weighs more as the end nears.
 pub const FEATURES: usize = 3 * HOLDINGS.len();
@@ -204,9 +210,7 @@ impl Value {
 
     /// Whether the weights for `players` weigh the room (only then is it worth working out).
     pub fn uses_room(&self, players: u8) -> bool {
-        let uses = |w: &Weights| {
-            (0..3).any(|part| ROOM.clone().any(|k| w[part * HOLDINGS.len() + k] != 0.0))
-        };
+        let uses = |w: &Weights| room_features().any(|j| w[j] != 0.0);
         uses(&self.weights[players as usize - 1])
             || (players == 1 && self.symphony.as_ref().is_some_and(uses))
     }

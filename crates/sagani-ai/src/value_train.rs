@@ -9,7 +9,8 @@ use crate::aim::Aim;
 use crate::bot::{Bot, Budget};
 use crate::mcts::{playout_step, returns, solo_tiles_share, Mcts, MctsConfig};
 use crate::value::{
-    dot, features, in_two_parts, sigmoid, symphony_open, Features, Value, FEATURES, HOLDINGS, ROOM,
+    dot, features, in_two_parts, room_features, sigmoid, symphony_open, Features, Value, FEATURES,
+    HOLDINGS,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -290,11 +291,7 @@ pub fn fit(
     // The room (`value::ROOM`) only when asked: it costs time at every cut playout.
     let mut all = [true; FEATURES];
     if !room {
-        for part in 0..3 {
-            for k in ROOM {
-                all[part * HOLDINGS.len() + k] = false;
-            }
-        }
+        room_features().for_each(|j| all[j] = false);
     }
     let mut score_only = [false; FEATURES];
     for k in 0..3 {
@@ -378,7 +375,7 @@ mod tests {
             })
             .collect();
         // Feature 9 is a room holding (`hubs`): fitted only when asked.
-        assert!(ROOM.contains(&9));
+        assert!(crate::value::ROOM.contains(&9));
         let f = fit(&samples, |g| g == 4, 400, 0.0, None, true);
         let w = f.value.weights[1];
         for j in 0..FEATURES {
