@@ -893,8 +893,9 @@ async fn wait_until(done: impl Fn() -> bool) {
 // One worker thread: a bot thinking on it instead of a blocking thread would stall it all.
 #[tokio::test(flavor = "current_thread")]
 async fn a_thinking_bot_does_not_hold_up_the_server() {
+    let (bots, arm, release) = held_mcts();
     let server = start(Config {
-        bot_think_ms: 1500,
+        bots,
         bot_threads: 1,
         ..open_limits()
     })
@@ -908,12 +909,13 @@ async fn a_thinking_bot_does_not_hold_up_the_server() {
             !s["legal"].as_array().unwrap().is_empty()
         })
         .await;
+    arm.store(true, Ordering::SeqCst);
     let a = server
         .play(&game, &token, version(&s), &s["legal"][0])
         .await;
     assert_eq!(a.status, 200);
     let thinking = version(&a.body["state"]);
-    // While the bot thinks (its only thread busy), the server answers everyone else.
+    // While the bot thinks (held on its blocking thread), the server answers everyone else.
     let (other, other_invites) = server.create(json!([{"kind": "human"}])).await;
     let other_token = server.join(&other, &other_invites[0]).await;
     let o = server.state(&other, Some(&other_token)).await;
@@ -930,6 +932,7 @@ async fn a_thinking_bot_does_not_hold_up_the_server() {
         thinking,
         "all that was answered while the bot was still thinking"
     );
+    release.send(()).unwrap();
     server
         .wait_for(&game, None, |s| version(s) > thinking)
         .await;
@@ -1123,11 +1126,66 @@ async fn a_panicking_bot_takes_down_nothing() {
     assert_eq!(server.play(&other, &t, 0, &o["legal"][0]).await.status, 200);
 }
 
+/// A searching bot that holds its decision until the test lets it go: the test then waits
+/// for events, not for a search to be slow enough (a level's search has a fixed number of
+/// iterations and may end at once on a fast machine). It holds only once armed, so it may
+/// open the game at once.
+struct Held {
+    armed: Arc<std::sync::atomic::AtomicBool>,
+    release: Arc<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>,
+}
+
+impl sagani_ai::Bot for Held {
+    fn name(&self) -> String {
+        "held".into()
+    }
+    fn choose(
+        &mut self,
+        _: &sagani_core::view::View,
+        legal: &[sagani_core::Move],
+        _: sagani_ai::Budget,
+    ) -> sagani_ai::Decision {
+        if self.armed.load(Ordering::SeqCst) {
+            // A dropped sender (the test ended) lets it go too; so does a minute, so that a
+            // server that wrongly thinks on its async thread fails the test instead of hanging.
+            let wait = std::time::Duration::from_secs(60);
+            let _ = self.release.lock().unwrap().recv_timeout(wait);
+        }
+        legal[0].into()
+    }
+}
+
+/// The standard bots, but mcts is `Held`: the maker, the switch that arms it, and the sender
+/// that releases one held decision.
+fn held_mcts() -> (
+    sagani_server::BotMaker,
+    Arc<std::sync::atomic::AtomicBool>,
+    std::sync::mpsc::Sender<()>,
+) {
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let held = Arc::new(std::sync::Mutex::new(held));
+    let armed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let arm = armed.clone();
+    let standard = open_limits().bots;
+    let bots: sagani_server::BotMaker = Arc::new(move |name: &str, seed: u64| {
+        if name.starts_with("mcts") {
+            Box::new(Held {
+                armed: armed.clone(),
+                release: held.clone(),
+            }) as Box<dyn sagani_ai::Bot>
+        } else {
+            standard(name, seed)
+        }
+    });
+    (bots, arm, release)
+}
+
 /// Random and greedy have a worker of their own: they move while every mcts worker searches.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_bots_never_wait_behind_a_search() {
+    let (bots, arm, release) = held_mcts();
     let server = start(Config {
-        bot_think_ms: 3000,
+        bots,
         bot_threads: 1,
         ..open_limits()
     })
@@ -1141,12 +1199,13 @@ async fn quick_bots_never_wait_behind_a_search() {
             !s["legal"].as_array().unwrap().is_empty()
         })
         .await;
+    arm.store(true, Ordering::SeqCst);
     let a = server
         .play(&slow, &token, version(&s), &s["legal"][0])
         .await;
     assert_eq!(a.status, 200);
     let thinking = version(&a.body["state"]);
-    // mcts now searches for 3 s on the only slow worker; greedy answers meanwhile.
+    // mcts now holds the only slow worker until released; greedy answers meanwhile.
     let (game, token, s) = human_to_act_against_a_bot_named(&server, "greedy").await;
     let a = server
         .play(&game, &token, version(&s), &s["legal"][0])
@@ -1156,6 +1215,11 @@ async fn quick_bots_never_wait_behind_a_search() {
     assert_eq!(
         version(&server.state(&slow, None).await),
         thinking,
-        "greedy moved while mcts was still searching"
+        "mcts moved before it was released"
     );
+    // Let the search end: its move is played.
+    release.send(()).unwrap();
+    server
+        .wait_for(&slow, None, |s| version(s) > thinking)
+        .await;
 }
