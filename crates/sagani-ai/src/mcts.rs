@@ -794,13 +794,17 @@ impl<'a> Walker<'a> {
             };
             let (idx, new) = match fresh {
                 Some(mv) => {
-                    let prior = n
-                        .cands
-                        .iter()
-                        .position(|c| *c == mv)
-                        .and_then(|i| n.priors.get(i))
-                        .copied()
-                        .unwrap_or(0.0);
+                    // Looked up only where there are priors (`solo_puct`).
+                    let prior = match n.priors.is_empty() {
+                        true => 0.0,
+                        false => n
+                            .cands
+                            .iter()
+                            .position(|c| *c == mv)
+                            .and_then(|i| n.priors.get(i))
+                            .copied()
+                            .unwrap_or(0.0),
+                    };
                     n.children.push(Child {
                         mv,
                         n: 0,
