@@ -226,8 +226,20 @@ impl MctsConfig {
             "solo_race" => self.solo_race = value.parse().map_err(|e| bad(&e))?,
             "race_min" => self.race_min = value.parse().map_err(|e| bad(&e))?,
             "solo_paired" => self.solo_paired = value.parse().map_err(|e| bad(&e))?,
-            "solo_puct" => self.solo_puct = value.parse().map_err(|e| bad(&e))?,
-            "puct_temperature" => self.puct_temperature = value.parse().map_err(|e| bad(&e))?,
+            "solo_puct" => {
+                let c: f32 = value.parse().map_err(|e| bad(&e))?;
+                if !(c >= 0.0 && c.is_finite()) {
+                    return Err(bad(&"the constant is 0 (off) or more"));
+                }
+                self.solo_puct = c;
+            }
+            "puct_temperature" => {
+                let t: f32 = value.parse().map_err(|e| bad(&e))?;
+                if !(t > 0.0 && t.is_finite()) {
+                    return Err(bad(&"the temperature is above 0"));
+                }
+                self.puct_temperature = t;
+            }
             "policy" => self.policy = Policy::named(value).map_err(|e| bad(&e))?,
             "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
             other => {
@@ -1160,6 +1172,34 @@ mod tests {
         let mut walker = Walker::new(&cfg, 5, &legal);
         walker.candidates(&base, true);
         assert!(walker.priors.is_empty());
+    }
+
+    /// PUCT's settings refuse what has no meaning (a softmax at temperature 0 is all NaN),
+    /// and leave the setting as it was.
+    #[test]
+    fn puct_settings_refuse_what_has_no_meaning() {
+        let mut cfg = MctsConfig::default();
+        for bad in [
+            "puct_temperature=0",
+            "puct_temperature=-1",
+            "puct_temperature=inf",
+        ] {
+            let e = cfg.set(bad).unwrap_err();
+            assert!(e.contains("temperature is above 0"), "{bad}: {e}");
+        }
+        for bad in ["solo_puct=-0.5", "solo_puct=NaN"] {
+            let e = cfg.set(bad).unwrap_err();
+            assert!(e.contains("0 (off) or more"), "{bad}: {e}");
+        }
+        assert!(cfg.set("solo_puct=x").is_err());
+        let default = MctsConfig::default();
+        assert_eq!(
+            (cfg.solo_puct, cfg.puct_temperature),
+            (default.solo_puct, default.puct_temperature)
+        );
+        cfg.set("solo_puct=1.5").unwrap();
+        cfg.set("puct_temperature=2").unwrap();
+        assert_eq!((cfg.solo_puct, cfg.puct_temperature), (1.5, 2.0));
     }
 
     /// The intermezzo choice and the pass are always among a node's candidates: second with
