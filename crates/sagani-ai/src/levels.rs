@@ -102,6 +102,7 @@ pub fn search_config() -> MctsConfig {
         intermezzo_reveal: None,
         playout_depth: 0,
         solo_playout_depth: 0,
+        solo_td: None,
         reuse: false,
         ..MctsConfig::default()
     }

@@ -23,6 +23,7 @@ pub mod sampler;
 pub mod solo_tune;
 pub mod sprt;
 pub mod stats;
+pub mod td;
 pub mod train;
 pub mod value;
 pub mod value_train;

@@ -471,6 +471,68 @@ fn train_solo_writes_a_solo_policy_that_solo_reads() {
 }
 
 #[test]
+fn train_td_writes_a_solo_value_that_solo_reads() {
+    let dir = temp_dir("train-td");
+    let out = dir.join("td.json");
+    let text = ok(&sagani()
+        .args([
+            "train",
+            "--td",
+            "--games",
+            "5",
+            "--warm",
+            "20",
+            "--held-out",
+            "2",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap());
+    assert!(
+        text.contains("held out (2 decks from 5000001): the value alone reached 75 on"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the playout policy alone reached 75 on"),
+        "{text}"
+    );
+    let td = sagani_ai::td::Td::load(out.to_str().unwrap()).unwrap();
+    assert!(td.w.iter().any(|w| *w != 0.0), "nothing was learned");
+    let played = ok(&sagani()
+        .args([
+            "solo",
+            "--games",
+            "1",
+            "--iterations",
+            "50",
+            "--threads",
+            "1",
+        ])
+        .arg("--bot")
+        .arg(format!("mcts/solo_td={}", out.display()))
+        .output()
+        .unwrap());
+    assert!(played.contains("1 games:"), "{played}");
+    let err = failed(
+        &sagani()
+            .args(["solo", "--games", "1", "--bot"])
+            .arg(format!("mcts/solo_td={}", dir.join("none.json").display()))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("none.json"), "{err}");
+    let err = failed(
+        &sagani()
+            .args(["train", "--warm", "5", "--out"])
+            .arg(dir.join("x.json"))
+            .output()
+            .unwrap(),
+    );
+    assert!(err.contains("--td"), "{err}");
+}
+
+#[test]
 fn train_value_writes_an_evaluation_the_arena_reads_and_refuses_bad_input() {
     let dir = temp_dir("train-value");
     let out = dir.join("v.json");
