@@ -42,18 +42,25 @@ pub struct SoloScore {
     pub mean_return: f64,
     /// Decks with 75 in 25 tiles or fewer.
     pub symphonies: u64,
+    /// Decks that reached 75.
+    pub reached: u64,
     /// Mean tiles to 75 over the decks that reached it.
     pub mean_tiles: f64,
     pub decks: u64,
 }
 
-/// Plays deck `deck` (solo, reach 75) with `policy` as a playout plays.
-pub fn play(policy: &Policy, deck: u64) -> Option<Outcome> {
+/// A solo game (reach 75) on deck `deck`.
+pub fn solo_game(deck: u64) -> Game {
     let setup = Setup {
         variant: Some(Variant::Solo),
         ..Setup::seeded(1, deck)
     };
-    let mut g = Game::new(&setup).expect("seeded solo setups are valid");
+    Game::new(&setup).expect("seeded solo setups are valid")
+}
+
+/// Plays deck `deck` (solo, reach 75) with `policy` as a playout plays.
+pub fn play(policy: &Policy, deck: u64) -> Option<Outcome> {
+    let mut g = solo_game(deck);
     // The playout step draws nothing from it when it weighs every placement.
     let mut rng = ChaCha8Rng::seed_from_u64(deck);
     let mut gains = Vec::new();
@@ -64,9 +71,19 @@ pub fn play(policy: &Policy, deck: u64) -> Option<Outcome> {
 
 /// Scores `policy` on decks `first..first + decks`.
 pub fn score(policy: &Policy, first: u64, decks: u64, symphony: f32) -> SoloScore {
+    score_with(first, decks, symphony, |deck| play(policy, deck))
+}
+
+/// Scores a player, `play` giving the outcome of each deck, on decks `first..first + decks`.
+pub fn score_with(
+    first: u64,
+    decks: u64,
+    symphony: f32,
+    mut play: impl FnMut(u64) -> Option<Outcome>,
+) -> SoloScore {
     let (mut sum, mut symphonies, mut tiles, mut reached) = (0.0, 0, 0u64, 0u64);
     for deck in first..first + decks {
-        let outcome = play(policy, deck);
+        let outcome = play(deck);
         sum += outcome_returns(outcome.clone(), symphony)[0] as f64;
         if let Some(Outcome::Solo {
             tiles_used,
@@ -83,6 +100,7 @@ pub fn score(policy: &Policy, first: u64, decks: u64, symphony: f32) -> SoloScor
     SoloScore {
         mean_return: sum / decks.max(1) as f64,
         symphonies,
+        reached,
         mean_tiles: tiles as f64 / reached.max(1) as f64,
         decks,
     }

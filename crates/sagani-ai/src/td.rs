@@ -7,9 +7,10 @@
 //! last towards the game's return). So the value learns what positions are worth to a player
 //! who plays by it, and plays better as it learns.
 
+use crate::solo_tune::{score_with, solo_game, SoloScore};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use sagani_core::{tile, Direction, Game, Move, Setup, Variant};
+use sagani_core::{tile, Direction, Game, Move, Outcome};
 
 /// The side of the scratch grid; the display's (0,0) is at its middle. Cells beyond it count
 /// as empty and out of reach.
@@ -33,8 +34,9 @@ pub struct Td {
     pub w: Vec<f32>,
 }
 
-/// Scratch space for working out features.
-#[derive(Clone, Debug)]
+/// Scratch space for working out features; the grids are made at first use (every search
+/// has one, few use it).
+#[derive(Clone, Debug, Default)]
 pub struct Scratch {
     /// Per cell: 0 if empty, else 1 + the element of its tile.
     grid: Vec<u8>,
@@ -42,17 +44,6 @@ pub struct Scratch {
     through: Vec<[u8; 4]>,
     touched: Vec<usize>,
     pub idx: Vec<u32>,
-}
-
-impl Default for Scratch {
-    fn default() -> Scratch {
-        Scratch {
-            grid: vec![0; (SIDE * SIDE) as usize],
-            through: vec![[0; 4]; (SIDE * SIDE) as usize],
-            touched: Vec::new(),
-            idx: Vec::new(),
-        }
-    }
 }
 
 fn at(x: i32, y: i32) -> Option<usize> {
@@ -86,6 +77,10 @@ impl Scratch {
     /// seat 0, and the back of the revealed tile: what was seen before it was turned), as
     /// indices into the weights.
     pub fn features(&mut self, g: &Game) {
+        if self.grid.is_empty() {
+            self.grid = vec![0; (SIDE * SIDE) as usize];
+            self.through = vec![[0; 4]; (SIDE * SIDE) as usize];
+        }
         for &i in &self.touched {
             self.grid[i] = 0;
             self.through[i] = [0; 4];
@@ -245,18 +240,9 @@ impl Default for Td {
     }
 }
 
-/// A solo game (reach 75) on deck `deck`.
-pub fn solo_game(deck: u64) -> Game {
-    let setup = Setup {
-        variant: Some(Variant::Solo),
-        ..Setup::seeded(1, deck)
-    };
-    Game::new(&setup).expect("seeded solo setups are valid")
-}
-
 /// Plays deck `deck` by the value (greedy, or a random placement with chance `explore`; or by
 /// `policy` as a playout plays, where given) and, with `learn` > 0, moves each afterstate's
-/// value towards the next one's. The tiles used, if 75 was reached.
+/// value towards the next one's. The game's outcome.
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     td: &mut Td,
@@ -267,7 +253,7 @@ pub fn play(
     rng: &mut ChaCha8Rng,
     s: &mut Scratch,
     symphony: f32,
-) -> Option<u8> {
+) -> Option<Outcome> {
     let mut g = solo_game(deck);
     let mut prev: Option<Vec<u32>> = None;
     let mut gains = Vec::new();
@@ -297,14 +283,7 @@ pub fn play(
         }
         prev = (!g.is_over()).then(|| s.idx.clone());
     }
-    match g.outcome() {
-        Some(sagani_core::Outcome::Solo {
-            tiles_used,
-            reached: true,
-            ..
-        }) => Some(tiles_used),
-        _ => None,
-    }
+    g.outcome()
 }
 
 /// How the value is learned (`learn`).
@@ -336,17 +315,6 @@ impl Default for TdLearn {
             symphony: 0.4,
         }
     }
-}
-
-/// How a value's own games went on a set of decks.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TdScore {
-    pub decks: u64,
-    pub symphonies: u64,
-    /// Decks that reached 75.
-    pub reached: u64,
-    /// Mean tiles to 75 over the decks that reached it.
-    pub mean_tiles: f64,
 }
 
 /// Learns the value (`TdLearn`), the warm games played by `policy`; `done` is told each game
@@ -381,24 +349,13 @@ pub fn learn(cfg: &TdLearn, policy: &crate::policy::Policy, done: &dyn Fn(u64)) 
 }
 
 /// Plays decks `first` to `first + decks - 1` by the value alone, greedily, learning nothing.
-pub fn score(td: &Td, first: u64, decks: u64, symphony: f32) -> TdScore {
+pub fn score(td: &Td, first: u64, decks: u64, symphony: f32) -> SoloScore {
     let mut td = td.clone();
     let mut s = Scratch::default();
     let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(first);
-    let (mut symphonies, mut tiles, mut reached) = (0, 0u64, 0u64);
-    for deck in first..first + decks {
-        if let Some(t) = play(&mut td, None, deck, 0.0, 0.0, &mut rng, &mut s, symphony) {
-            symphonies += (t <= sagani_core::SYMPHONY_TILES) as u64;
-            tiles += t as u64;
-            reached += 1;
-        }
-    }
-    TdScore {
-        decks,
-        symphonies,
-        reached,
-        mean_tiles: tiles as f64 / reached.max(1) as f64,
-    }
+    score_with(first, decks, symphony, |deck| {
+        play(&mut td, None, deck, 0.0, 0.0, &mut rng, &mut s, symphony)
+    })
 }
 
 #[cfg(test)]
@@ -428,14 +385,7 @@ mod tests {
         let td = Td::trained();
         let mine = score(td, 9_000, 30, 0.4);
         let policy = crate::policy::Policy::solo_trained();
-        let theirs: u64 = (9_000..9_030)
-            .filter(|&d| {
-                matches!(
-                    crate::solo_tune::play(policy, d),
-                    Some(sagani_core::Outcome::Solo { symphony: true, .. })
-                )
-            })
-            .count() as u64;
+        let theirs = crate::solo_tune::score(policy, 9_000, 30, 0.4).symphonies;
         assert!(
             mine.symphonies > theirs,
             "{mine:?} against {theirs} symphonies"

@@ -259,30 +259,18 @@ fn td(args: &Args, mcts: &MctsConfig) -> Result<(), String> {
     bar.finish_and_clear();
     let held = args.seed.wrapping_add(5_000_000);
     let mine = score(&td, held, args.held_out, cfg.symphony);
-    let policy = &mcts.solo_policy;
-    let (mut symphonies, mut tiles, mut reached) = (0u64, 0u64, 0u64);
-    for deck in held..held + args.held_out {
-        if let Some(sagani_core::Outcome::Solo {
-            tiles_used,
-            reached: true,
-            symphony,
-            ..
-        }) = sagani_ai::solo_tune::play(policy, deck)
-        {
-            symphonies += symphony as u64;
-            tiles += tiles_used as u64;
-            reached += 1;
-        }
-    }
+    let policy = sagani_ai::solo_tune::score(&mcts.solo_policy, held, args.held_out, cfg.symphony);
     say!(
         "held out ({} decks from {held}): the value alone reached 75 on {}, {} symphonies, \
-         mean tiles {:.2}; the playout policy alone reached 75 on {reached}, {symphonies} \
-         symphonies, mean tiles {:.2}",
+         mean tiles {:.2}; the playout policy alone reached 75 on {}, {} symphonies, mean \
+         tiles {:.2}",
         mine.decks,
         mine.reached,
         mine.symphonies,
         mine.mean_tiles,
-        tiles as f64 / reached.max(1) as f64
+        policy.reached,
+        policy.symphonies,
+        policy.mean_tiles
     );
     let command = format!(
         "sagani train --td --games {} --warm {} --seed {} --held-out {}{}",
