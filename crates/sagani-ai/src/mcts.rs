@@ -387,6 +387,35 @@ impl Mcts {
         }
     }
 
+    /// `solo_expecti`: the solo root's placements the learned value rates best, where there
+    /// are more than it keeps.
+    fn kept_by_value(&self, base: &Game, view: &View, legal: &[Move]) -> Option<Vec<Move>> {
+        let keep = self.cfg.solo_expecti;
+        if keep == 0 || base.variant() != Variant::Solo || legal.len() <= keep {
+            return None;
+        }
+        let td = self
+            .cfg
+            .solo_td
+            .as_deref()
+            .unwrap_or(crate::td::Td::trained());
+        let e = crate::td::Expecti {
+            depth: self.cfg.expecti_depth,
+            root_width: self.cfg.expecti_root_width,
+            width: self.cfg.expecti_width,
+        };
+        let mut s = crate::td::Scratch::default();
+        let rated = td.expectimax(view, &e, &mut s, self.cfg.symphony_bonus);
+        Some(
+            rated
+                .into_iter()
+                .map(|r| r.0)
+                .filter(|m| legal.contains(m))
+                .take(keep)
+                .collect(),
+        )
+    }
+
     /// The solo searches without a tree, when one is set (`solo_hindsight`, `solo_race`):
     /// the root's moves, best first, and the iterations they count.
     fn search_solo_without_tree(
@@ -450,33 +479,8 @@ impl Mcts {
             (t, _) => t,
         };
         let deadline = time.map(|t| start + t);
-        let kept_by_value;
-        let legal = if self.cfg.solo_expecti > 0
-            && base.variant() == Variant::Solo
-            && legal.len() > self.cfg.solo_expecti
-        {
-            let td = self
-                .cfg
-                .solo_td
-                .as_deref()
-                .unwrap_or(crate::td::Td::trained());
-            let e = crate::td::Expecti {
-                depth: self.cfg.expecti_depth,
-                root_width: self.cfg.expecti_root_width,
-                width: self.cfg.expecti_width,
-            };
-            let mut s = crate::td::Scratch::default();
-            let rated = td.expectimax(view, &e, &mut s, self.cfg.symphony_bonus);
-            kept_by_value = rated
-                .iter()
-                .map(|r| r.0)
-                .filter(|m| legal.contains(m))
-                .take(self.cfg.solo_expecti)
-                .collect::<Vec<Move>>();
-            &kept_by_value[..]
-        } else {
-            legal
-        };
+        let kept = self.kept_by_value(&base, view, legal);
+        let legal = kept.as_deref().unwrap_or(legal);
         if let Some((root, iterations)) =
             self.search_solo_without_tree(&base, &sampler, legal, deadline, budget)
         {

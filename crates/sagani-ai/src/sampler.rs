@@ -27,6 +27,11 @@ impl PileSampler {
         PileSampler { tiles, matching }
     }
 
+    /// The tiles the top of the pile can be: those whose back matches.
+    pub fn tops(&self) -> &[TileId] {
+        &self.tiles[..self.matching]
+    }
+
     /// A pile order, top first, into `out`.
     pub fn sample(&self, rng: &mut impl Rng, out: &mut Vec<TileId>) {
         out.clear();

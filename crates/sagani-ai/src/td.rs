@@ -89,6 +89,15 @@ impl Scratch {
     /// seat 0, and the back of the revealed tile: what was seen before it was turned), as
     /// indices into the weights.
     pub fn features(&mut self, g: &Game) {
+        self.display_features(g);
+        if let Some(next) = g.revealed().and_then(tile) {
+            let i = self.next_index(g, next.element.index(), next.arrow_count() as usize);
+            self.idx.push(i);
+        }
+    }
+
+    /// The features of `features` but the next tile's back.
+    fn display_features(&mut self, g: &Game) {
         if self.grid.is_empty() {
             self.grid = vec![0; (SIDE * SIDE) as usize];
             self.through = vec![[0; 4]; (SIDE * SIDE) as usize];
@@ -148,10 +157,6 @@ impl Scratch {
                     + placed / 8;
                 self.idx.push((ARROW_AT + f) as u32);
             }
-        }
-        if let Some(next) = g.revealed().and_then(tile) {
-            let i = self.next_index(g, next.element.index(), next.arrow_count() as usize);
-            self.idx.push(i);
         }
     }
 
@@ -249,10 +254,7 @@ impl Td {
     /// have (element × arrows − 1; the revealed tile of `g` is ignored), where `backs` gives
     /// it a chance.
     pub fn value_by_back(&self, g: &Game, s: &mut Scratch, backs: &Backs) -> [f32; 16] {
-        s.features(g);
-        if g.revealed().is_some() {
-            s.idx.pop();
-        }
+        s.display_features(g);
         let v = self.value_of(&s.idx);
         let mut by = [v; 16];
         if g.revealed().is_some() {
@@ -275,9 +277,8 @@ impl Td {
         s: &mut Scratch,
         symphony: f32,
     ) -> Vec<(Move, f32)> {
-        let g = crate::sampler::PileSampler::new(view)
-            .any_game(view)
-            .expect("views rebuild");
+        let sampler = crate::sampler::PileSampler::new(view);
+        let g = sampler.any_game(view).expect("views rebuild");
         let mut rated: Vec<(Move, f32)> = g
             .legal_moves()
             .into_iter()
@@ -293,13 +294,7 @@ impl Td {
             })
             .collect();
         rated.sort_by(|x, y| y.1.total_cmp(&x.1));
-        let drawn: Vec<TileId> = view
-            .draw_pile
-            .tiles
-            .iter()
-            .copied()
-            .filter(|&t| view.draw_pile.top.is_none_or(|b| TileBack::of(t) == b))
-            .collect();
+        let drawn = sampler.tops();
         if drawn.is_empty() {
             return rated;
         }
