@@ -111,6 +111,10 @@ pub struct MctsConfig {
     /// tile's for each back the tile after it shows, are searched on (`td::Expecti`).
     pub expecti_root_width: usize,
     pub expecti_width: usize,
+    /// Solo: each root placement starts with this many visits worth what the learned value
+    /// rates it `expecti_depth` placements deep, and the root's candidates are taken in that
+    /// order (0: off), so the tree's returns and the value's are weighed together.
+    pub expecti_prior: u32,
 }
 
 impl Default for MctsConfig {
@@ -170,6 +174,9 @@ impl Default for MctsConfig {
             expecti_depth: 2,
             expecti_root_width: 10,
             expecti_width: 3,
+            // 0.38 tiles fewer at 5,000 iterations with 100 visits, 0.24 at 20,000 with 400,
+            // at 1 s with 800 no better (docs/bots.md): an option.
+            expecti_prior: 0,
         }
     }
 }
@@ -281,6 +288,7 @@ impl MctsConfig {
                 self.expecti_root_width = value.parse().map_err(|e| bad(&e))?
             }
             "expecti_width" => self.expecti_width = value.parse().map_err(|e| bad(&e))?,
+            "expecti_prior" => self.expecti_prior = value.parse().map_err(|e| bad(&e))?,
             "policy" => self.policy = Policy::named(value).map_err(|e| bad(&e))?,
             "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
             other => {
@@ -289,7 +297,7 @@ impl MctsConfig {
                      playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
                      shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
                      hindsight_width, hindsight_branch, solo_race, race_min, solo_paired, solo_puct, puct_temperature, solo_td, solo_td_depth, \
-                     solo_expecti, expecti_depth, expecti_root_width, expecti_width"
+                     solo_expecti, expecti_depth, expecti_root_width, expecti_width, expecti_prior"
                 ))
             }
         }
@@ -387,11 +395,12 @@ impl Mcts {
         }
     }
 
-    /// `solo_expecti`: the solo root's placements the learned value rates best, where there
-    /// are more than it keeps.
-    fn kept_by_value(&self, base: &Game, view: &View, legal: &[Move]) -> Option<Vec<Move>> {
-        let keep = self.cfg.solo_expecti;
-        if keep == 0 || base.variant() != Variant::Solo || legal.len() <= keep {
+    /// `solo_expecti`, `expecti_prior`: the solo root's placements as the learned value
+    /// rates them, best first (None where neither is set or the game is not solo).
+    fn rated_by_value(&self, base: &Game, view: &View, legal: &[Move]) -> Option<Vec<(Move, f32)>> {
+        if (self.cfg.solo_expecti == 0 && self.cfg.expecti_prior == 0)
+            || base.variant() != Variant::Solo
+        {
             return None;
         }
         let td = self
@@ -405,15 +414,20 @@ impl Mcts {
             width: self.cfg.expecti_width,
         };
         let mut s = crate::td::Scratch::default();
-        let rated = td.expectimax(view, &e, &mut s, self.cfg.symphony_bonus);
-        Some(
-            rated
-                .into_iter()
-                .map(|r| r.0)
-                .filter(|m| legal.contains(m))
-                .take(keep)
-                .collect(),
-        )
+        let mut rated = td.expectimax(view, &e, &mut s, self.cfg.symphony_bonus);
+        rated.retain(|r| legal.contains(&r.0));
+        Some(rated)
+    }
+
+    /// `solo_expecti`: the solo root's placements the value rates best, where there are more
+    /// than it keeps.
+    fn kept_by_value(&self, rated: Option<&[(Move, f32)]>, legal: &[Move]) -> Option<Vec<Move>> {
+        let keep = self.cfg.solo_expecti;
+        let rated = rated?;
+        if keep == 0 || legal.len() <= keep {
+            return None;
+        }
+        Some(rated.iter().map(|r| r.0).take(keep).collect())
     }
 
     /// The solo searches without a tree, when one is set (`solo_hindsight`, `solo_race`):
@@ -479,8 +493,13 @@ impl Mcts {
             (t, _) => t,
         };
         let deadline = time.map(|t| start + t);
-        let kept = self.kept_by_value(&base, view, legal);
+        let rated = self.rated_by_value(&base, view, legal);
+        let kept = self.kept_by_value(rated.as_deref(), legal);
         let legal = kept.as_deref().unwrap_or(legal);
+        let prior = match &rated {
+            Some(r) if self.cfg.expecti_prior > 0 => r.as_slice(),
+            _ => &[],
+        };
         if let Some((root, iterations)) =
             self.search_solo_without_tree(&base, &sampler, legal, deadline, budget)
         {
@@ -506,6 +525,20 @@ impl Mcts {
             .flat_map(|nodes| &nodes[0].children)
             .map(|c| c.n as u64)
             .sum();
+        if !prior.is_empty() {
+            // A kept root's placements get the value's visits too (after `reused`, which
+            // counts the tree's own), and its candidates are made again in the value's order.
+            let m = cfg.expecti_prior;
+            for root in starts.iter_mut().map(|nodes| &mut nodes[0]) {
+                root.sig = (None, 0);
+                for c in &mut root.children {
+                    if let Some(r) = prior.iter().find(|r| r.0 == c.mv) {
+                        c.n += m;
+                        c.w += m as f32 * r.1;
+                    }
+                }
+            }
+        }
         let locked: Vec<Mutex<Vec<Node>>> = starts.into_iter().map(Mutex::new).collect();
         let iterations: u64 = std::thread::scope(|s| {
             let handles: Vec<_> = seeds
@@ -520,6 +553,7 @@ impl Mcts {
                     let nodes = &locked[i % trees];
                     s.spawn(move || {
                         let mut walker = Walker::new(cfg, seed, legal);
+                        walker.root_worth = prior;
                         let mut done = 0u64;
                         while quota.is_none_or(|q| done < q) {
                             if done.is_multiple_of(16)
@@ -723,6 +757,8 @@ pub(crate) struct Walker<'a> {
     priors: Vec<f32>,
     /// Scratch for `solo_td`.
     td: crate::td::Scratch,
+    /// `expecti_prior`: the root's placements as the learned value rates them, best first.
+    root_worth: &'a [(Move, f32)],
 }
 
 impl<'a> Walker<'a> {
@@ -743,6 +779,7 @@ impl<'a> Walker<'a> {
             root_visits: Vec::new(),
             priors: Vec::new(),
             td: crate::td::Scratch::default(),
+            root_worth: &[],
         }
     }
 
@@ -756,10 +793,18 @@ impl<'a> Walker<'a> {
         g.placement_gains(&mut self.gains);
         let policy = &self.order[(g.players() == 1) as usize];
         let root_legal = self.root_legal;
-        let mut rated: Vec<(Move, f32)> = policy
-            .rate(g, &self.gains, &mut self.aim)
-            .filter(|(mv, _)| !root || root_legal.contains(mv))
-            .collect();
+        let mut rated: Vec<(Move, f32)> = if root && !self.root_worth.is_empty() {
+            self.root_worth
+                .iter()
+                .filter(|(mv, _)| root_legal.contains(mv))
+                .copied()
+                .collect()
+        } else {
+            policy
+                .rate(g, &self.gains, &mut self.aim)
+                .filter(|(mv, _)| !root || root_legal.contains(mv))
+                .collect()
+        };
         rated.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut cands: Vec<Move> = rated
             .iter()
@@ -893,10 +938,22 @@ impl<'a> Walker<'a> {
                             .copied()
                             .unwrap_or(0.0),
                     };
+                    // `expecti_prior`: the value's worth as visits already made.
+                    let (visits, worth) = match node {
+                        0 => self
+                            .root_worth
+                            .iter()
+                            .find(|r| r.0 == mv)
+                            .map_or((0, 0.0), |r| {
+                                let m = self.cfg.expecti_prior;
+                                (m, m as f32 * r.1)
+                            }),
+                        _ => (0, 0.0),
+                    };
                     n.children.push(Child {
                         mv,
-                        n: 0,
-                        w: 0.0,
+                        n: visits,
+                        w: worth,
                         avail: 1,
                         node: NO_NODE,
                         prior,
@@ -1371,6 +1428,61 @@ mod tests {
         assert!(set.set("solo_expecti=many").is_err());
         assert!(set.set("expecti_depth=-1").is_err());
         assert_eq!((set.solo_expecti, set.expecti_depth), (3, 2));
+    }
+
+    /// `expecti_prior`: the solo root's placements are grown in the order the learned value
+    /// rates them, each starting with the prior's visits worth what the value says.
+    #[test]
+    fn the_solo_root_starts_from_the_value_s_worth() {
+        let (g, _, _) = crate::sampler::solo_after(5, 6);
+        let view = g.view(Some(0));
+        let legal = g.legal_moves();
+        let cfg = MctsConfig {
+            threads: 1,
+            expecti_prior: 50,
+            ..MctsConfig::default()
+        };
+        let two = crate::td::Expecti {
+            depth: 2,
+            root_width: 0,
+            width: 0,
+        };
+        let rated = crate::td::Td::trained().expectimax(
+            &view,
+            &two,
+            &mut crate::td::Scratch::default(),
+            cfg.symphony_bonus,
+        );
+        let mut bot = Mcts::new(1, cfg.clone());
+        let one = bot.search(&view, &legal, Budget::iterations(1));
+        assert_eq!(one.root.len(), 1);
+        assert_eq!(one.root[0].mv, rated[0].0);
+        assert_eq!(one.root[0].visits, 51);
+        // One return of at most 1 + the bonus moves the mean of 51 by little.
+        assert!((one.root[0].value - rated[0].1 as f64).abs() < 0.05);
+        let mut bot = Mcts::new(1, cfg.clone());
+        let grown = bot.search(&view, &legal, Budget::iterations(300));
+        let tried: Vec<Move> = rated.iter().take(grown.root.len()).map(|r| r.0).collect();
+        assert!(grown.root.len() > 1);
+        assert!(grown
+            .root
+            .iter()
+            .all(|a| tried.contains(&a.mv) && a.visits > 50));
+        // Without it the root starts from the policy's best, with one visit.
+        let mut bot = Mcts::new(
+            1,
+            MctsConfig {
+                expecti_prior: 0,
+                ..cfg.clone()
+            },
+        );
+        assert_eq!(
+            bot.search(&view, &legal, Budget::iterations(1)).root[0].visits,
+            1
+        );
+        let mut set = cfg.clone();
+        assert!(set.set("expecti_prior=-1").is_err());
+        assert_eq!(set.expecti_prior, 50);
     }
 
     /// The intermezzo choice and the pass are always among a node's candidates: second with
