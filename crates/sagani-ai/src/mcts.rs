@@ -790,7 +790,6 @@ impl<'a> Walker<'a> {
     /// The moves worth trying here, best first by `evaluate`, with the intermezzo choice or the
     /// pass second so that it is always among the first tried.
     pub(crate) fn candidates(&mut self, g: &Game, root: bool) -> Vec<Move> {
-        g.placement_gains(&mut self.gains);
         let policy = &self.order[(g.players() == 1) as usize];
         let root_legal = self.root_legal;
         let mut rated: Vec<(Move, f32)> = if root && !self.root_worth.is_empty() {
@@ -800,6 +799,8 @@ impl<'a> Walker<'a> {
                 .copied()
                 .collect()
         } else {
+            // The gains only the policy needs.
+            g.placement_gains(&mut self.gains);
             policy
                 .rate(g, &self.gains, &mut self.aim)
                 .filter(|(mv, _)| !root || root_legal.contains(mv))
@@ -1381,6 +1382,21 @@ mod tests {
         assert!(crate::levels::search_config().solo_td.is_none());
     }
 
+    /// The shipped value's rating of the placements, two placements ahead, best first.
+    fn two_ahead(view: &View, symphony: f32) -> Vec<(Move, f32)> {
+        let two = crate::td::Expecti {
+            depth: 2,
+            root_width: 0,
+            width: 0,
+        };
+        crate::td::Td::trained().expectimax(
+            view,
+            &two,
+            &mut crate::td::Scratch::default(),
+            symphony,
+        )
+    }
+
     /// `solo_expecti`: the solo root grows only the placements the learned value rates best
     /// two placements deep; games of 2 players, and solo without it, grow more.
     #[test]
@@ -1398,17 +1414,7 @@ mod tests {
             let stats = bot.search(view, legal, Budget::iterations(400));
             stats.root.iter().map(|a| a.mv).collect()
         };
-        let two = crate::td::Expecti {
-            depth: 2,
-            root_width: 0,
-            width: 0,
-        };
-        let rated = crate::td::Td::trained().expectimax(
-            &view,
-            &two,
-            &mut crate::td::Scratch::default(),
-            cfg.symphony_bonus,
-        );
+        let rated = two_ahead(&view, cfg.symphony_bonus);
         let best: Vec<Move> = rated.iter().take(3).map(|r| r.0).collect();
         let kept = grown(&cfg, &view, &legal);
         assert!(!kept.is_empty() && kept.len() <= 3, "{kept:?}");
@@ -1442,17 +1448,7 @@ mod tests {
             expecti_prior: 50,
             ..MctsConfig::default()
         };
-        let two = crate::td::Expecti {
-            depth: 2,
-            root_width: 0,
-            width: 0,
-        };
-        let rated = crate::td::Td::trained().expectimax(
-            &view,
-            &two,
-            &mut crate::td::Scratch::default(),
-            cfg.symphony_bonus,
-        );
+        let rated = two_ahead(&view, cfg.symphony_bonus);
         let mut bot = Mcts::new(1, cfg.clone());
         let one = bot.search(&view, &legal, Budget::iterations(1));
         assert_eq!(one.root.len(), 1);
