@@ -1,5 +1,6 @@
-//! Criterion benches of the engine's hot calls: legal moves, one placement, and a clone, each on
-//! positions taken from seeded random games at several stages.
+//! Criterion benches of the engine's hot calls: legal moves, one placement, a clone, and the
+//! gains of every placement (what a playout step weighs), each on positions taken from seeded
+//! random games at several stages.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use rand::rngs::SmallRng;
@@ -8,11 +9,11 @@ use sagani_core::playout::{random_placement, random_playout};
 use sagani_core::{Game, Move};
 use std::hint::black_box;
 
-/// Positions after 0, 10, 20, ... placements of seeded random 2-player games.
-fn positions() -> Vec<Game> {
+/// Positions after 0, 10, 20, ... placements of seeded random games of `players`.
+fn positions_of(players: u8) -> Vec<Game> {
     let mut out = Vec::new();
     for seed in 0..8 {
-        let mut g = Game::seeded(2, seed).unwrap();
+        let mut g = Game::seeded(players, seed).unwrap();
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut n = 0;
         while !g.is_over() {
@@ -27,8 +28,22 @@ fn positions() -> Vec<Game> {
 }
 
 fn benches(c: &mut Criterion) {
-    let positions = positions();
+    let positions = positions_of(2);
     let mut buf = Vec::new();
+    let mut gains = Vec::new();
+    let solo: Vec<Game> = positions_of(1)
+        .into_iter()
+        // As many tiles as a solo game to 75 places.
+        .filter(|g| !g.is_over() && g.display(0).len() <= 30)
+        .collect();
+    c.bench_function("placement_gains (solo, per position)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % solo.len();
+            solo[i].placement_gains(&mut gains);
+            black_box(gains.len())
+        })
+    });
     c.bench_function("legal_moves (2p, per position)", |b| {
         let mut i = 0;
         b.iter(|| {

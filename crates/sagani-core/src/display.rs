@@ -301,6 +301,30 @@ impl Display {
                 None => SpotError::NotAdjacent,
             });
         };
+        Ok(self.scan(cell, open_index, elem))
+    }
+
+    /// The spot of the `open_index`-th open cell for a tile of element `elem`: what `spot`
+    /// finds, without looking the cell up (for callers that go through the open cells).
+    #[inline(always)]
+    pub(crate) fn open_spot(&self, open_index: usize, elem: u8) -> Spot {
+        let cell = self.open_cell(open_index);
+        if self.len == 0 {
+            return Spot {
+                x: 0,
+                y: 0,
+                open_index: 0,
+                seen: 0,
+                hits: 0,
+                around: 0,
+            };
+        }
+        self.scan(cell, open_index, elem)
+    }
+
+    /// The read-only pass over the tiles of `spot`, for an open cell (of a display with tiles).
+    #[inline(always)]
+    fn scan(&self, cell: Cell, open_index: usize, elem: u8) -> Spot {
         let here = CENTRE - (cell.x * SIDE + cell.y);
         let elem8 = elem as u32 * 8;
         let mut seen = 0u32;
@@ -322,14 +346,14 @@ impl Display {
                 mark(&mut hits, i);
             }
         }
-        Ok(Spot {
+        Spot {
             x: cell.x as i8,
             y: cell.y as i8,
             open_index: open_index as u8,
             seen,
             hits,
             around: (around >> 8) as u8,
-        })
+        }
     }
 
     /// Puts `tile` on a checked spot and covers arrows (RULES.md "Placing a tile", steps 1, 2

@@ -91,15 +91,13 @@ impl Game {
         out.clear();
         let Some(seat) = self.to_act() else { return };
         let display = &self.displays[seat as usize];
-        for cell in display.open_cells() {
+        for (i, cell) in display.open_cells().enumerate() {
             // One pass over the display per element, shared by its tiles and rotations.
             let mut by_elem: [Option<(Spot, SpotGain)>; 4] = [None; 4];
             for &tile in tiles {
                 let elem = ELEMENT_OF[tile as usize];
                 let (spot, sg) = *by_elem[elem as usize].get_or_insert_with(|| {
-                    let spot = display
-                        .spot(cell, elem)
-                        .unwrap_or_else(|_| unreachable!("open cells are legal"));
+                    let spot = display.open_spot(i, elem);
                     (spot, display.spot_gain(&spot, elem))
                 });
                 for rot in 0..4 {
