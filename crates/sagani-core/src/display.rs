@@ -278,14 +278,8 @@ impl Display {
     pub(crate) fn spot(&self, cell: Cell, elem: u8) -> Result<Spot, SpotError> {
         if self.len == 0 {
             return if cell == Cell::ORIGIN {
-                Ok(Spot {
-                    x: 0,
-                    y: 0,
-                    open_index: 0,
-                    seen: 0,
-                    hits: 0,
-                    around: 0,
-                })
+                // The origin is the one open cell, and there are no tiles to scan.
+                Ok(self.scan(cell, 0, elem))
             } else {
                 Err(SpotError::FirstNotAtOrigin)
             };
@@ -305,24 +299,14 @@ impl Display {
     }
 
     /// The spot of the `open_index`-th open cell for a tile of element `elem`: what `spot`
-    /// finds, without looking the cell up (for callers that go through the open cells).
+    /// finds, without looking the cell up (for callers that go through the open cells; an
+    /// empty display's one open cell is the origin).
     #[inline(always)]
     pub(crate) fn open_spot(&self, open_index: usize, elem: u8) -> Spot {
-        let cell = self.open_cell(open_index);
-        if self.len == 0 {
-            return Spot {
-                x: 0,
-                y: 0,
-                open_index: 0,
-                seen: 0,
-                hits: 0,
-                around: 0,
-            };
-        }
-        self.scan(cell, open_index, elem)
+        self.scan(self.open_cell(open_index), open_index, elem)
     }
 
-    /// The read-only pass over the tiles of `spot`, for an open cell (of a display with tiles).
+    /// The read-only pass over the tiles of `spot`, for an open cell.
     #[inline(always)]
     fn scan(&self, cell: Cell, open_index: usize, elem: u8) -> Spot {
         let here = CENTRE - (cell.x * SIDE + cell.y);
