@@ -115,10 +115,6 @@ pub struct MctsConfig {
     /// rates it `expecti_depth` placements deep, and the root's candidates are taken in that
     /// order (0: off), so the tree's returns and the value's are weighed together.
     pub expecti_prior: u32,
-    /// Solo: a playout's return is mixed with what the learned value (`solo_td`, else the
-    /// shipped one) rates its leaf, this share of it (0: off), as AlphaGo mixed its rollouts
-    /// with its value network: their errors differ, so the mean errs less than either.
-    pub solo_td_mix: f32,
 }
 
 impl Default for MctsConfig {
@@ -181,7 +177,6 @@ impl Default for MctsConfig {
             // 0.38 tiles fewer at 5,000 iterations with 100 visits, 0.24 at 20,000 with 400,
             // at 1 s with 800 no better (docs/bots.md): an option.
             expecti_prior: 0,
-            solo_td_mix: 0.0,
         }
     }
 }
@@ -294,13 +289,6 @@ impl MctsConfig {
             }
             "expecti_width" => self.expecti_width = value.parse().map_err(|e| bad(&e))?,
             "expecti_prior" => self.expecti_prior = value.parse().map_err(|e| bad(&e))?,
-            "solo_td_mix" => {
-                let m: f32 = value.parse().map_err(|e| bad(&e))?;
-                if !(0.0..=1.0).contains(&m) {
-                    return Err(bad(&"the share is from 0 to 1"));
-                }
-                self.solo_td_mix = m;
-            }
             "policy" => self.policy = Policy::named(value).map_err(|e| bad(&e))?,
             "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
             other => {
@@ -309,7 +297,7 @@ impl MctsConfig {
                      playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
                      shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
                      hindsight_width, hindsight_branch, solo_race, race_min, solo_paired, solo_puct, puct_temperature, solo_td, solo_td_depth, \
-                     solo_expecti, expecti_depth, expecti_root_width, expecti_width, expecti_prior, solo_td_mix"
+                     solo_expecti, expecti_depth, expecti_root_width, expecti_width, expecti_prior"
                 ))
             }
         }
@@ -1044,27 +1032,13 @@ impl<'a> Walker<'a> {
 
     /// Plays on from `g` with the playout policy and returns each player's return: from the
     /// end, or from the evaluation where the playout is cut.
-    pub(crate) fn play_out(&mut self, g: Game) -> [f32; MAX_PLAYERS] {
-        let mix = self.cfg.solo_td_mix;
-        if mix > 0.0 && g.players() == 1 && Value::evaluates(&g) && !g.is_over() {
-            let td = self
-                .cfg
-                .solo_td
-                .as_deref()
-                .unwrap_or(crate::td::Td::trained());
-            let leaf = td.value(&g, &mut self.td);
-            let r = self.play_on(g)[0];
-            return [(1.0 - mix) * r + mix * leaf; MAX_PLAYERS];
-        }
-        self.play_on(g)
-    }
-
-    fn play_on(&mut self, mut g: Game) -> [f32; MAX_PLAYERS] {
+    pub(crate) fn play_out(&mut self, mut g: Game) -> [f32; MAX_PLAYERS] {
         let samples = self.cfg.playout_samples_for(&g);
-        let td =
-            self.cfg.solo_td.as_ref().filter(|_| {
-                g.players() == 1 && Value::evaluates(&g) && self.cfg.solo_td_mix == 0.0
-            });
+        let td = self
+            .cfg
+            .solo_td
+            .as_ref()
+            .filter(|_| g.players() == 1 && Value::evaluates(&g));
         let depth = match g.players() {
             _ if !Value::evaluates(&g) => 0,
             1 if td.is_some() => self.cfg.solo_td_depth,
@@ -1406,42 +1380,6 @@ mod tests {
         cfg.set("solo_td=trained").unwrap();
         assert!(cfg.solo_td.is_some());
         assert!(crate::levels::search_config().solo_td.is_none());
-    }
-
-    /// `solo_td_mix`: a solo playout's return is mixed with the learned value of its leaf,
-    /// played out as without it (the same generator, the same game); a game of 2 players and a
-    /// share outside 0 to 1 are left alone.
-    #[test]
-    fn solo_returns_are_mixed_with_the_learned_value() {
-        let mut td = crate::td::Td::new();
-        td.w[0] = 0.77;
-        let (_, _, base) = crate::sampler::solo_after(5, 3);
-        let legal = base.legal_moves();
-        let plain = MctsConfig::default();
-        let r = Walker::new(&plain, 1, &legal).play_out(base.clone())[0];
-        assert_ne!(r, 0.77);
-        let mut cfg = MctsConfig {
-            solo_td: Some(std::sync::Arc::new(td)),
-            ..MctsConfig::default()
-        };
-        for mix in [1.0, 0.25] {
-            cfg.set(&format!("solo_td_mix={mix}")).unwrap();
-            let mixed = Walker::new(&cfg, 1, &legal).play_out(base.clone())[0];
-            let want = (1.0 - mix) * r + mix * 0.77;
-            assert!(
-                (mixed - want).abs() < 1e-6,
-                "mix {mix}: {mixed} against {want}"
-            );
-        }
-        let two = Game::seeded(2, 5).unwrap();
-        let legal_two = two.legal_moves();
-        assert_eq!(
-            Walker::new(&cfg, 1, &legal_two).play_out(two.clone()),
-            Walker::new(&plain, 1, &legal_two).play_out(two)
-        );
-        assert!(cfg.set("solo_td_mix=1.5").is_err());
-        assert!(cfg.set("solo_td_mix=-0.1").is_err());
-        assert_eq!(cfg.solo_td_mix, 0.25);
     }
 
     /// The shipped value's rating of the placements, two placements ahead, best first.
