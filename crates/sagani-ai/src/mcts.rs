@@ -41,10 +41,6 @@ pub struct MctsConfig {
     pub widening: f32,
     /// Moves kept per node, best first by `evaluate` (the rest are never tried).
     pub candidates: usize,
-    /// Sets of candidates a node keeps for tiles it has seen besides the one in use, taken
-    /// again when the tile comes again instead of made again (0: always made again). The same
-    /// search either way, only faster.
-    pub kept_cands: usize,
     /// Multiplayer playouts weigh this many random placements and play the best (0: all of
     /// them).
     pub playout_samples: usize,
@@ -131,7 +127,6 @@ impl Default for MctsConfig {
             exploration: 0.4,
             widening: 1.0,
             candidates: 48,
-            kept_cands: 8,
             // Every placement weighed in every playout step, as in solo: half the iterations
             // of 6 random ones, and much better games (SPRT against mcts-2026 at 100 and
             // 250 ms: H1 after 9 pairs, 16 of 18 games won; docs/bots.md).
@@ -231,7 +226,6 @@ impl MctsConfig {
             "exploration" => self.exploration = value.parse().map_err(|e| bad(&e))?,
             "widening" => self.widening = value.parse().map_err(|e| bad(&e))?,
             "candidates" => self.candidates = value.parse().map_err(|e| bad(&e))?,
-            "kept_cands" => self.kept_cands = value.parse().map_err(|e| bad(&e))?,
             "playout_samples" => self.playout_samples = value.parse().map_err(|e| bad(&e))?,
             "solo_playout_samples" => {
                 self.solo_playout_samples = value.parse().map_err(|e| bad(&e))?
@@ -299,7 +293,7 @@ impl MctsConfig {
             "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
             other => {
                 return Err(format!(
-                    "{other:?} is not an mcts setting: exploration, widening, candidates, kept_cands, \
+                    "{other:?} is not an mcts setting: exploration, widening, candidates, \
                      playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
                      shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
                      hindsight_width, hindsight_branch, solo_race, race_min, solo_paired, solo_puct, puct_temperature, solo_td, solo_td_depth, \
@@ -387,7 +381,7 @@ fn reroot(mut nodes: Vec<Node>, path: &[Move], legal: &[Move]) -> Option<Vec<Nod
     }
     // The root's candidates are made again, for the caller's legal moves.
     out[0].children.retain(|c| legal.contains(&c.mv));
-    out[0].forget_cands();
+    out[0].sig = (None, 0);
     Some(out)
 }
 
@@ -536,7 +530,7 @@ impl Mcts {
             // counts the tree's own), and its candidates are made again in the value's order.
             let m = cfg.expecti_prior;
             for root in starts.iter_mut().map(|nodes| &mut nodes[0]) {
-                root.forget_cands();
+                root.sig = (None, 0);
                 for c in &mut root.children {
                     if let Some(r) = prior.iter().find(|r| r.0 == c.mv) {
                         c.n += m;
@@ -694,19 +688,13 @@ struct Child {
     prior: f32,
 }
 
-/// The phase and the tiles on offer (or stored, or revealed) a node's candidates are made for.
-type Sig = (Option<Expect>, u128);
-
 /// One information set: the moves seen so far and the candidates for the last tile set seen.
 struct Node {
-    sig: Sig,
+    /// The phase and the tiles on offer (or stored, or revealed) the candidates were made for.
+    sig: (Option<Expect>, u128),
     cands: Vec<Move>,
     /// The policy's chance for each candidate (`solo_puct`; empty without it).
     priors: Vec<f32>,
-    /// Candidates made here for other tile sets, the oldest first (`kept_cands`): where the
-    /// guesses bring other tiles to a node (in solo the next tile, one of at most 6 for the
-    /// back seen), they are taken again instead of made again.
-    kept: Vec<(Sig, Vec<Move>, Vec<f32>)>,
     children: Vec<Child>,
 }
 
@@ -716,60 +704,9 @@ impl Node {
             sig: (None, 0),
             cands: Vec::new(),
             priors: Vec::new(),
-            kept: Vec::new(),
             children: Vec::new(),
         }
     }
-
-    /// Makes the candidates be made again however they were made before (a new root).
-    fn forget_cands(&mut self) {
-        self.sig = (None, 0);
-        self.kept.clear();
-    }
-
-    /// Puts the candidates kept for `sig` in use; false when there are none.
-    fn take_kept(&mut self, sig: Sig) -> bool {
-        let Some(i) = self.kept.iter().position(|k| k.0 == sig) else {
-            return false;
-        };
-        let (s, c, p) = self.kept.remove(i);
-        // Only what was kept comes out, so there is room for what goes in.
-        self.keep_current(usize::MAX);
-        self.sig = s;
-        self.cands = c;
-        self.priors = p;
-        true
-    }
-
-    /// Keeps the candidates in use (if any) for when their tile set comes again, with at
-    /// most `most` kept (the oldest goes first).
-    fn keep_current(&mut self, most: usize) {
-        if self.sig.0.is_none() || most == 0 {
-            return;
-        }
-        if self.kept.len() >= most {
-            self.kept.remove(0);
-        }
-        let c = std::mem::take(&mut self.cands);
-        let p = std::mem::take(&mut self.priors);
-        self.kept.push((self.sig, c, p));
-    }
-}
-
-/// Puts the `k` best of `rated` first, best first, ties in the order given (as a stable sort
-/// of all would), and the rest after them in no order: a node needs only its best.
-fn best_first(rated: &mut Vec<(Move, f32)>, k: usize) {
-    let mut keyed: Vec<(usize, (Move, f32))> = rated.drain(..).enumerate().collect();
-    let order = |a: &(usize, (Move, f32)), b: &(usize, (Move, f32))| {
-        b.1 .1.total_cmp(&a.1 .1).then(a.0.cmp(&b.0))
-    };
-    if k < keyed.len() {
-        keyed.select_nth_unstable_by(k, order);
-        keyed[..k].sort_unstable_by(order);
-    } else {
-        keyed.sort_unstable_by(order);
-    }
-    rated.extend(keyed.into_iter().map(|(_, r)| r));
 }
 
 /// The tiles the player to act may choose from, as bits.
@@ -869,7 +806,7 @@ impl<'a> Walker<'a> {
                 .filter(|(mv, _)| !root || root_legal.contains(mv))
                 .collect()
         };
-        best_first(&mut rated, self.cfg.candidates);
+        rated.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut cands: Vec<Move> = rated
             .iter()
             .take(self.cfg.candidates)
@@ -954,18 +891,11 @@ impl<'a> Walker<'a> {
         while let Some(player) = g.to_act() {
             let tiles = tile_bits(g);
             let sig = (g.expects(), tiles);
-            // With positional weights the policy also reads the next tile's back, which is not
-            // in the signature: such candidates are made again each time.
-            let keep =
-                self.cfg.kept_cands > 0 && !self.order[(g.players() == 1) as usize].positional();
-            if nodes[node as usize].sig != sig && !(keep && nodes[node as usize].take_kept(sig)) {
+            if nodes[node as usize].sig != sig {
                 let Some(cands) = cands.take() else {
                     return Walk::Needs(node);
                 };
                 let n = &mut nodes[node as usize];
-                if keep {
-                    n.keep_current(self.cfg.kept_cands);
-                }
                 n.sig = sig;
                 n.cands = cands;
                 n.priors.clone_from(&self.priors);
@@ -1347,101 +1277,6 @@ mod tests {
         assert_eq!(visits.iter().sum::<u32>(), 300);
         assert_eq!(walker.root_visits, visits);
         assert_eq!(walker.guesses.len(), *visits.iter().max().unwrap() as usize);
-    }
-
-    /// Each node's children as (move, visits, summed return).
-    type Shape = Vec<Vec<(Move, u32, f32)>>;
-
-    /// The tree of `iterations` walks from `base` with `cfg` and seed 5, as (move, visits,
-    /// summed return) of every node's children, and how many nodes keep candidates.
-    fn grown(
-        cfg: &MctsConfig,
-        base: &Game,
-        sampler: &PileSampler,
-        iterations: usize,
-    ) -> (Shape, usize) {
-        let legal = base.legal_moves();
-        let tree = Mutex::new(vec![Node::new()]);
-        let mut walker = Walker::new(cfg, 5, &legal);
-        for _ in 0..iterations {
-            walker.iterate(&tree, base, sampler);
-        }
-        let nodes = tree.into_inner().unwrap();
-        let keeping = nodes.iter().filter(|n| !n.kept.is_empty()).count();
-        let shape = nodes
-            .iter()
-            .map(|n| n.children.iter().map(|c| (c.mv, c.n, c.w)).collect())
-            .collect();
-        (shape, keeping)
-    }
-
-    /// `kept_cands`: a node takes again the candidates it made for a tile seen before, and
-    /// the search is the same as when they are made again each time, visit for visit, in a
-    /// solo game (where the next tile is one of a few) and in a game of two.
-    #[test]
-    fn kept_candidates_change_nothing_but_the_work() {
-        let (_, sampler, solo) = crate::sampler::solo_after(23, 4);
-        let mut two = Game::new(&sagani_core::Setup::seeded(2, 8)).unwrap();
-        for _ in 0..6 {
-            let mv = two.legal_moves()[0];
-            two.play(mv).unwrap();
-        }
-        let view = two.view(two.to_act());
-        let two_sampler = PileSampler::new(&view);
-        let two = two_sampler.any_game(&view).unwrap();
-        for (base, sampler) in [(&solo, &sampler), (&two, &two_sampler)] {
-            let made = MctsConfig {
-                kept_cands: 0,
-                threads: 1,
-                ..MctsConfig::default()
-            };
-            let kept = MctsConfig {
-                kept_cands: 8,
-                ..made.clone()
-            };
-            let (a, none) = grown(&made, base, sampler, 600);
-            let (b, keeping) = grown(&kept, base, sampler, 600);
-            assert_eq!(none, 0);
-            assert!(keeping > 0, "some node saw several tiles");
-            assert!(a.len() > 50, "a tree of some depth: {} nodes", a.len());
-            assert_eq!(a, b);
-        }
-        let mut cfg = MctsConfig::default();
-        assert!(cfg.set("kept_cands=none").is_err());
-        cfg.set("kept_cands=0").unwrap();
-        assert_eq!(cfg.kept_cands, 0);
-    }
-
-    /// The `k` best first, in the order a stable sort gives them, ties included.
-    #[test]
-    fn the_best_candidates_come_first_as_a_stable_sort_puts_them() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for len in [0, 1, 5, 48, 49, 200] {
-            let rated: Vec<(Move, f32)> = (0..len)
-                .map(|i| {
-                    let mv = Move::Place {
-                        tile: (i % 72) as TileId,
-                        x: i as i32,
-                        y: 0,
-                        rot: 0,
-                    };
-                    (mv, rng.random_range(0..6) as f32)
-                })
-                .collect();
-            let mut sorted = rated.clone();
-            sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
-            for k in [0, 1, 10, 48, 300] {
-                let mut got = rated.clone();
-                best_first(&mut got, k);
-                let k = k.min(len);
-                assert_eq!(got[..k], sorted[..k], "len {len}, k {k}");
-                let mut rest: Vec<_> = got.iter().map(|r| r.0).collect();
-                rest.sort_by_key(|mv| format!("{mv:?}"));
-                let mut all: Vec<_> = rated.iter().map(|r| r.0).collect();
-                all.sort_by_key(|mv| format!("{mv:?}"));
-                assert_eq!(rest, all, "every move stays");
-            }
-        }
     }
 
     /// `solo_puct`: each candidate gets the policy's chance for it (a softmax over the
