@@ -102,10 +102,6 @@ pub struct MctsConfig {
     pub solo_td: Option<std::sync::Arc<crate::td::Td>>,
     /// With `solo_td`: a solo playout's steps before the value ends it (0: the leaf itself).
     pub solo_td_depth: usize,
-    /// Solo: a tree move is kept apart by what the player saw of the next tile's back when
-    /// making it (0: not at all, 1: its element, 2: its element and value), as the player
-    /// places a tile knowing that back; 0 pools the moves over every back.
-    pub solo_backs: u8,
     /// Solo: the tree's root keeps only this many placements, those the learned value
     /// (`solo_td`, else the shipped one) rates best `expecti_depth` placements deep with the
     /// chance of every draw counted out (`td::Td::expectimax`; 0: all).
@@ -172,7 +168,6 @@ impl Default for MctsConfig {
             // at 1.75 times the speed, but at 1 s no better (docs/bots.md): an option.
             solo_td: None,
             solo_td_depth: 4,
-            solo_backs: 0,
             // The root kept to the value's 10 best: 0.27 tiles fewer at 5,000 iterations,
             // at 1 s no better (84 of 100; docs/bots.md): an option.
             solo_expecti: 0,
@@ -287,12 +282,6 @@ impl MctsConfig {
                 }
             }
             "solo_td_depth" => self.solo_td_depth = value.parse().map_err(|e| bad(&e))?,
-            "solo_backs" => {
-                self.solo_backs = match value.parse() {
-                    Ok(b @ 0..=2) => b,
-                    _ => return Err(bad(&"0 (off), 1 (the element) or 2 (element and value)")),
-                }
-            }
             "solo_expecti" => self.solo_expecti = value.parse().map_err(|e| bad(&e))?,
             "expecti_depth" => self.expecti_depth = value.parse().map_err(|e| bad(&e))?,
             "expecti_root_width" => {
@@ -307,7 +296,7 @@ impl MctsConfig {
                     "{other:?} is not an mcts setting: exploration, widening, candidates, \
                      playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
                      shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
-                     hindsight_width, hindsight_branch, solo_race, race_min, solo_paired, solo_puct, puct_temperature, solo_td, solo_td_depth, solo_backs, \
+                     hindsight_width, hindsight_branch, solo_race, race_min, solo_paired, solo_puct, puct_temperature, solo_td, solo_td_depth, \
                      solo_expecti, expecti_depth, expecti_root_width, expecti_width, expecti_prior"
                 ))
             }
@@ -531,12 +520,6 @@ impl Mcts {
         };
         starts.truncate(trees);
         starts.resize_with(trees, || vec![Node::new()]);
-        // `solo_backs`: a kept root's moves made under other backs than the one seen now
-        // were another decision.
-        let back = back_seen(&base, cfg.solo_backs);
-        for root in starts.iter_mut().map(|nodes| &mut nodes[0]) {
-            root.children.retain(|c| c.back == back);
-        }
         let reused = starts
             .iter()
             .flat_map(|nodes| &nodes[0].children)
@@ -703,8 +686,6 @@ struct Child {
     node: u32,
     /// The policy's chance for the move among the node's candidates (`solo_puct`).
     prior: f32,
-    /// What the player saw of the next tile's back (`solo_backs`; 0 without it).
-    back: u8,
 }
 
 /// One information set: the moves seen so far and the candidates for the last tile set seen.
@@ -738,26 +719,10 @@ fn tile_bits(g: &Game) -> u128 {
     tiles.iter().fold(0, |b, &t| b | 1u128 << t)
 }
 
-fn available(ch: &Child, tiles: u128, back: u8) -> bool {
-    ch.back == back
-        && match ch.mv {
-            Move::Place { tile, .. } | Move::Intermezzo { tile } => tiles >> tile & 1 == 1,
-            Move::Pass => true,
-        }
-}
-
-/// What the player to act sees of the next tile's back, as `solo_backs` tells the tree's
-/// moves apart by it (0: nothing told apart).
-fn back_seen(g: &Game, solo_backs: u8) -> u8 {
-    if solo_backs == 0 || g.players() != 1 {
-        return 0;
-    }
-    match g.draw_pile_top_back() {
-        None => 1,
-        Some((e, _)) if solo_backs == 1 => 2 + e as u8,
-        Some((e, v)) => {
-            6 + 4 * e as u8 + [1, 3, 6, 10].iter().position(|&x| x == v).unwrap_or(0) as u8
-        }
+fn available(mv: &Move, tiles: u128) -> bool {
+    match *mv {
+        Move::Place { tile, .. } | Move::Intermezzo { tile } => tiles >> tile & 1 == 1,
+        Move::Pass => true,
     }
 }
 
@@ -925,7 +890,6 @@ impl<'a> Walker<'a> {
     ) -> Walk {
         while let Some(player) = g.to_act() {
             let tiles = tile_bits(g);
-            let back = back_seen(g, self.cfg.solo_backs);
             let sig = (g.expects(), tiles);
             if nodes[node as usize].sig != sig {
                 let Some(cands) = cands.take() else {
@@ -943,11 +907,7 @@ impl<'a> Walker<'a> {
             // offer was freshly drawn, each guess brings other tiles.
             let mut open = 0;
             let mut seen = 0;
-            for ch in n
-                .children
-                .iter_mut()
-                .filter(|ch| available(ch, tiles, back))
-            {
+            for ch in n.children.iter_mut().filter(|ch| available(&ch.mv, tiles)) {
                 seen = seen.max(ch.avail);
                 ch.avail += 1;
                 open += 1;
@@ -956,7 +916,7 @@ impl<'a> Walker<'a> {
             let fresh = if open < allowed {
                 n.cands
                     .iter()
-                    .find(|mv| !n.children.iter().any(|ch| ch.mv == **mv && ch.back == back))
+                    .find(|mv| !n.children.iter().any(|ch| ch.mv == **mv))
                     .copied()
             } else {
                 None
@@ -998,14 +958,13 @@ impl<'a> Walker<'a> {
                         avail: 1,
                         node: NO_NODE,
                         prior,
-                        back,
                     });
                     (n.children.len() - 1, true)
                 }
                 None => {
                     let mut best = (usize::MAX, f32::NEG_INFINITY);
                     for (i, ch) in n.children.iter().enumerate() {
-                        if !available(ch, tiles, back) {
+                        if !available(&ch.mv, tiles) {
                             continue;
                         }
                         let score = if ch.n == 0 {
@@ -1318,88 +1277,6 @@ mod tests {
         assert_eq!(visits.iter().sum::<u32>(), 300);
         assert_eq!(walker.root_visits, visits);
         assert_eq!(walker.guesses.len(), *visits.iter().max().unwrap() as usize);
-    }
-
-    /// `solo_backs`: below the root, a tile placed the same way is a move of its own for each
-    /// back the player saw, and a kept tree's root keeps only the moves made under the back
-    /// seen now. Without it every move is made under back 0.
-    #[test]
-    fn solo_tree_moves_are_told_apart_by_the_back_seen() {
-        let (g, _, _) = crate::sampler::solo_after(23, 4);
-        let view = g.view(Some(0));
-        let legal = g.legal_moves();
-        for solo_backs in [0, 1, 2] {
-            let cfg = MctsConfig {
-                solo_backs,
-                threads: 1,
-                ..MctsConfig::default()
-            };
-            let mut bot = Mcts::new(3, cfg);
-            let stats = bot.search(&view, &legal, Budget::iterations(3000));
-            let best = stats.root[0].mv;
-            let nodes = &bot.kept.as_ref().expect("the tree is kept").trees[0];
-            let seen = back_seen(&g, solo_backs);
-            assert!(nodes[0].children.iter().all(|c| c.back == seen));
-            let below = nodes[0]
-                .children
-                .iter()
-                .find(|c| c.mv == best)
-                .unwrap()
-                .node;
-            let children = &nodes[below as usize].children;
-            let backs: std::collections::BTreeSet<u8> = children.iter().map(|c| c.back).collect();
-            let twice = children
-                .iter()
-                .any(|a| children.iter().any(|b| a.mv == b.mv && a.back != b.back));
-            match solo_backs {
-                0 => assert!(backs == [0].into() && !twice, "{backs:?}"),
-                1 => assert!(backs.len() >= 3 && backs.iter().all(|b| (1..6).contains(b)) && twice),
-                _ => assert!(
-                    backs.len() >= 6
-                        && backs.iter().all(|b| *b == 1 || (6..22).contains(b))
-                        && twice
-                ),
-            }
-            // Play the best move: the kept tree's root holds the moves of the tile revealed
-            // that were made under the back the game shows now, and their visits only.
-            let mut next = g.clone();
-            next.play(best).unwrap();
-            let legal = next.legal_moves();
-            let now = back_seen(&next, solo_backs);
-            let visits = |same_back: bool| -> u64 {
-                children
-                    .iter()
-                    .filter(|c| legal.contains(&c.mv) && (!same_back || c.back == now))
-                    .map(|c| c.n as u64)
-                    .sum()
-            };
-            let (kept, all) = (visits(true), visits(false));
-            assert!(all > 0);
-            assert!(
-                (solo_backs == 0) == (kept == all),
-                "{solo_backs}: {kept} of {all}"
-            );
-            bot.observe(0, best);
-            let stats = bot.search(&next.view(Some(0)), &legal, Budget::iterations(1));
-            let nodes = &bot.kept.as_ref().unwrap().trees[0];
-            assert!(nodes[0].children.iter().all(|c| c.back == now));
-            assert_eq!(stats.reused, kept, "{solo_backs}");
-        }
-        // A move made under one back is not on offer under another.
-        let ch = Child {
-            mv: legal[0],
-            n: 1,
-            w: 0.5,
-            avail: 1,
-            node: NO_NODE,
-            prior: 0.0,
-            back: 7,
-        };
-        assert!(available(&ch, tile_bits(&g), 7) && !available(&ch, tile_bits(&g), 8));
-        let mut cfg = MctsConfig::default();
-        assert!(cfg.set("solo_backs=3").is_err());
-        cfg.set("solo_backs=2").unwrap();
-        assert_eq!(cfg.solo_backs, 2);
     }
 
     /// `solo_puct`: each candidate gets the policy's chance for it (a softmax over the
