@@ -313,13 +313,23 @@ impl App {
     pub(crate) async fn announce(&self, changed: &[(String, u64)], kept: &str) {
         for (game, rev) in changed {
             if self.store.exclusive() {
-                self.committed.insert(game.clone(), *rev);
+                self.note_committed(game, *rev);
             }
             if game != kept {
                 self.tables.invalidate(game).await;
             }
             self.hub.publish(game, Some(*rev));
         }
+    }
+
+    /// Notes that `game` is stored at `rev` at least. Never backwards: two changes to one game
+    /// may be announced out of order (a new daily attempt's creation after the same account's
+    /// second start took its seat), and the later revision must still mark the older cached
+    /// copy as stale.
+    fn note_committed(&self, game: &str, rev: u64) {
+        self.committed
+            .entry(game.to_string())
+            .and_upsert_with(|seen| seen.map_or(rev, |seen| rev.max(*seen.value())));
     }
 
     /// Drops this server's copies of `games` (changed in the store behind their backs).
@@ -361,5 +371,57 @@ async fn hear(app: Weak<App>, mut changes: tokio::sync::broadcast::Receiver<Chan
             Ok(Change::Resync) | Err(RecvError::Lagged(_)) => app.hub.publish_all(),
             Err(RecvError::Closed) => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::JoinRequest;
+    use crate::secret;
+    use crate::store::conformance;
+    use crate::store::{SavedSeat, SqliteStore};
+
+    /// A new game's creator announces it late, after the same account's second start has
+    /// already taken its seat again (a new token) on the same server: the copy the creator
+    /// keeps is older than the store's, and must be read again, not trusted.
+    #[tokio::test]
+    async fn a_late_announcement_does_not_bring_back_an_older_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("g.db")).unwrap());
+        let app = App::start(store.clone(), Config::default()).await.unwrap();
+        let code = "the-invite";
+        let saved = conformance::game(
+            "g1",
+            vec![SavedSeat::Human {
+                invite_hash: secret::hash(code),
+                token_hash: Some(secret::hash("first-token")),
+                name: None,
+                player: None,
+                left: None,
+            }],
+        );
+        // The creator's write lands; its copy is not yet kept nor announced.
+        let created = Arc::new(Table::restore(&saved).unwrap());
+        let progress = created.lock().await.progress();
+        let changed = store.create(&saved, progress, None, None).await.unwrap();
+        // The second start takes the seat again, with a new token.
+        let second = app
+            .join(
+                "g1",
+                JoinRequest {
+                    invite: Some(code.into()),
+                    ..JoinRequest::default()
+                },
+                Claimer::default(),
+            )
+            .await
+            .unwrap();
+        // Now the creator keeps its copy and announces its change.
+        app.keep(&created).await;
+        app.announce(&changed, "g1").await;
+        let (_, st) = app.fresh("g1", None).await.unwrap();
+        assert_eq!(st.seat_of_hash(&secret::hash(&second.token)), Some(0));
+        assert_eq!(st.seat_of_hash(&secret::hash("first-token")), None);
     }
 }
