@@ -8,7 +8,6 @@ pub mod aim;
 pub mod arena;
 mod bot;
 pub mod clairvoyant;
-pub mod endgame;
 pub mod engine;
 pub mod evaluate;
 pub mod explain;

@@ -115,10 +115,6 @@ pub struct MctsConfig {
     /// rates it `expecti_depth` placements deep, and the root's candidates are taken in that
     /// order (0: off), so the tree's returns and the value's are weighed together.
     pub expecti_prior: u32,
-    /// Solo: with this many placements or fewer left that can still make a symphony, the
-    /// root's placements with the best exact chance of one (`endgame`) come first, the
-    /// search's order kept among them (0: off).
-    pub solo_endgame: u8,
 }
 
 impl Default for MctsConfig {
@@ -181,7 +177,6 @@ impl Default for MctsConfig {
             // 0.38 tiles fewer at 5,000 iterations with 100 visits, 0.24 at 20,000 with 400,
             // at 1 s with 800 no better (docs/bots.md): an option.
             expecti_prior: 0,
-            solo_endgame: 0,
         }
     }
 }
@@ -294,7 +289,6 @@ impl MctsConfig {
             }
             "expecti_width" => self.expecti_width = value.parse().map_err(|e| bad(&e))?,
             "expecti_prior" => self.expecti_prior = value.parse().map_err(|e| bad(&e))?,
-            "solo_endgame" => self.solo_endgame = value.parse().map_err(|e| bad(&e))?,
             "policy" => self.policy = Policy::named(value).map_err(|e| bad(&e))?,
             "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
             other => {
@@ -303,7 +297,7 @@ impl MctsConfig {
                      playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
                      shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
                      hindsight_width, hindsight_branch, solo_race, race_min, solo_paired, solo_puct, puct_temperature, solo_td, solo_td_depth, \
-                     solo_expecti, expecti_depth, expecti_root_width, expecti_width, expecti_prior, solo_endgame"
+                     solo_expecti, expecti_depth, expecti_root_width, expecti_width, expecti_prior"
                 ))
             }
         }
@@ -620,11 +614,6 @@ impl Mcts {
             };
         }
         root.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
-        if cfg.solo_endgame > 0 {
-            if let Some(chances) = crate::endgame::symphony_chances(view, cfg.solo_endgame) {
-                crate::endgame::order_by_chance(&mut root, &chances);
-            }
-        }
         SearchStats {
             iterations,
             elapsed: start.elapsed(),
