@@ -72,6 +72,9 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
+    if args.svg.is_some() || args.records.is_some() {
+        crate::out::keep_going();
+    }
     args.roster.check(&args.bots)?;
     for (i, name) in args.bots.iter().enumerate() {
         if args.bots[..i].contains(name) {

@@ -77,6 +77,9 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
+    if args.records.is_some() {
+        crate::out::keep_going();
+    }
     let clairvoyant = args.bot == "clairvoyant";
     if !clairvoyant {
         args.roster.check(std::slice::from_ref(&args.bot))?;

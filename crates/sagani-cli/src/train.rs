@@ -131,6 +131,8 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
+    // The file is the product: `sagani train … | head` must still write it.
+    crate::out::keep_going();
     let players = args.players.clone().unwrap_or_else(|| match args.value {
         true => vec![1, 2, 3, 4],
         false => vec![2, 3, 4],
