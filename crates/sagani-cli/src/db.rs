@@ -94,7 +94,7 @@ async fn copy(from: &str, to: &str) -> Result<(), String> {
     );
     let report = store::copy(&*source, &*target, |_| bar.inc(1)).await;
     bar.finish_and_clear();
-    let report = report?;
+    let report = report.map_err(|e| e.to_string())?;
     say!(
         "copied {} games from {} to {} ({} were there already, identical); each copy replays to the same state",
         report.copied,

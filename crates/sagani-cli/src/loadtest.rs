@@ -207,7 +207,9 @@ fn run_inner(args: Args) -> Result<(), String> {
     // Kill every server outright: what they acknowledged must already be stored.
     drop(servers);
     let games: Vec<String> = report.acknowledged_by_game.keys().cloned().collect();
-    let stored = runtime.block_on(sagani_server::store::move_counts(&db, &games))?;
+    let stored = runtime
+        .block_on(sagani_server::store::move_counts(&db, &games))
+        .map_err(|e| e.to_string())?;
     // Only this run's games: a PostgreSQL database may hold others.
     let mut kept = 0;
     let mut lost = 0;

@@ -23,7 +23,7 @@ mod secret;
 pub mod store;
 mod study;
 mod table;
-#[doc(hidden)]
+#[cfg(feature = "test-util")]
 pub mod testing;
 pub mod time_control;
 pub mod tutorial;

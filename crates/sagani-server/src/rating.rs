@@ -4,9 +4,17 @@
 //! periods. A rating is a skill `mu` and an uncertainty `sigma`; the number shown is the
 //! conservative `mu - 3 sigma`, on a scale that starts at 1000.
 
-use crate::store::Rating;
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
 use skillratings::MultiTeamOutcome;
+
+/// A player's rating in rated games (Weng-Lin: `mu` the skill, `sigma` how unsure it is).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    pub mu: f64,
+    pub sigma: f64,
+    /// Rated games played.
+    pub games: u32,
+}
 
 /// A rating is provisional until this many rated games.
 pub const PROVISIONAL_GAMES: u32 = 10;

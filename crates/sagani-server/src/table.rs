@@ -4,9 +4,9 @@
 use crate::api::{ClockState, GameState, PlayedMove, Replaced, SeatInfo};
 use crate::error::{ApiError, ErrorCode};
 use crate::secret;
-use crate::store::replay::{self, GameLog};
+use crate::store::replay::{self, clocks_of, progress_of, GameLog};
 use crate::store::{Ended, Progress, SavedGame, SavedSeat};
-use crate::time_control::{Clocks, TimeControl, Timing};
+use crate::time_control::{Clocks, TimeControl};
 use sagani_core::record::RecordMove;
 use sagani_core::Variant;
 use std::sync::Arc;
@@ -199,7 +199,7 @@ impl TableState {
     }
 
     /// The game and seats as stored: the setup, then every move replayed.
-    pub fn restore(saved: &SavedGame) -> Result<TableState, String> {
+    pub fn restore(saved: &SavedGame) -> Result<TableState, replay::ReplayError> {
         Ok(TableState {
             game: replay::replay(saved)?,
             seats: saved.seats.clone(),
@@ -217,85 +217,9 @@ impl TableState {
     }
 }
 
-/// Where a game stands (as the store keeps it), its clocks included.
-pub fn progress_of(
-    game: &GameLog,
-    seats: &[SavedSeat],
-    clock: TimeControl,
-    started_ms: Option<i64>,
-    times: &[i64],
-    ended: Option<Ended>,
-) -> Progress {
-    let plain = replay::progress(game, seats);
-    if ended.is_some() {
-        return Progress {
-            over: true,
-            bot_to_act: false,
-            deadline_ms: None,
-        };
-    }
-    Progress {
-        // The deadline does not depend on the moment asked.
-        deadline_ms: clocks_of(game, seats, clock, started_ms, times, ended)
-            .at(0)
-            .deadline_ms,
-        ..plain
-    }
-}
-
-/// The clocks' inputs for a game.
-fn clocks_of(
-    game: &GameLog,
-    seats: &[SavedSeat],
-    clock: TimeControl,
-    started_ms: Option<i64>,
-    times: &[i64],
-    ended: Option<Ended>,
-) -> OwnedTiming {
-    OwnedTiming {
-        control: clock,
-        started_ms,
-        moves: game
-            .record()
-            .moves
-            .iter()
-            .zip(times)
-            .map(|(m, &at)| (m.player, at))
-            .collect(),
-        timed: seats.iter().map(SavedSeat::timed).collect(),
-        to_act: if ended.is_some() {
-            None
-        } else {
-            game.game().to_act()
-        },
-    }
-}
-
-/// `Timing` with its lists owned.
-struct OwnedTiming {
-    control: TimeControl,
-    started_ms: Option<i64>,
-    moves: Vec<(u8, i64)>,
-    timed: Vec<bool>,
-    to_act: Option<u8>,
-}
-
-impl OwnedTiming {
-    fn at(&self, now_ms: i64) -> Clocks {
-        Timing {
-            control: self.control,
-            started_ms: self.started_ms,
-            moves: &self.moves,
-            timed: &self.timed,
-            to_act: self.to_act,
-        }
-        .at(now_ms)
-    }
-}
-
 impl Table {
     /// Rebuilds a stored game by replaying its moves.
-    pub fn restore(saved: &SavedGame) -> Result<Table, String> {
+    pub fn restore(saved: &SavedGame) -> Result<Table, replay::ReplayError> {
         let state = TableState::restore(saved)?;
         Ok(Table {
             id: saved.id.clone(),

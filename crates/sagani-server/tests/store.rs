@@ -6,36 +6,34 @@ use sagani_server::store::{conformance, PostgresStore, SqliteStore, Status, Stor
 use sagani_server::testing::TestDatabase;
 use std::sync::Arc;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_keeps_the_store_contract() {
-    let dirs = std::sync::Mutex::new(Vec::new());
-    conformance::run_all(|| async {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("c.db");
-        let a: Arc<dyn Store> = Arc::new(SqliteStore::open_with(&path, false).unwrap());
-        let b: Arc<dyn Store> = Arc::new(SqliteStore::open_with(&path, false).unwrap());
-        dirs.lock().unwrap().push(dir);
-        (a, b)
-    })
-    .await;
+/// Whatever keeps a test's database alive until the test ends.
+type Keep = Box<dyn std::any::Any + Send>;
+
+/// Two handles on a new SQLite file, as two tools would hold them.
+async fn sqlite(_test: &str) -> Option<(conformance::Handles, Keep)> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.db");
+    let a: Arc<dyn Store> = Arc::new(SqliteStore::open_with(&path, false).unwrap());
+    let b: Arc<dyn Store> = Arc::new(SqliteStore::open_with(&path, false).unwrap());
+    Some(((a, b), Box::new(dir)))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_keeps_the_store_contract() {
-    if sagani_server::testing::postgres_url("postgres_keeps_the_store_contract").is_none() {
-        return;
-    }
-    let dbs = std::sync::Mutex::new(Vec::new());
-    conformance::run_all(|| async {
-        let db = TestDatabase::create("postgres_keeps_the_store_contract")
-            .await
-            .expect("a test database");
-        let a: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
-        let b: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
-        dbs.lock().unwrap().push(db);
-        (a, b)
-    })
-    .await;
+/// Two servers' handles on a new PostgreSQL database; `None` without `SAGANI_TEST_POSTGRES`.
+async fn postgres(test: &str) -> Option<(conformance::Handles, Keep)> {
+    let db = TestDatabase::create(test).await?;
+    let a: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
+    let b: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
+    Some(((a, b), Box::new(db)))
+}
+
+/// The store contract on SQLite, a test per case.
+mod sqlite_contract {
+    sagani_server::store_conformance!(super::sqlite);
+}
+
+/// The store contract on PostgreSQL, a test per case.
+mod postgres_contract {
+    sagani_server::store_conformance!(super::postgres);
 }
 
 /// A copy of a `sagani.db` written by the first release (`fixtures/make-v1.py` made it): five

@@ -7,8 +7,8 @@
 use super::{detached, store_refusal, wrong_token, App};
 use crate::api::GameState;
 use crate::error::{ApiError, ErrorCode};
+use crate::store::replay::progress_of;
 use crate::store::{Conflict, Ended, IdleSweep, LeaveWrite, Left, LeftReason, StoreError};
-use crate::table::progress_of;
 use std::sync::{Arc, Weak};
 
 /// Starts the sweeps: due clocks every `bot_sweep`, idle games every `idle_sweep`.

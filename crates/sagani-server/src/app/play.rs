@@ -4,8 +4,8 @@
 use super::{detached, store_refusal, wrong_token, App};
 use crate::api::GameState;
 use crate::error::{ApiError, ErrorCode};
+use crate::store::replay::progress_of;
 use crate::store::{Conflict, GameEnd, LeftReason, MoveWrite, StoreError};
-use crate::table::progress_of;
 use sagani_core::{Move, Outcome};
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! failed log-ins the limit counts. Every server sharing a database sees the same accounts and
 //! sessions (nothing of them is kept in one server's memory).
 
-use super::StoreError;
+use super::{Rating, StoreError};
 use async_trait::async_trait;
 
 /// An account as stored. `password` is an argon2id hash in PHC form, never the password.
@@ -23,15 +23,6 @@ pub struct NewPlayer {
     pub key: String,
     pub password: String,
     pub created_at: i64,
-}
-
-/// A player's rating in rated games (Weng-Lin: `mu` the skill, `sigma` how unsure it is).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rating {
-    pub mu: f64,
-    pub sigma: f64,
-    /// Rated games played.
-    pub games: u32,
 }
 
 /// A rating as it was after a rated game.

@@ -1,5 +1,5 @@
-//! The `Store` contract as tests: every store runs these same cases (tests/store.rs), each on
-//! a new, empty database. `a` and `b` are two handles on that one database, as two servers
+//! The `Store` contract as tests: every store runs these same cases (tests/store.rs), each as a
+//! test of its own on a new, empty database. `a` and `b` are two handles on that one database, as two servers
 //! would hold them, so races between them are races between servers.
 
 use super::{
@@ -9,123 +9,28 @@ use super::{
 };
 use crate::time_control::TimeControl;
 use sagani_core::{Move, Variant};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 pub type Handles = (Arc<dyn Store>, Arc<dyn Store>);
-type Case = fn(Handles) -> Pin<Box<dyn Future<Output = ()> + Send>>;
 
-/// Every case, by name.
-pub fn cases() -> Vec<(&'static str, Case)> {
-    vec![
-        ("a game reads back as written", |h| {
-            Box::pin(reads_back_as_written(h))
-        }),
-        ("an id is created once", |h| Box::pin(created_once(h))),
-        ("a move is stored only as move n", |h| {
-            Box::pin(moves_are_conditional(h))
-        }),
-        ("a move needs the seat's token", |h| {
-            Box::pin(moves_need_the_token(h))
-        }),
-        ("a seat is claimed only as seen", |h| {
-            Box::pin(claims_are_conditional(h))
-        }),
-        ("a re-claim revokes the token in the rematch", |h| {
-            Box::pin(reclaim_revokes_in_rematch(h))
-        }),
-        ("the lobby lists public open games, newest first", |h| {
-            Box::pin(lobby(h))
-        }),
-        ("open games are counted per creator", |h| {
-            Box::pin(open_games_limit(h))
-        }),
-        ("bot turns are leased to one holder", |h| {
-            Box::pin(leases(h))
-        }),
-        ("games are listed, imported and counted", |h| {
-            Box::pin(listing_and_import(h))
-        }),
-        ("racing moves: exactly one is stored", |h| {
-            Box::pin(racing_moves(h))
-        }),
-        ("racing claims: exactly one holds the seat", |h| {
-            Box::pin(racing_claims(h))
-        }),
-        ("changes are heard by every handle", |h| {
-            Box::pin(changes_are_heard(h))
-        }),
-        ("a name is signed up once, in any case", |h| {
-            Box::pin(names_are_unique(h))
-        }),
-        ("sessions log in until closed, on every handle", |h| {
-            Box::pin(sessions(h))
-        }),
-        ("a deleted account logs nobody in and frees its name", |h| {
-            Box::pin(deleted_accounts(h))
-        }),
-        ("failed log-ins are counted per subject", |h| {
-            Box::pin(login_failures(h))
-        }),
-        ("a seat keeps its claimer's name and account", |h| {
-            Box::pin(seat_holders(h))
-        }),
-        ("a rated game's end rates its players once", |h| {
-            Box::pin(rated_end(h))
-        }),
-        ("an unrated game's end leaves ratings alone", |h| {
-            Box::pin(unrated_end(h))
-        }),
-        ("the last claim starts the clocks, once", |h| {
-            Box::pin(clocks_start_once(h))
-        }),
-        ("a bot takes a seat over once, at its version", |h| {
-            Box::pin(leaving(h))
-        }),
-        ("due clocks are found by their deadline", |h| {
-            Box::pin(due_clocks(h))
-        }),
-        (
-            "idle games are ended once, and free the creator's count",
-            |h| Box::pin(idle_games(h)),
-        ),
-        ("a game is cancelled only before anyone else joins", |h| {
-            Box::pin(cancelling(h))
-        }),
-        ("chat lines are numbered, kept and capped", |h| {
-            Box::pin(chat(h))
-        }),
-        (
-            "a running clock without a deadline is found and repaired",
-            |h| Box::pin(repairs(h)),
-        ),
-        ("a server secret is made once, whichever handle asks", |h| {
-            Box::pin(server_secrets(h))
-        }),
-        (
-            "one daily attempt per account, day and variant; one par game",
-            |h| Box::pin(daily_attempts(h)),
-        ),
-        (
-            "a daily result is stored with the last move and read by the board",
-            |h| Box::pin(daily_results(h)),
-        ),
-    ]
-}
-
-/// Runs every case, each on a fresh pair of handles from `open`.
-pub async fn run_all<F, Fut>(open: F)
-where
-    F: Fn() -> Fut,
-    Fut: Future<Output = Handles>,
-{
-    for (name, case) in cases() {
-        let handles = open().await;
-        // A case that panics names itself first.
-        eprintln!("store conformance: {name}");
-        case(handles).await;
-    }
+/// Declares one test per case (tests/store.rs does, once per store). `$open` is an async
+/// function that takes the test's name and gives two handles on a new, empty database with
+/// whatever keeps it alive, or `None` when the store is not at hand (the test is skipped).
+#[macro_export]
+macro_rules! store_conformance {
+    ($open:path) => {
+        $crate::store_conformance!(@each $open: reads_back_as_written, created_once, moves_are_conditional, moves_need_the_token, claims_are_conditional, reclaim_revokes_in_rematch, lobby, open_games_limit, leases, listing_and_import, racing_moves, racing_claims, changes_are_heard, names_are_unique, sessions, deleted_accounts, login_failures, seat_holders, rated_end, unrated_end, clocks_start_once, leaving, due_clocks, idle_games, cancelling, chat, repairs, server_secrets, daily_attempts, daily_results);
+    };
+    (@each $open:path: $($case:ident),*) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $case() {
+                if let Some((handles, _keep)) = $open(stringify!($case)).await {
+                    $crate::store::conformance::$case(handles).await;
+                }
+            }
+        )*
+    };
 }
 
 fn human(invite: &str) -> SavedSeat {
@@ -227,7 +132,8 @@ fn conflict<T: std::fmt::Debug>(r: Result<T, StoreError>) -> Conflict {
     }
 }
 
-async fn reads_back_as_written((a, b): Handles) {
+/// A game reads back as written.
+pub async fn reads_back_as_written((a, b): Handles) {
     let mut g = game("g1", vec![human("i0"), bot()]);
     g.public = true;
     g.deck = (1..=72).rev().collect();
@@ -241,7 +147,8 @@ async fn reads_back_as_written((a, b): Handles) {
     assert_eq!(a.ping().await, Ok(()));
 }
 
-async fn created_once((a, b): Handles) {
+/// An id is created once.
+pub async fn created_once((a, b): Handles) {
     let g = game("g1", vec![human("i0"), human("i1")]);
     create(&*a, &g).await;
     let mut other = game("g1", vec![human("x"), bot()]);
@@ -257,7 +164,8 @@ async fn created_once((a, b): Handles) {
     );
 }
 
-async fn moves_are_conditional((a, b): Handles) {
+/// A move is stored only as move n.
+pub async fn moves_are_conditional((a, b): Handles) {
     create(&*a, &game("g1", vec![bot(), bot()])).await;
     assert_eq!(a.append_move(&mv("g1", 0, 0, None, place(5))).await, Ok(1));
     assert_eq!(
@@ -305,7 +213,8 @@ async fn moves_are_conditional((a, b): Handles) {
     assert_eq!(a.since("nope", 0).await, Err(StoreError::NotFound));
 }
 
-async fn moves_need_the_token((a, b): Handles) {
+/// A move needs the seat's token.
+pub async fn moves_need_the_token((a, b): Handles) {
     create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
     a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
     assert_eq!(
@@ -333,7 +242,8 @@ async fn moves_need_the_token((a, b): Handles) {
     assert_eq!(a.game("g1").await.unwrap().moves.len(), 2);
 }
 
-async fn claims_are_conditional((a, b): Handles) {
+/// A seat is claimed only as seen.
+pub async fn claims_are_conditional((a, b): Handles) {
     let mut g = game("g1", vec![human("i0"), bot(), human("i2")]);
     g.public = true;
     create(&*a, &g).await;
@@ -395,7 +305,8 @@ async fn claims_are_conditional((a, b): Handles) {
     assert_eq!(a.lobby(10).await.unwrap()[0].status, Status::Playing);
 }
 
-async fn reclaim_revokes_in_rematch((a, b): Handles) {
+/// A re-claim revokes the token in the rematch.
+pub async fn reclaim_revokes_in_rematch((a, b): Handles) {
     create(&*a, &game("g1", vec![human("i0"), bot()])).await;
     a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
     let mut rematch = a.game("g1").await.unwrap();
@@ -441,7 +352,8 @@ async fn reclaim_revokes_in_rematch((a, b): Handles) {
     );
 }
 
-async fn lobby((a, b): Handles) {
+/// The lobby lists public open games, newest first.
+pub async fn lobby((a, b): Handles) {
     for (i, public) in [true, false, true, true].into_iter().enumerate() {
         let mut g = game(&format!("g{i}"), vec![human("i"), bot()]);
         g.public = public;
@@ -469,7 +381,8 @@ async fn lobby((a, b): Handles) {
     assert_eq!((counts.games, counts.open), (4, 3));
 }
 
-async fn open_games_limit((a, b): Handles) {
+/// Open games are counted per creator.
+pub async fn open_games_limit((a, b): Handles) {
     let g = |id: &str| game(id, vec![human("i"), bot()]);
     a.create(&g("g1"), PLAYING, Some(2), None).await.unwrap();
     b.create(&g("g2"), PLAYING, Some(2), None).await.unwrap();
@@ -493,7 +406,8 @@ async fn open_games_limit((a, b): Handles) {
     assert_eq!(a.game("g3").await.unwrap().id, "g3");
 }
 
-async fn leases((a, b): Handles) {
+/// Bot turns are leased to one holder.
+pub async fn leases((a, b): Handles) {
     let bot_turn = Progress {
         over: false,
         bot_to_act: true,
@@ -556,7 +470,8 @@ async fn leases((a, b): Handles) {
     assert!(b.lease("g1", 1, "B", 9500, 15000).await.unwrap());
 }
 
-async fn listing_and_import((a, b): Handles) {
+/// Games are listed, imported and counted.
+pub async fn listing_and_import((a, b): Handles) {
     for id in ["c", "a", "d", "b"] {
         create(&*a, &game(id, vec![human("i"), bot()])).await;
     }
@@ -592,7 +507,8 @@ async fn listing_and_import((a, b): Handles) {
     assert_eq!(counts.get("a"), Some(&0));
 }
 
-async fn racing_moves((a, b): Handles) {
+/// Racing moves: exactly one is stored.
+pub async fn racing_moves((a, b): Handles) {
     create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
     a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
     let mut racers = Vec::new();
@@ -615,7 +531,8 @@ async fn racing_moves((a, b): Handles) {
     assert_eq!(b.game("g1").await.unwrap().moves.len(), 1);
 }
 
-async fn racing_claims((a, b): Handles) {
+/// Racing claims: exactly one holds the seat.
+pub async fn racing_claims((a, b): Handles) {
     create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
     let mut racers = Vec::new();
     for i in 0..8 {
@@ -645,7 +562,8 @@ async fn racing_claims((a, b): Handles) {
     );
 }
 
-async fn changes_are_heard((a, b): Handles) {
+/// Changes are heard by every handle.
+pub async fn changes_are_heard((a, b): Handles) {
     let (Some(mut on_a), Some(mut on_b)) = (a.changes(), b.changes()) else {
         // A store for one server: its own changes are all there are.
         assert!(a.exclusive() || b.changes().is_none());
@@ -683,7 +601,8 @@ fn new_player(id: &str, name: &str) -> NewPlayer {
     }
 }
 
-async fn names_are_unique((a, b): Handles) {
+/// A name is signed up once, in any case.
+pub async fn names_are_unique((a, b): Handles) {
     a.sign_up(&new_player("p1", "Ada")).await.unwrap();
     assert_eq!(
         b.sign_up(&new_player("p2", "ADA")).await,
@@ -705,7 +624,8 @@ async fn names_are_unique((a, b): Handles) {
     );
 }
 
-async fn sessions((a, b): Handles) {
+/// Sessions log in until closed, on every handle.
+pub async fn sessions((a, b): Handles) {
     a.sign_up(&new_player("p1", "Ada")).await.unwrap();
     a.sign_up(&new_player("p2", "Bea")).await.unwrap();
     a.open_session("s1", "p1", 5_000).await.unwrap();
@@ -724,7 +644,8 @@ async fn sessions((a, b): Handles) {
     assert_eq!(b.session("s3", 0).await.unwrap().unwrap().name, "Bea");
 }
 
-async fn deleted_accounts((a, b): Handles) {
+/// A deleted account logs nobody in and frees its name.
+pub async fn deleted_accounts((a, b): Handles) {
     a.sign_up(&new_player("p1", "Ada")).await.unwrap();
     a.open_session("s1", "p1", 5_000).await.unwrap();
     b.delete_player("p1", 9_000).await.unwrap();
@@ -740,7 +661,8 @@ async fn deleted_accounts((a, b): Handles) {
     assert_eq!(b.player_named("ada").await.unwrap().unwrap().id, "p2");
 }
 
-async fn login_failures((a, b): Handles) {
+/// Failed log-ins are counted per subject.
+pub async fn login_failures((a, b): Handles) {
     let subjects = vec!["name:ada".to_string(), "addr:10.0.0.1".to_string()];
     a.login_failed(&subjects, 1_000, 0).await.unwrap();
     b.login_failed(&subjects[..1], 2_000, 0).await.unwrap();
@@ -763,7 +685,8 @@ fn claim_as(game: &str, seat: u8, token: &str, name: &str, player: Option<&str>)
     }
 }
 
-async fn seat_holders((a, b): Handles) {
+/// A seat keeps its claimer's name and account.
+pub async fn seat_holders((a, b): Handles) {
     a.sign_up(&new_player("p1", "Ada")).await.unwrap();
     let g = SavedGame {
         host: Some("Ada".into()),
@@ -817,7 +740,8 @@ fn last(game: &str, n: u64, seat: u8, token: &str, places: Vec<u8>, outcome: &st
     }
 }
 
-async fn rated_end((a, b): Handles) {
+/// A rated game's end rates its players once.
+pub async fn rated_end((a, b): Handles) {
     for (id, name) in [("p1", "Ada"), ("p2", "Bea"), ("p3", "Cy")] {
         a.sign_up(&new_player(id, name)).await.unwrap();
     }
@@ -896,7 +820,8 @@ async fn rated_end((a, b): Handles) {
     assert_eq!(a.rating_history("p1", 1).await.unwrap()[0].game, "g2");
 }
 
-async fn unrated_end((a, b): Handles) {
+/// An unrated game's end leaves ratings alone.
+pub async fn unrated_end((a, b): Handles) {
     a.sign_up(&new_player("p1", "Ada")).await.unwrap();
     create(&*a, &game("g1", vec![human("i0"), bot()])).await;
     a.claim(&claim_as("g1", 0, "t0", "Ada", Some("p1")))
@@ -920,7 +845,8 @@ const MINUTE: TimeControl = TimeControl::Realtime {
     increment_s: 0,
 };
 
-async fn clocks_start_once((a, b): Handles) {
+/// The last claim starts the clocks, once.
+pub async fn clocks_start_once((a, b): Handles) {
     let mut g = game("g1", vec![human("i0"), human("i1")]);
     g.clock = MINUTE;
     create(&*a, &g).await;
@@ -987,7 +913,8 @@ fn leave_write(
     }
 }
 
-async fn leaving((a, b): Handles) {
+/// A bot takes a seat over once, at its version.
+pub async fn leaving((a, b): Handles) {
     create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
     a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
     a.claim(&claim("g1", 1, None, "t1")).await.unwrap();
@@ -1080,7 +1007,8 @@ async fn leaving((a, b): Handles) {
     );
 }
 
-async fn due_clocks((a, b): Handles) {
+/// Due clocks are found by their deadline.
+pub async fn due_clocks((a, b): Handles) {
     for (id, deadline) in [("late", 3_000), ("early", 1_000), ("none", 0)] {
         create(&*a, &game(id, vec![human("i0"), bot()])).await;
         a.claim(&claim(id, 0, None, "t0")).await.unwrap();
@@ -1101,7 +1029,8 @@ async fn due_clocks((a, b): Handles) {
     assert_eq!(b.due_clocks(5_000, 10).await.unwrap(), vec!["late"]);
 }
 
-async fn idle_games((a, b): Handles) {
+/// Idle games are ended once, and free the creator's count.
+pub async fn idle_games((a, b): Handles) {
     // Created at 1_700_000_000 s: one waits for a seat, one is played (its move at +10 s).
     create(&*a, &game("waiting", vec![human("i0"), human("i1")])).await;
     a.claim(&claim("waiting", 0, None, "w0")).await.unwrap();
@@ -1156,7 +1085,8 @@ async fn idle_games((a, b): Handles) {
     a.create(&g, PLAYING, Some(1), None).await.unwrap();
 }
 
-async fn cancelling((a, b): Handles) {
+/// A game is cancelled only before anyone else joins.
+pub async fn cancelling((a, b): Handles) {
     create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
     a.claim(&claim("g1", 0, None, "t0")).await.unwrap();
     assert_eq!(
@@ -1185,7 +1115,8 @@ async fn cancelling((a, b): Handles) {
     assert_eq!(a.game("g2").await.unwrap().ended, None);
 }
 
-async fn chat((a, b): Handles) {
+/// Chat lines are numbered, kept and capped.
+pub async fn chat((a, b): Handles) {
     create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
     let line = |seat: u8, line: ChatText| ChatWrite {
         game: "g1".into(),
@@ -1241,7 +1172,8 @@ async fn chat((a, b): Handles) {
     );
 }
 
-async fn repairs((a, b): Handles) {
+/// A running clock without a deadline is found and repaired.
+pub async fn repairs((a, b): Handles) {
     let mut g = game("g1", vec![human("i0"), human("i1")]);
     g.clock = MINUTE;
     create(&*a, &g).await;
@@ -1276,7 +1208,8 @@ async fn repairs((a, b): Handles) {
     assert!(!a.repair("nope", 0, bots).await.unwrap());
 }
 
-async fn server_secrets((a, b): Handles) {
+/// A server secret is made once, whichever handle asks.
+pub async fn server_secrets((a, b): Handles) {
     // Two servers starting together: both end up with the one secret stored first.
     let (x, y) = tokio::join!(
         a.server_secret("daily", "from-a"),
@@ -1324,7 +1257,8 @@ fn par_game(id: &str, day: &str, variant: Variant) -> SavedGame {
 
 const DAY: &str = "2026-12-03";
 
-async fn daily_attempts((a, b): Handles) {
+/// One daily attempt per account, day and variant; one par game.
+pub async fn daily_attempts((a, b): Handles) {
     a.sign_up(&new_player("p1", "Ada")).await.unwrap();
     let first = daily_game("g1", DAY, Variant::Solo, Some("p1"));
     create(&*a, &first).await;
@@ -1413,7 +1347,8 @@ fn solo_end(game: &str, token: &str, tiles: u8, score: i64, at_ms: i64) -> MoveW
     }
 }
 
-async fn daily_results((a, b): Handles) {
+/// A daily result is stored with the last move and read by the board.
+pub async fn daily_results((a, b): Handles) {
     a.sign_up(&new_player("p1", "Ada")).await.unwrap();
     a.sign_up(&new_player("p2", "Bea")).await.unwrap();
     create(&*a, &daily_game("g1", DAY, Variant::Solo, Some("p1"))).await;

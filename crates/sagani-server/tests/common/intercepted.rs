@@ -41,7 +41,7 @@ impl Intercepted {
 }
 
 fn on_fire() -> StoreError {
-    StoreError::Unavailable("disk on fire".into())
+    StoreError::unavailable_because("disk on fire")
 }
 
 #[async_trait]
