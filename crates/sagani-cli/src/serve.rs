@@ -187,7 +187,9 @@ fn run_inner(args: Args) -> Result<(), String> {
             // Never the seed itself: logs are read by more people than should know the piles.
             tracing::warn!("decks are dealt from a fixed seed: the draw piles are not secret");
         }
-        let app = sagani_server::open(&args.db, config).await?;
+        let app = sagani_server::open(&args.db, config)
+            .await
+            .map_err(|e| e.to_string())?;
         let games = app.store.counts().await.map_err(|e| e.to_string())?.games;
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await

@@ -30,7 +30,7 @@ pub mod tutorial;
 mod web;
 mod ws;
 
-pub use app::{App, Config};
+pub use app::{App, Config, StartError};
 pub use bots::{level_ms, parse_spec as parse_bot, BotMaker};
 pub use http::{serve_router, HttpLimits};
 pub use limits::Limits;
@@ -119,12 +119,12 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Opens the store `db` names (a SQLite file, or a `postgres://` URL) and starts a server on it.
-pub async fn open(db: &str, config: Config) -> Result<Arc<App>, String> {
+pub async fn open(db: &str, config: Config) -> Result<Arc<App>, StartError> {
     // Refused before the store is opened: a refused start must not migrate a shared database.
     if config.deck_seed.is_some() && store::is_postgres(db) {
-        return Err(app::SHARED_SEED_REFUSED.into());
+        return Err(StartError::SharedSeed);
     }
-    let store = store::open(db, true).await.map_err(|e| e.to_string())?;
+    let store = store::open(db, true).await?;
     App::start(store, config).await
 }
 

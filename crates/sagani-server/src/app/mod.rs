@@ -182,20 +182,26 @@ async fn detached<T: Send + 'static>(
     })
 }
 
-/// Why a fixed deck seed and a shared database do not go together.
-pub const SHARED_SEED_REFUSED: &str =
-    "--deck-seed is refused with a shared database: whoever knows the seed knows every draw pile";
+/// Why a server does not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// A fixed deck seed with a shared database.
+    #[error("--deck-seed is refused with a shared database: whoever knows the seed knows every draw pile")]
+    SharedSeed,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
 
 impl App {
     /// A server over `store`: it starts the bot workers and hears other servers' changes.
     /// Nothing is loaded up front: games are read when asked for.
-    pub async fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, String> {
+    pub async fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, StartError> {
         if config.deck_seed.is_some() && !store.exclusive() {
-            return Err(SHARED_SEED_REFUSED.into());
+            return Err(StartError::SharedSeed);
         }
         // Game k of the database is dealt from S+k, across restarts too.
         let dealt = match config.deck_seed {
-            Some(_) => store.counts().await.map_err(|e| e.to_string())?.games,
+            Some(_) => store.counts().await?.games,
             None => 0,
         };
         let tables = moka::future::Cache::builder()

@@ -132,7 +132,11 @@ pub enum DbError {
     Constraint(#[source] Cause),
     /// A column could not be read as the type asked for.
     #[error("column {column}: {reason}")]
-    Column { column: String, reason: String },
+    Column {
+        column: String,
+        #[source]
+        reason: ValueError,
+    },
     /// Anything else the database or the connection said.
     #[error(transparent)]
     Failed(Cause),
@@ -156,17 +160,30 @@ impl From<DbError> for StoreError {
     }
 }
 
+/// Why a column's value cannot be read as asked.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    #[error("{0:?} is not {1}")]
+    Type(Value, &'static str),
+    #[error("{0} is out of range")]
+    Range(i64),
+    #[error("no such column in the result")]
+    Missing,
+    #[error("{0} cannot be read")]
+    Unsupported(&'static str),
+}
+
 /// A value a column can be read as.
 pub trait FromValue: Sized {
-    fn from_value(v: &Value) -> Result<Self, String>;
+    fn from_value(v: &Value) -> Result<Self, ValueError>;
 }
 
 impl FromValue for i64 {
-    fn from_value(v: &Value) -> Result<i64, String> {
+    fn from_value(v: &Value) -> Result<i64, ValueError> {
         match v {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(i64::from(*b)),
-            other => Err(format!("{other:?} is not an integer")),
+            other => Err(ValueError::Type(other.clone(), "an integer")),
         }
     }
 }
@@ -174,9 +191,9 @@ impl FromValue for i64 {
 macro_rules! narrow_int {
     ($($t:ty),*) => {$(
         impl FromValue for $t {
-            fn from_value(v: &Value) -> Result<$t, String> {
+            fn from_value(v: &Value) -> Result<$t, ValueError> {
                 let i = i64::from_value(v)?;
-                <$t>::try_from(i).map_err(|_| format!("{i} is out of range"))
+                <$t>::try_from(i).map_err(|_| ValueError::Range(i))
             }
         }
     )*};
@@ -184,37 +201,37 @@ macro_rules! narrow_int {
 narrow_int!(u8, u32, u64);
 
 impl FromValue for f64 {
-    fn from_value(v: &Value) -> Result<f64, String> {
+    fn from_value(v: &Value) -> Result<f64, ValueError> {
         match v {
             Value::Real(r) => Ok(*r),
             Value::Int(i) => Ok(*i as f64),
-            other => Err(format!("{other:?} is not a number")),
+            other => Err(ValueError::Type(other.clone(), "a number")),
         }
     }
 }
 
 impl FromValue for bool {
-    fn from_value(v: &Value) -> Result<bool, String> {
+    fn from_value(v: &Value) -> Result<bool, ValueError> {
         match v {
             Value::Bool(b) => Ok(*b),
             // SQLite keeps booleans as integers.
             Value::Int(i) => Ok(*i != 0),
-            other => Err(format!("{other:?} is not a boolean")),
+            other => Err(ValueError::Type(other.clone(), "a boolean")),
         }
     }
 }
 
 impl FromValue for String {
-    fn from_value(v: &Value) -> Result<String, String> {
+    fn from_value(v: &Value) -> Result<String, ValueError> {
         match v {
             Value::Text(s) => Ok(s.clone()),
-            other => Err(format!("{other:?} is not text")),
+            other => Err(ValueError::Type(other.clone(), "text")),
         }
     }
 }
 
 impl<T: FromValue> FromValue for Option<T> {
-    fn from_value(v: &Value) -> Result<Option<T>, String> {
+    fn from_value(v: &Value) -> Result<Option<T>, ValueError> {
         match v {
             Value::Null => Ok(None),
             v => T::from_value(v).map(Some),
@@ -241,7 +258,7 @@ impl Row {
             .position(|n| n == column)
             .ok_or_else(|| DbError::Column {
                 column: column.to_string(),
-                reason: "not in the result".into(),
+                reason: ValueError::Missing,
             })?;
         T::from_value(&self.values[at]).map_err(|reason| DbError::Column {
             column: column.to_string(),
@@ -277,7 +294,7 @@ impl<T: FromValue> FromRow for (T,) {
     fn from_row(row: &Row) -> Result<Self, DbError> {
         let v = row.values.first().ok_or_else(|| DbError::Column {
             column: "the first".into(),
-            reason: "no columns".into(),
+            reason: ValueError::Missing,
         })?;
         T::from_value(v)
             .map(|v| (v,))

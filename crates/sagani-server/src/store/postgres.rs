@@ -159,10 +159,7 @@ impl<C: GenericClient + Send + Sync> Conn for PgConn<'_, C> {
                 let values = (0..names.len())
                     .map(|i| column(r, i))
                     .collect::<Result<_, _>>()
-                    .map_err(|e| DbError::Column {
-                        column: names.join(", "),
-                        reason: e.to_string(),
-                    })?;
+                    .map_err(DbError::failed)?;
                 Ok(Row::new(names.clone(), values))
             })
             .collect()

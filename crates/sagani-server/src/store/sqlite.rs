@@ -3,7 +3,7 @@
 //! many moves), each write in its own savepoint so a refused one changes nothing; readers use
 //! their own connections.
 
-use super::db::{Commit, Conn, Database, DbError, Dialect, Row, Sql, Value, Work};
+use super::db::{Commit, Conn, Database, DbError, Dialect, Row, Sql, Value, ValueError, Work};
 use super::replay::{self, progress};
 use super::{rematch_id, Change, SqlStore, StoreError};
 use async_trait::async_trait;
@@ -97,7 +97,7 @@ fn value(v: ValueRef<'_>) -> Result<Value, DbError> {
         ValueRef::Blob(_) => {
             return Err(DbError::Column {
                 column: "?".into(),
-                reason: "a blob".into(),
+                reason: ValueError::Unsupported("a blob"),
             })
         }
     })
