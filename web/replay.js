@@ -8,6 +8,8 @@
 import { api, findGame, tiles as loadTiles } from './api.js';
 import { h } from './dom.js';
 import * as draw from './draw.js';
+import { displaySvg } from './draw-display.js';
+import { scoreTrack } from './draw-track.js';
 import { Frame, span } from './board.js';
 import { num, t } from './i18n.js';
 import { announce } from './table.js';
@@ -15,7 +17,7 @@ import { askEngine, engineList, engineMarks } from './engine.js';
 import { describeMove, effectWords, seatName, shortName, tileName } from './words.js';
 import { scoreGraph } from './graph.js';
 
-const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
+const { SEAT_COLORS, magnifier, tileSvg } = draw;
 
 /// The replay on screen, closed when the page goes elsewhere.
 let current = null;

@@ -8,6 +8,8 @@
 import { api, findGame, saveGame, tiles as loadTiles } from './api.js';
 import { copy, h } from './dom.js';
 import * as draw from './draw.js';
+import { displaySvg } from './draw-display.js';
+import { scoreTrack } from './draw-track.js';
 import { Frame, span } from './board.js';
 import { t, num } from './i18n.js';
 import * as motion from './motion.js';
@@ -19,7 +21,7 @@ import { Chat } from './chat.js';
 import { dailyResult, dayText } from './daily.js';
 import { askEngine, engineList, engineMarks } from './engine.js';
 
-const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
+const { SEAT_COLORS, magnifier, tileSvg } = draw;
 
 /// Claims a seat (by invite or, in a public game, by number) and remembers its token.
 export async function claimSeat(game, body) {
