@@ -6,11 +6,11 @@
 // one line of the log, not the whole page.
 
 import { api, findGame, saveGame, tiles as loadTiles } from './api.js';
-import { copy, h } from './dom.js';
+import { announce, copy, h, touch } from './dom.js';
 import * as draw from './draw.js';
 import { displaySvg } from './draw-display.js';
 import { scoreTrack } from './draw-track.js';
-import { Frame, span } from './board.js';
+import { Board } from './board.js';
 import { t, num } from './i18n.js';
 import * as motion from './motion.js';
 import { coach } from './tutorial.js';
@@ -107,17 +107,6 @@ export async function openTable(app, game) {
   await current.start();
 }
 
-/// Tells screen readers what changed, once.
-export function announce(text) {
-  const region = document.getElementById('announce');
-  if (region && region.textContent !== text) region.textContent = text;
-}
-
-/// Whether the player plays by touch: then no text mentions keys.
-function touch() {
-  return window.matchMedia('(hover: none) and (pointer: coarse)').matches;
-}
-
 class Table {
   constructor(app, game) {
     this.app = app;
@@ -137,7 +126,6 @@ class Table {
     this.mode = 'one';
     this.focus = null; // the seat shown in 'one' mode
     this.pinned = false; // the player chose a display: the table does not change it by itself
-    this.zoom = 1;
     this.ws = null;
     this.retry = 0;
     this.closed = false;
@@ -198,7 +186,7 @@ class Table {
     document.removeEventListener('keydown', this.onKey);
     if (this.ws) this.ws.close();
     if (this.dialog) this.dialog.close();
-    if (this.frame) this.frame.close();
+    if (this.board) this.board.close();
     if (this.dockSize) this.dockSize.disconnect();
     if (this.clocks) this.clocks.stop();
     const main = document.querySelector('main');
@@ -513,7 +501,7 @@ class Table {
     this.sending = true;
     // My own tile is at its cell already: it does not fly again.
     this.placedNow = mv.action === 'place' ? mv.tile : null;
-    if (this.frame) this.frame.cancelTap();
+    if (this.board) this.board.cancelTap();
     // Timed from the click to the first painted frame that shows the move (see `render`).
     this.moveTimer = { from: this.state.version, started: performance.now() };
     this.actAgain();
@@ -624,7 +612,7 @@ class Table {
     this.jobs = [];
     const active = document.activeElement;
     const boardGoes = this.boardKey !== boardKey && this.boardEl.contains(active)
-      && (active.closest('svg') || this.mode !== 'one' || this.boardSeat !== this.focus);
+      && (active.closest('svg') || this.mode !== 'one' || this.board.seat !== this.focus);
     if (active && active !== document.body && (boardGoes || jobs.some(([p]) => p.el.contains(active)))) active.blur();
     for (const [p, key, build] of jobs) {
       p.key = key;
@@ -659,6 +647,7 @@ class Table {
             this.logEl = h('ol', { class: 'log-list', 'data-testid': 'log', tabindex: 0, 'aria-label': t('log.title') })),
           (this.chat = new Chat(this.id, (i) => seatName(this.state, i), () => this.token)).el)),
       slot('end', 'div', { class: 'end-slot' }));
+    this.board = new Board(this.boardEl);
     this.app.replaceChildren(this.root);
     document.body.classList.add('at-table');
     // On a phone the dock sits at the bottom; the board leaves it room.
@@ -842,15 +831,6 @@ class Table {
 
   bar(myTurn, names) {
     const s = this.state;
-    const zoom = (by, id, label, text) => {
-      const b = h('button', { class: 'small icon-text', 'data-testid': id, title: label, 'aria-label': label }, text);
-      b.addEventListener('click', () => {
-        if (!this.frame) return;
-        if (by === 0) this.frame.zoomTo(1);
-        else this.frame.zoomTo(this.frame.zoom * by);
-      });
-      return b;
-    };
     const toggle = h('button', { class: 'small', 'data-testid': 'view-toggle' }, this.mode === 'all' ? t('view.one') : t('view.all'));
     toggle.addEventListener('click', () => {
       this.mode = this.mode === 'all' ? 'one' : 'all';
@@ -910,8 +890,7 @@ class Table {
       resign,
       h('a', { href: '/rules', class: 'small-link', target: '_blank', rel: 'noopener' }, t('bar.rules')),
       s.view.seats.length > 1 ? toggle : null,
-      this.mode === 'one' ? h('span', { class: 'zoom', role: 'group', 'aria-label': t('zoom.group') },
-        zoom(1 / 1.25, 'zoom-out', t('zoom.out'), '−'), zoom(0, 'zoom-fit', t('zoom.fit'), t('zoom.fit.short')), zoom(1.25, 'zoom-in', t('zoom.in'), '+')) : null,
+      this.mode === 'one' ? this.board.zoomButtons() : null,
     ];
   }
 
@@ -988,47 +967,30 @@ class Table {
   displays(names, key) {
     const v = this.state.view;
     const drawnNow = new Map();
+    if (this.boardKey === key) return drawnNow;
+    this.boardKey = key;
     if (this.mode === 'all') {
-      if (this.frame) {
-        this.frame.close();
-        this.frame = null;
-      }
-      if (this.boardKey !== key) {
-        this.boardKey = key;
-        const grid = h('div', { class: `displays all n${v.seats.length}`, 'data-testid': 'displays' }, v.seats.map((_, i) => {
-          const magnify = h('button', { class: 'small icon', title: t('view.only', { who: names[i] }), 'aria-label': t('view.only', { who: names[i] }), 'data-testid': `magnify-display-${i}` }, magnifier());
-          magnify.addEventListener('click', () => {
-            this.mode = 'one';
-            this.focus = i;
-            this.pinned = i !== this.you;
-            this.render();
-          });
-          const svgEl = this.drawDisplay(i, true);
-          drawnNow.set(i, svgEl);
-          return h('div', { class: 'display-box' },
-            h('h3', {}, h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), names[i], ' ', i === v.start_player ? this.startBadge() : null, ' ', magnify),
-            h('div', { class: 'display-wrap fit', 'data-seat': i, 'data-testid': `display-${i}`, role: 'group', 'aria-label': t('display.label', { who: names[i] }) }, svgEl));
-        }));
-        this.boardEl.replaceChildren(grid);
-      }
+      this.board.showAll(v.seats.map((_, i) => {
+        const magnify = h('button', { class: 'small icon', title: t('view.only', { who: names[i] }), 'aria-label': t('view.only', { who: names[i] }), 'data-testid': `magnify-display-${i}` }, magnifier());
+        magnify.addEventListener('click', () => {
+          this.mode = 'one';
+          this.focus = i;
+          this.pinned = i !== this.you;
+          this.render();
+        });
+        const svgEl = this.drawDisplay(i, true);
+        drawnNow.set(i, svgEl);
+        return {
+          seat: i,
+          heading: [h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), names[i], ' ', i === v.start_player ? this.startBadge() : null, ' ', magnify],
+          label: t('display.label', { who: names[i] }),
+          svg: svgEl,
+        };
+      }));
       return drawnNow;
     }
     const seat = this.focus;
-    if (this.boardKey === key) return drawnNow;
-    const sameSeat = this.boardSeat === seat && this.frame;
-    this.boardKey = key;
-    this.boardSeat = seat;
-    const svgEl = this.drawDisplay(seat, false, sameSeat ? this.frame.svg : null);
-    drawnNow.set(seat, svgEl);
-    if (!sameSeat) {
-      if (this.frame) this.frame.close();
-      const wrap = h('div', { class: 'display-wrap', 'data-seat': seat, 'data-testid': `display-${seat}`, tabindex: 0, role: 'group', 'aria-label': t('display.label.scroll', { who: names[seat] }) });
-      this.boardEl.replaceChildren(h('div', { class: 'displays one', 'data-testid': 'displays' }, wrap));
-      this.frame = new Frame(wrap, { onZoom: (z) => { this.zoom = z; } });
-      this.frame.zoom = this.zoom;
-    }
-    const [cols, rows] = span(svgEl);
-    this.frame.show(svgEl, cols, rows);
+    drawnNow.set(seat, this.board.showOne(seat, t('display.label.scroll', { who: names[seat] }), (into) => this.drawDisplay(seat, false, into)));
     return drawnNow;
   }
 
@@ -1041,11 +1003,6 @@ class Table {
       cellPx: 80, fit, seatColor: SEAT_COLORS[seat], placing, fresh: this.fresh(seat), preview: mine && this.chosen ? this.preview : null, hints: this.hintMarks(seat),
       onCell: (x, y, legal, byKey) => this.pickCell(x, y, legal, byKey), into,
     });
-    if (fit) {
-      svgEl.removeAttribute('width');
-      svgEl.removeAttribute('height');
-      svgEl.classList.add('fit');
-    }
     if (placing && this.coachTarget) {
       const cell = svgEl.querySelector(`rect.cell[data-cell="${this.coachTarget.x},${this.coachTarget.y}"]`);
       if (cell) cell.classList.add('coach-target');
