@@ -44,3 +44,10 @@ export function touch() {
   return window.matchMedia('(hover: none) and (pointer: coarse)').matches;
 }
 
+/// A picture inside a control that has its own name: screen readers read the name only.
+export function hidden(el) {
+  el.setAttribute('aria-hidden', 'true');
+  el.removeAttribute('role');
+  el.removeAttribute('aria-label');
+  return el;
+}
