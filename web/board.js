@@ -1,6 +1,10 @@
-// The board: the frame a display is drawn in, sized to fit, with zoom by buttons, the wheel (with
-// Ctrl), pinching and double-tapping, and panning by dragging. It holds no game state: the table
-// hands it a drawn display and says how many cells it spans.
+// The board, shared by the table and the replay: one display in a frame, sized to fit, with zoom
+// by buttons (−, Fit, +), the wheel (with Ctrl), pinching and double-tapping, and panning by
+// dragging; or every display at once, each fitted to its box. It holds no game state: the page
+// hands it drawn displays.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
 
 /// Largest cell when the display is fitted: a display of three tiles should not fill a screen.
 const MAX_FIT_CELL = 140;
@@ -198,4 +202,75 @@ export class Frame {
 export function span(svgEl) {
   const vb = (svgEl.getAttribute('viewBox') || '0 0 100 100').split(/\s+/).map(Number);
   return [Math.max(1, Math.round(vb[2] / 100)), Math.max(1, Math.round(vb[3] / 100))];
+}
+
+/// The board of a page: what it shows (one display in a `Frame`, or all of them) and the zoom,
+/// kept from one display to the next.
+export class Board {
+  /// `el`: the element the displays go in.
+  constructor(el) {
+    this.el = el;
+    this.frame = null; // the frame of the one display shown, if one is
+    this.seat = null; // whose display the frame shows (kept after the frame goes)
+    this.zoom = 1;
+  }
+
+  close() {
+    if (this.frame) this.frame.close();
+  }
+
+  /// Shows `seat`'s display alone, in a frame that zooms; `draw(into)` draws it (`into`: the
+  /// picture shown now, when it is that seat's, to update in place). Returns the drawn picture.
+  showOne(seat, label, draw) {
+    const same = this.frame && this.seat === seat;
+    this.seat = seat;
+    const svgEl = draw(same ? this.frame.svg : null);
+    if (!same) {
+      if (this.frame) this.frame.close();
+      const wrap = h('div', { class: 'display-wrap', 'data-seat': seat, 'data-testid': `display-${seat}`, tabindex: 0, role: 'group', 'aria-label': label });
+      this.el.replaceChildren(h('div', { class: 'displays one', 'data-testid': 'displays' }, wrap));
+      this.frame = new Frame(wrap, { onZoom: (z) => { this.zoom = z; } });
+      this.frame.zoom = this.zoom;
+    }
+    const [cols, rows] = span(svgEl);
+    this.frame.show(svgEl, cols, rows);
+    return svgEl;
+  }
+
+  /// Shows every display at once, each fitted to its box: `boxes` [{seat, heading, label, svg}]
+  /// (`heading`: what the box's title holds).
+  showAll(boxes) {
+    if (this.frame) {
+      this.frame.close();
+      this.frame = null;
+    }
+    this.el.replaceChildren(h('div', { class: `displays all n${boxes.length}`, 'data-testid': 'displays' }, boxes.map((b) => {
+      b.svg.removeAttribute('width');
+      b.svg.removeAttribute('height');
+      b.svg.classList.add('fit');
+      return h('div', { class: 'display-box' },
+        h('h3', {}, b.heading),
+        h('div', { class: 'display-wrap fit', 'data-seat': b.seat, 'data-testid': `display-${b.seat}`, role: 'group', 'aria-label': b.label }, b.svg));
+    })));
+  }
+
+  /// Forgets a first tap (see `Frame.cancelTap`).
+  cancelTap() {
+    if (this.frame) this.frame.cancelTap();
+  }
+
+  /// The zoom buttons: out, fit, in (they zoom the display shown alone).
+  zoomButtons() {
+    const zoom = (by, id, label, text) => {
+      const b = h('button', { class: 'small icon-text', 'data-testid': id, title: label, 'aria-label': label }, text);
+      b.addEventListener('click', () => {
+        if (!this.frame) return;
+        if (by === 0) this.frame.zoomTo(1);
+        else this.frame.zoomTo(this.frame.zoom * by);
+      });
+      return b;
+    };
+    return h('span', { class: 'zoom', role: 'group', 'aria-label': t('zoom.group') },
+      zoom(1 / 1.25, 'zoom-out', t('zoom.out'), '−'), zoom(0, 'zoom-fit', t('zoom.fit'), t('zoom.fit.short')), zoom(1.25, 'zoom-in', t('zoom.in'), '+'));
+  }
 }

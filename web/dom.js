@@ -1,5 +1,6 @@
-// A small helper for building HTML elements without string concatenation (so nothing a server
-// or a player sends is ever parsed as HTML).
+// Small helpers for the page's elements: building them without string concatenation (so nothing
+// a server or a player sends is ever parsed as HTML), the clipboard, what screen readers are
+// told, and whether the player plays by touch.
 
 /// h('button', {class: 'x', onclick: f, 'data-testid': 't'}, 'text', child, …)
 export function h(tag, attrs = {}, ...children) {
@@ -30,4 +31,23 @@ export async function copy(text, input) {
     }
     return false;
   }
+}
+
+/// Tells screen readers what changed, once.
+export function announce(text) {
+  const region = document.getElementById('announce');
+  if (region && region.textContent !== text) region.textContent = text;
+}
+
+/// Whether the player plays by touch: then no text mentions keys.
+export function touch() {
+  return window.matchMedia('(hover: none) and (pointer: coarse)').matches;
+}
+
+/// A picture inside a control that has its own name: screen readers read the name only.
+export function hidden(el) {
+  el.setAttribute('aria-hidden', 'true');
+  el.removeAttribute('role');
+  el.removeAttribute('aria-label');
+  return el;
 }

@@ -1,7 +1,8 @@
-// Drawing tiles, displays, the harmony track and the start player marker as SVG: our own art,
-// drawn here from paths (no pictures are fetched). No rules here: what is legal, covered or
-// completed comes from the server (the engine); this file only shows it. Every word it shows or
-// reads out comes from the message catalogues (i18n.js).
+// Drawing tiles and the small pieces as SVG: our own art, drawn here from paths (no pictures are
+// fetched). No rules here: what is legal, covered or completed comes from the server (the
+// engine); this file only shows it. Every word it shows or reads out comes from the message
+// catalogues (i18n.js). A display is drawn by draw-display.js, the harmony track by
+// draw-track.js, both from the pieces here.
 //
 // Exports (the table draws with these; the CSS for them is in art.css):
 //   ELEMENTS[el]          {color, dark, tint, ink, name, letter} for 'fire' 'water' 'earth' 'air';
@@ -9,8 +10,12 @@
 //   ELEMENT_ORDER         the four elements in the game's order.
 //   SEAT_COLORS           a colour per seat (score markers, discs, names).
 //   CACOPHONY_COLOR       the red of the Cacophony discs.
+//   NEUTRAL_DISC          the colour of discs that belong to no seat.
 //   CELL                  100: the units of one display cell (and of one tile).
+//   PAD                   the gap between a tile and the edge of its cell, in those units.
 //   svg(tag, attrs, children)
+//   text(x, y, s, attrs)  an SVG <text> centred on (x, y).
+//   titled(el, words)     `el` with a <title> (its tooltip and name).
 //   emblem(element, {x, y, size, fill, ...attrs}) a <path class="emblem"> with the element's
 //                         emblem, `size` units wide, centred on (x, y) (default: the 100-unit box
 //                         at the origin).
@@ -25,28 +30,15 @@
 //                           discs      discs on the vessel (default: the uncovered arrows)
 //                           cacophony  how many of the tile's discs are Cacophony discs (red:
 //                                      on the vessel first, the rest on covered arrows)
+//   tileKey(info, opts)   everything that shapes a tile's drawing (the same opts), as a string.
 //   tileSvg(info, {rot, size, back, label, seatColor})   a tile on its own, `size` px
-//   displaySvg(seatView, tiles, opts)  a display. opts: cellPx, fit (width and height 100%,
-//                         scaled to its box), seatColor, placing {tile, rot, legal, chosen},
-//                         fresh (Set of tile ids), preview (a placement's effect: the arrows
-//                         it covers ringed, the tiles it completes outlined; before the move or
-//                         after it), hints ([{x, y, n, tile, rot, ghost}]: the engine's moves,
-//                         numbered marks on their cells, a `ghost` move's tile drawn faintly
-//                         there), onCell(x, y, legal, byKey),
-//                         into (a display drawn before: updated in place, its unchanged tiles,
-//                         its cells and the tile being placed kept, which saves the page
-//                         restyling and laying them out again; a display in a board.js frame
-//                         keeps the size the frame gives it).
-//                         Uses `discs` and `cacophony` of each TileView when the server sends them.
-//                         Cells are listened to on the <svg>: the latest `onCell` is called.
-//   scoreTrack(view, names)   the harmony track: a serpentine of numbered spaces, the goal
-//                         marked, a stacked disc per seat (the first to arrive lowest).
 //   startMarker(size)     the start player's token, an <svg> of `size` px with its label.
+//   magnifier()           a magnifier icon.
+//   tileWords(info)       "Fire 10".
+//   describeTile(info, arrows, flipped, {discs, cacophony})   words for screen readers.
 // Classes for motion (art.css): a disc on an arrow is `.disc`, one on the vessel `.vessel-disc`
 // (both with data-kind="sound|cacophony"); add `new` to a disc to drop it in, `flipping` to a
 // `g.tile` to turn it over, `landed` to a `g.tile` just put down. Drawn SVGs carry class `art`.
-//   magnifier()           a magnifier icon.
-//   describeTile(info, arrows, flipped, {discs, cacophony})   words for screen readers.
 
 import { currentLang, t } from './i18n.js';
 
@@ -74,14 +66,14 @@ export const ELEMENTS = Object.fromEntries(ELEMENT_ORDER.map((el) => [el, {
 export const SEAT_COLORS = ['#6a2c91', '#0f7d7d', '#c2571a', '#333333'];
 /// Cacophony discs: red, and marked with a jagged line so they are not told by colour alone.
 export const CACOPHONY_COLOR = '#c8102e';
-const NEUTRAL_DISC = '#3d3a36';
+export const NEUTRAL_DISC = '#3d3a36';
 
 const DIRS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
 const STEP = { N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1] };
 
 /// One cell of a display is 100 units; tiles sit in it with a small gap.
 export const CELL = 100;
-const PAD = 4;
+export const PAD = 4;
 
 export function svg(tag, attrs = {}, children = []) {
   const el = document.createElementNS(SVG, tag);
@@ -92,13 +84,13 @@ export function svg(tag, attrs = {}, children = []) {
   return el;
 }
 
-function text(x, y, s, attrs = {}) {
+export function text(x, y, s, attrs = {}) {
   const el = svg('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central', ...attrs });
   el.textContent = s;
   return el;
 }
 
-function titled(el, words) {
+export function titled(el, words) {
   const title = svg('title');
   title.textContent = words;
   el.prepend(title);
@@ -176,7 +168,7 @@ export function emblem(element, { x = 50, y = 50, size = 100, fill = PALETTE[ele
 
 // ---- words ----
 
-function tileWords(info) {
+export function tileWords(info) {
   return t('tile.name', { element: t(`element.${info.element}`), value: info.value });
 }
 
@@ -342,7 +334,7 @@ function backFace(info) {
 const drawnTiles = new Map();
 
 /// Everything that shapes a tile's drawing.
-function tileKey(info, { arrows = [], flipped = false, marks = null, back = false, seatColor = NEUTRAL_DISC, discs, cacophony = 0 }) {
+export function tileKey(info, { arrows = [], flipped = false, marks = null, back = false, seatColor = NEUTRAL_DISC, discs, cacophony = 0 }) {
   const covers = marks && marks.covers ? [...marks.covers].sort().join() : '';
   return [currentLang(), info.id, info.element, info.value, flipped, back, seatColor, discs, cacophony, covers,
     arrows.map((a) => `${a.direction}${a.element}${a.covered ? 1 : 0}`).join()].join('|');
@@ -385,394 +377,6 @@ export function tileSvg(info, { rot = 0, size = 64, back = false, label, seatCol
   s.append(tileGroup(info, { arrows, back, discs: 0, seatColor }));
   return s;
 }
-
-// ---- displays ----
-
-const SIDES = [[1, 0, 'left'], [-1, 0, 'right'], [0, 1, 'above'], [0, -1, 'below']];
-
-/// Words for cells, by what they depend on (a display has hundreds of cells, most of them
-/// said the same way as on the last drawing).
-const cellWordsSaid = new Map();
-
-/// Words for an empty cell, by a tile beside it ("right of Fire 10"), never by coordinates.
-function cellWords(x, y, legal, occupied, tiles) {
-  if (occupied.size === 0) return t('draw.cell.first');
-  let by = null;
-  for (const [dx, dy, side] of SIDES) {
-    const n = occupied.get(`${x + dx},${y + dy}`);
-    if (n) {
-      by = [side, n.tile, tiles[n.tile].element, tiles[n.tile].value];
-      break;
-    }
-  }
-  const key = `${currentLang()}|${legal}|${by ? by.join() : ''}`;
-  let words = cellWordsSaid.get(key);
-  if (words === undefined) {
-    const where = by ? t(`draw.side.${by[0]}`, { tile: tileWords(tiles[by[1]]) }) : t('draw.side.none');
-    words = t(legal ? 'draw.cell.legal' : 'draw.cell.illegal', { where });
-    if (cellWordsSaid.size > 2000) cellWordsSaid.clear();
-    cellWordsSaid.set(key, words);
-  }
-  return words;
-}
-
-/// What a display's cells do when picked, by drawn display (the latest `onCell` given).
-const cellHandlers = new WeakMap();
-
-/// The cell a pointer or key event is about, with where it is and whether it is legal.
-function cellOf(ev) {
-  const cell = ev.target && ev.target.closest ? ev.target.closest('rect.cell') : null;
-  if (!cell) return null;
-  const [x, y] = cell.getAttribute('data-cell').split(',').map(Number);
-  return { x, y, legal: cell.classList.contains('legal') };
-}
-
-/// A player's display (see the top of this file for the options).
-export function displaySvg(seatView, tiles, options = {}) {
-  const { cellPx = 80, placing, fresh = new Set(), preview = null, fit = false, seatColor = NEUTRAL_DISC, hints = [] } = options;
-  const placed = seatView.display;
-  const occupied = new Map(placed.map((d) => [`${d.x},${d.y}`, d]));
-  let xs = [...placed.map((d) => d.x), ...hints.map((m) => m.x)];
-  let ys = [...placed.map((d) => d.y), ...hints.map((m) => m.y)];
-  if (placing) {
-    for (const k of placing.legal) {
-      const [x, y] = k.split(',').map(Number);
-      xs.push(x);
-      ys.push(y);
-    }
-  }
-  if (xs.length === 0) { xs = [0]; ys = [0]; }
-  // One empty ring around the tiles while placing, so cells beside them can be tried.
-  const ring = placing ? 1 : 0;
-  const minX = Math.min(...xs) - ring, maxX = Math.max(...xs) + ring;
-  const minY = Math.min(...ys) - ring, maxY = Math.max(...ys) + ring;
-  const cols = maxX - minX + 1, rows = maxY - minY + 1;
-  const attrs = {
-    viewBox: `${minX * CELL} ${minY * CELL} ${cols * CELL} ${rows * CELL}`,
-    width: fit ? '100%' : cols * cellPx, height: fit ? '100%' : rows * cellPx,
-    preserveAspectRatio: fit ? 'xMidYMid meet' : undefined,
-    class: 'display-svg art',
-  };
-  const root = options.into || svg('svg', attrs);
-  cellHandlers.set(root, options.onCell || (() => {}));
-  if (options.into) {
-    const framed = root.hasAttribute('data-framed');
-    for (const [k, v] of Object.entries(attrs)) {
-      if (v === undefined) root.removeAttribute(k);
-      // A picture in a frame (board.js) is sized by the frame: set here, its size would change
-      // twice, and the whole picture be painted again.
-      else if (!(framed && (k === 'width' || k === 'height')) && root.getAttribute(k) !== String(v)) root.setAttribute(k, String(v));
-    }
-  } else {
-    // The tile being placed follows the pointer (or the focused cell) without a redraw.
-    const follow = (ev) => {
-      const ghost = root.querySelector(':scope > .ghost');
-      const cell = ev.target.closest && ev.target.closest('.cell');
-      // Focus moved by the page after a click is not the player's pointing.
-      if (!ghost || !cell || (ev.type === 'focusin' && !cell.matches(':focus-visible'))) return;
-      const [x, y] = cell.getAttribute('data-cell').split(',').map(Number);
-      ghost.setAttribute('transform', `translate(${x * CELL} ${y * CELL})`);
-      ghost.setAttribute('visibility', 'visible');
-    };
-    root.addEventListener('pointerover', follow);
-    root.addEventListener('focusin', follow);
-    root.addEventListener('pointerleave', () => {
-      const ghost = root.querySelector(':scope > .ghost');
-      if (ghost) ghost.setAttribute('visibility', 'hidden');
-    });
-    // The cells are listened to here, not one by one: cells stay from one drawing to the next.
-    root.addEventListener('click', (ev) => {
-      const c = cellOf(ev);
-      if (c) cellHandlers.get(root)(c.x, c.y, c.legal);
-    });
-    root.addEventListener('keydown', (ev) => {
-      if ((ev.key !== 'Enter' && ev.key !== ' ') || ev.repeat) return;
-      const c = cellOf(ev);
-      if (!c) return;
-      ev.preventDefault();
-      cellHandlers.get(root)(c.x, c.y, c.legal, true);
-    });
-  }
-  // What was drawn before stays where it is still right: unchanged tiles, the cells (brought up
-  // to date), the tile being placed. Everything new or moved is drawn again; a drawing kept
-  // saves the page restyling it and laying it out again.
-  const before = new Map(); // tile key -> <g>
-  const cellsBefore = new Map(); // "x,y" -> <rect>
-  const lastBefore = new Map(); // key -> the tile being placed (chosen or following the pointer)
-  for (const el of root.children) {
-    if (el.dataset.key) before.set(el.dataset.key, el);
-    else if (el.dataset.placing) lastBefore.set(el.dataset.placing, el);
-    else if (el.classList.contains('cell')) cellsBefore.set(el.getAttribute('data-cell'), el);
-  }
-  const keep = new Set();
-  const added = [];
-  const covers = new Map(); // tile id -> Set of directions the preview covers
-  const completes = new Set(preview ? preview.completed : []);
-  if (preview) {
-    for (const c of preview.covered) {
-      if (!covers.has(c.tile)) covers.set(c.tile, new Set());
-      covers.get(c.tile).add(c.direction);
-    }
-  }
-  for (const d of placed) {
-    const shape = {
-      arrows: d.arrows, flipped: d.flipped, seatColor,
-      discs: d.flipped ? 0 : d.discs, cacophony: d.cacophony || 0,
-      marks: { covers: covers.get(d.tile) },
-    };
-    const key = [tileKey(tiles[d.tile], shape), d.x, d.y, fresh.has(d.tile), completes.has(d.tile)].join('|');
-    const old = before.get(key);
-    if (old) {
-      keep.add(old);
-      continue;
-    }
-    const g = tileGroup(tiles[d.tile], shape);
-    g.dataset.key = key;
-    g.setAttribute('transform', `translate(${d.x * CELL} ${d.y * CELL})`);
-    g.setAttribute('data-cell', `${d.x},${d.y}`);
-    if (fresh.has(d.tile)) g.classList.add('fresh');
-    if (completes.has(d.tile)) g.classList.add('completes');
-    if (fresh.has(d.tile) || completes.has(d.tile)) {
-      g.append(svg('rect', { x: 1, y: 1, width: 98, height: 98, rx: 12, class: completes.has(d.tile) ? 'outline-complete' : 'outline-fresh', fill: 'none' }));
-    }
-    added.push(g);
-  }
-  // The tile being placed: chosen at a cell, or following the pointer.
-  let last = null;
-  let lastKey = null;
-  let own = null;
-  if (placing) {
-    // The new tile's own arrows that the preview covers.
-    own = placing.chosen && preview ? covers.get(placing.tile.id) : null;
-    lastKey = [currentLang(), placing.tile.id, placing.rot, seatColor, placing.chosen ? `${placing.chosen.x},${placing.chosen.y}` : 'ghost',
-      own ? [...own].sort().join() : '', completes.has(placing.tile.id)].join('|');
-    last = lastBefore.get(lastKey) || null;
-  }
-  // The cells wanted: every empty one within the bounds while placing, in rows.
-  const cells = [];
-  if (placing) {
-    for (let y = minY; y <= maxY; y++) {
-      for (let x = minX; x <= maxX; x++) {
-        const key = `${x},${y}`;
-        if (!occupied.has(key)) cells.push([x, y, key]);
-      }
-    }
-  }
-  const wanted = new Set(cells.map((c) => c[2]));
-  for (const el of [...root.children]) {
-    if (keep.has(el) || el === last) continue;
-    if (el.classList.contains('cell') && wanted.has(el.getAttribute('data-cell'))) continue;
-    el.remove();
-  }
-  // New tiles go after the tiles kept, under the cells and the tile being placed.
-  const firstOther = [...root.children].find((el) => !el.dataset.key) || null;
-  for (const g of added) root.insertBefore(g, firstOther);
-  // The engine's moves, on top of everything (they take no clicks).
-  const done = () => {
-    root.append(...hintMarks(hints, tiles));
-    return root;
-  };
-  if (!placing) return done();
-  // Cells kept are in rows already; new ones go in between, so that Tab goes row by row.
-  const kept = [...root.children].filter((el) => el.classList.contains('cell'));
-  let next = 0;
-  for (const [x, y, key] of cells) {
-    const legal = placing.legal.has(key);
-    const cls = legal ? 'cell legal' : 'cell';
-    const words = cellWords(x, y, legal, occupied, tiles);
-    const old = cellsBefore.get(key);
-    if (old && kept[next] === old) {
-      next++;
-      if (old.getAttribute('class') !== cls) old.setAttribute('class', cls);
-      if (legal !== old.hasAttribute('tabindex')) {
-        if (legal) old.setAttribute('tabindex', '0');
-        else old.removeAttribute('tabindex');
-      }
-      if (old.getAttribute('aria-label') !== words) old.setAttribute('aria-label', words);
-      continue;
-    }
-    if (old) {
-      // Out of its row (never expected): drawn again in its place.
-      kept.splice(kept.indexOf(old), 1);
-      old.remove();
-    }
-    const cell = svg('rect', {
-      x: x * CELL + PAD, y: y * CELL + PAD, width: CELL - 2 * PAD, height: CELL - 2 * PAD, rx: 10,
-      class: cls, 'data-cell': key, tabindex: legal ? 0 : undefined, role: 'button', 'aria-label': words,
-    });
-    root.insertBefore(cell, kept[next] || last);
-  }
-  if (last) return done();
-  const info = placing.tile;
-  // The arrows as turned come from the server's tile table.
-  const arrows = info.rotations[placing.rot].map((a) => ({ ...a, covered: false }));
-  if (placing.chosen) {
-    const tile = tileGroup(info, { arrows, marks: { covers: own }, discs: 0, seatColor });
-    tile.setAttribute('transform', `translate(${placing.chosen.x * CELL} ${placing.chosen.y * CELL})`);
-    tile.classList.add('chosen');
-    tile.setAttribute('pointer-events', 'none');
-    if (completes.has(info.id)) {
-      tile.append(svg('rect', { x: 1, y: 1, width: 98, height: 98, rx: 12, class: 'outline-complete', fill: 'none' }));
-    }
-    tile.dataset.placing = lastKey;
-    root.append(tile);
-  } else {
-    // The tile follows the pointer (or the focused cell) without redrawing the display.
-    const ghost = tileGroup(info, { arrows, discs: 0, seatColor });
-    ghost.classList.add('ghost');
-    ghost.setAttribute('pointer-events', 'none');
-    ghost.setAttribute('visibility', 'hidden');
-    ghost.dataset.placing = lastKey;
-    root.append(ghost);
-  }
-  return done();
-}
-
-/// The engine's moves on a display: a mark a cell, numbered by rank (a cell tried by several
-/// moves lists them all), the `ghost` move's tile faintly on its cell.
-function hintMarks(hints, tiles) {
-  const byCell = new Map();
-  for (const m of hints) {
-    const key = `${m.x},${m.y}`;
-    if (!byCell.has(key)) byCell.set(key, []);
-    byCell.get(key).push(m);
-  }
-  return [...byCell].map(([key, list]) => {
-    const g = svg('g', {
-      class: `hint-mark${list.some((m) => m.n === 1) ? ' best' : ''}`, transform: `translate(${list[0].x * CELL} ${list[0].y * CELL})`,
-      'data-hint-cell': key, 'data-hints': list.map((m) => m.n).join(','), 'pointer-events': 'none', 'aria-hidden': 'true',
-    });
-    const ghost = list.find((m) => m.ghost);
-    if (ghost) {
-      const info = tiles[ghost.tile];
-      const tile = tileGroup(info, { arrows: info.rotations[ghost.rot].map((a) => ({ ...a, covered: false })), discs: 0 });
-      tile.classList.add('ghost');
-      g.append(tile);
-    }
-    g.append(svg('rect', { x: 3, y: 3, width: 94, height: 94, rx: 12, class: 'hint-cell', fill: 'none' }));
-    // The numbers in the cell's corner, where they hide little of the tile.
-    const label = list.map((m) => m.n).join(',');
-    const w = 16 + 10 * label.length;
-    g.append(svg('rect', { x: 1, y: 1, width: w, height: 26, rx: 13, class: 'hint-badge' }));
-    g.append(text(1 + w / 2, 14.5, label, { class: 'hint-number', 'font-size': 17, 'font-weight': 800 }));
-    return g;
-  });
-}
-
-// ---- the harmony track ----
-
-/// The harmony track: numbered spaces from 0 (or the lowest score) to the goal (or the highest
-/// score in solo-all), laid as a serpentine; each seat's marker is a disc in its colour with its
-/// number. Markers on one space stack: the one that got there first (first in the engine's
-/// ranking) lowest.
-/// `into`: the track drawn before; when its spaces are the same, only the markers are drawn
-/// again (the page need not restyle and lay out the spaces).
-export function scoreTrack(view, names, into = null) {
-  const scores = view.seats.map((s) => s.score);
-  const target = view.target ?? null;
-  const lo = Math.min(0, ...scores);
-  const hi = Math.max(target ?? 20, ...scores);
-  const n = hi - lo + 1;
-  // At most 16 spaces a row (a space stays big enough to read in a side panel), rows filled evenly.
-  const perRow = Math.max(10, Math.ceil(n / Math.ceil(n / 16)));
-  const rowCount = Math.ceil(n / perRow);
-  const width = 340, margin = 8;
-  const step = (width - 2 * margin) / perRow;
-  const rowH = Math.max(step * 1.5, 26);
-  const top = 20; // room for stacked markers on the first row and the goal's flag
-  const height = top + rowCount * rowH + 6;
-  const at = (v) => {
-    const i = v - lo;
-    const row = Math.floor(i / perRow);
-    const col = row % 2 ? perRow - 1 - (i % perRow) : i % perRow;
-    return { x: margin + (col + 0.5) * step, y: top + row * rowH + rowH / 2, row };
-  };
-  const rank = new Map(view.ranking.map((seat, i) => [seat, i]));
-  const label = t('draw.track.label', { list: view.ranking.map((p) => t('draw.track.entry', { name: names[p], score: scores[p] })).join(', ') });
-  const spaces = [currentLang(), lo, hi, target].join('|');
-  if (into && into.dataset.spaces === spaces) {
-    into.setAttribute('aria-label', label);
-    for (const m of into.querySelectorAll(':scope > g.marker')) m.remove();
-    into.append(...markers(view, names, { scores, rank, at, step }));
-    return into;
-  }
-  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'track-svg art', role: 'img', 'aria-label': label, 'data-spaces': spaces });
-  // The board.
-  root.append(svg('rect', { x: 1, y: 1, width: width - 2, height: height - 2, rx: 12, class: 'track-board', fill: '#efe6d2', stroke: '#b9a884', 'stroke-width': 2 }));
-  // The path joining the spaces.
-  const pts = [];
-  for (let v = lo; v <= hi; v++) {
-    const p = at(v);
-    pts.push(`${p.x.toFixed(1)} ${p.y.toFixed(1)}`);
-  }
-  root.append(svg('polyline', { points: pts.join(' '), fill: 'none', stroke: '#cbb994', 'stroke-width': step * 0.9, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', class: 'track-path' }));
-  const sr = step * 0.42;
-  // The spaces: one path for all the spaces of a look (a long track has hundreds of spaces, and
-  // a solo game's score below zero draws it anew on most moves: few elements are quick to draw).
-  const looks = new Map();
-  const numbers = [];
-  let flag = null;
-  for (let v = lo; v <= hi; v++) {
-    const p = at(v);
-    const goal = v === target;
-    const five = v % 5 === 0;
-    const fill = goal ? '#f2b705' : v < 0 ? '#e9c9c9' : five ? '#fffaf0' : '#f7efdc';
-    const look = [fill, goal ? '#8a5a00' : five ? '#8a7a55' : '#b9a884', goal ? 2 : five ? 1.4 : 0.8].join(' ');
-    if (!looks.has(look)) looks.set(look, []);
-    looks.get(look).push(`M${+(p.x - sr).toFixed(2)} ${+p.y.toFixed(2)}a${+sr.toFixed(3)} ${+sr.toFixed(3)} 0 1 0 ${+(2 * sr).toFixed(3)} 0a${+sr.toFixed(3)} ${+sr.toFixed(3)} 0 1 0 ${-(2 * sr).toFixed(3)} 0Z`);
-    if (five || goal || v === lo || v === hi) {
-      numbers.push(text(p.x, p.y + 0.5, String(v), { 'font-size': Math.min(8.5, step * 0.5), 'font-weight': five || goal ? 700 : 400, fill: goal ? '#3b2800' : '#5b4d33', class: 'space-number' }));
-    }
-    if (goal) {
-      // A flag above the goal space.
-      const fx = p.x, fy = p.y - sr;
-      flag = svg('g', { class: 'goal-flag' });
-      flag.append(svg('line', { x1: fx, y1: fy, x2: fx, y2: fy - 15, stroke: '#5b4d33', 'stroke-width': 1.5 }));
-      flag.append(svg('path', { d: `M${fx} ${fy - 15} L${fx + 11} ${fy - 11.5} L${fx} ${fy - 8} Z`, fill: '#c8102e' }));
-      titled(flag, t('draw.track.goal', { target }));
-    }
-  }
-  for (const [look, d] of looks) {
-    const [fill, stroke, width] = look.split(' ');
-    root.append(svg('path', { d: d.join(''), fill, stroke, 'stroke-width': width, class: 'spaces' }));
-  }
-  root.append(...numbers);
-  if (flag) root.append(flag);
-  root.append(...markers(view, names, { scores, rank, at, step }));
-  return root;
-}
-
-/// The markers on the track: by score, and on one space by arrival (the engine's ranking), the
-/// first lowest.
-function markers(view, names, { scores, rank, at, step }) {
-  const drawn = [];
-  const order = view.seats.map((_, i) => i).sort((a, b) => scores[a] - scores[b] || rank.get(a) - rank.get(b));
-  const heights = new Map();
-  const mr = Math.max(7, step * 0.46);
-  const ry = mr * 0.72, edge = 3, lift = edge + 1.6;
-  for (const seat of order) {
-    const v = scores[seat];
-    const k = heights.get(v) || 0;
-    heights.set(v, k + 1);
-    const p = at(v);
-    const cy = p.y - k * lift;
-    // Where it stands, in the track's units: the page animates a move without measuring.
-    const g = svg('g', { class: 'marker', 'data-seat': seat, 'data-stack': k, 'data-x': p.x.toFixed(1), 'data-y': cy.toFixed(1) });
-    titled(g, t('draw.marker', { name: names[seat], count: v, rank: rank.get(seat) + 1 }));
-    // A wooden disc seen from a little above: its edge shows, so a stack shows its layers.
-    const c = SEAT_COLORS[seat];
-    g.append(svg('path', {
-      d: `M${p.x - mr} ${cy} v${edge} a${mr} ${ry} 0 0 0 ${2 * mr} 0 v${-edge} Z`,
-      fill: c, stroke: 'rgba(0,0,0,0.55)', 'stroke-width': 0.8,
-    }));
-    g.append(svg('path', { d: `M${p.x - mr} ${cy} v${edge} a${mr} ${ry} 0 0 0 ${2 * mr} 0 v${-edge} Z`, fill: 'rgba(0,0,0,0.35)' }));
-    g.append(svg('ellipse', { cx: p.x, cy, rx: mr, ry, fill: c, stroke: '#fff', 'stroke-width': 1.1 }));
-    g.append(text(p.x, cy + 0.4, String(seat + 1), { 'font-size': mr * 1.1, fill: '#fff', 'font-weight': 800 }));
-    drawn.push(g);
-  }
-  return drawn;
-}
-
 // ---- small pieces ----
 
 /// The start player's token: a wooden disc with a leaf.

@@ -9,7 +9,7 @@ import { copy, h } from './dom.js';
 import * as draw from './draw.js';
 import { currentLang, num, t } from './i18n.js';
 import { siteBar } from './rules.js';
-import { claimSeat } from './table.js';
+import { claimSeat } from './seat.js';
 import { claimName, guestName, profileLink, setGuestName, whoAmI } from './account.js';
 import { gameLine } from './players.js';
 import { dailyCard, dayText } from './daily.js';

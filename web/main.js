@@ -6,7 +6,8 @@
 // one `async function (app)` that draws into `app`.
 
 import { home } from './home.js';
-import { joinByInvite, leave, openTable } from './table.js';
+import { leave, openTable } from './table.js';
+import { joinByInvite } from './seat.js';
 import { about, rules } from './rules.js';
 import { startTutorial } from './tutorial.js';
 import { accountPage } from './account.js';

@@ -6,16 +6,17 @@
 // `POST /api/replay`): the page knows no rules.
 
 import { api, findGame, tiles as loadTiles } from './api.js';
-import { h } from './dom.js';
+import { announce, h, touch } from './dom.js';
 import * as draw from './draw.js';
-import { Frame, span } from './board.js';
+import { displaySvg } from './draw-display.js';
+import { scoreTrack } from './draw-track.js';
+import { Board } from './board.js';
 import { num, t } from './i18n.js';
-import { announce } from './table.js';
 import { askEngine, engineList, engineMarks } from './engine.js';
 import { describeMove, effectWords, seatName, shortName, tileName } from './words.js';
 import { scoreGraph } from './graph.js';
 
-const { SEAT_COLORS, displaySvg, magnifier, scoreTrack, tileSvg } = draw;
+const { SEAT_COLORS, magnifier, tileSvg } = draw;
 
 /// The replay on screen, closed when the page goes elsewhere.
 let current = null;
@@ -122,11 +123,6 @@ function stepIcon(kind) {
   return draw.svg('svg', { viewBox: '0 0 24 24', width: 22, height: 22, 'aria-hidden': 'true', class: 'step-icon' }, parts);
 }
 
-/// Whether the player plays by touch: then no text mentions keys.
-function touch() {
-  return window.matchMedia('(hover: none) and (pointer: coarse)').matches;
-}
-
 class Replay {
   constructor(app, answer, tiles, source) {
     this.app = app;
@@ -142,7 +138,6 @@ class Replay {
     this.at = Number.isInteger(wanted) && wanted >= 0 && wanted <= this.count && new URLSearchParams(location.search).has('at') ? wanted : 0;
     this.mode = 'one';
     this.focus = null; // the seat shown in 'one' mode; null: whoever moved last
-    this.zoom = 1;
     this.analysis = new Map(); // at -> {asking} | answer | {error}
     this.closed = false;
     this.touch = touch();
@@ -174,17 +169,9 @@ class Replay {
       });
     }
     this.toggle = toggle;
-    const zoom = (by, id, label, text) => {
-      const b = h('button', { class: 'small icon-text', 'data-testid': id, title: label, 'aria-label': label }, text);
-      b.addEventListener('click', () => {
-        if (!this.frame) return;
-        if (by === 0) this.frame.zoomTo(1);
-        else this.frame.zoomTo(this.frame.zoom * by);
-      });
-      return b;
-    };
-    this.zoomEl = h('span', { class: 'zoom', role: 'group', 'aria-label': t('zoom.group') },
-      zoom(1 / 1.25, 'zoom-out', t('zoom.out'), '−'), zoom(0, 'zoom-fit', t('zoom.fit'), t('zoom.fit.short')), zoom(1.25, 'zoom-in', t('zoom.in'), '+'));
+    this.boardEl = h('div', { class: 'board' });
+    this.board = new Board(this.boardEl);
+    this.zoomEl = this.board.zoomButtons();
     const game = this.source.game;
     const download = game
       ? h('a', { href: `/api/games/${game}/record`, download: `sagani-${game}.json`, class: 'small-link', 'data-testid': 'download-record' }, t('end.record'))
@@ -204,7 +191,7 @@ class Replay {
         this.boardArea = h('section', { class: 'board-area', 'aria-label': t('replay.board') },
           this.turnEl = h('div', { class: 'turn', 'data-testid': 'turn' }),
           this.tabsEl = h('div', { class: 'tabs-line' }),
-          this.boardEl = h('div', { class: 'board' })),
+          this.boardEl),
         h('aside', { class: 'side' },
           this.dockEl = h('div', { class: 'dock replay-dock', 'data-testid': 'dock' },
             h('section', { class: 'panel steps', 'data-testid': 'steps', 'aria-label': t('replay.steps') },
@@ -237,7 +224,7 @@ class Replay {
   close() {
     this.closed = true;
     document.removeEventListener('keydown', this.onKey);
-    if (this.frame) this.frame.close();
+    if (this.board) this.board.close();
     if (this.dockSize) this.dockSize.disconnect();
     const main = document.querySelector('main');
     if (main) main.style.removeProperty('--dock-h');
@@ -525,39 +512,24 @@ class Replay {
 
   displays(v) {
     if (this.mode === 'all') {
-      if (this.frame) {
-        this.frame.close();
-        this.frame = null;
-      }
-      this.boardEl.replaceChildren(h('div', { class: `displays all n${v.seats.length}`, 'data-testid': 'displays' }, v.seats.map((p, i) => {
-        const svgEl = displaySvg(p, this.tiles, { cellPx: 80, fit: true, seatColor: SEAT_COLORS[i], ...this.marks(i) });
-        svgEl.removeAttribute('width');
-        svgEl.removeAttribute('height');
-        svgEl.classList.add('fit');
+      this.board.showAll(v.seats.map((p, i) => {
         const magnify = h('button', { class: 'small icon', title: t('view.only', { who: this.names[i] }), 'aria-label': t('view.only', { who: this.names[i] }), 'data-testid': `magnify-display-${i}` }, magnifier());
         magnify.addEventListener('click', () => {
           this.mode = 'one';
           this.focus = i;
           this.render();
         });
-        return h('div', { class: 'display-box' },
-          h('h3', {}, h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), this.names[i], ' ', magnify),
-          h('div', { class: 'display-wrap fit', 'data-seat': i, 'data-testid': `display-${i}`, role: 'group', 'aria-label': t('display.label', { who: this.names[i] }) }, svgEl));
-      })));
+        return {
+          seat: i,
+          heading: [h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), this.names[i], ' ', magnify],
+          label: t('display.label', { who: this.names[i] }),
+          svg: displaySvg(p, this.tiles, { cellPx: 80, fit: true, seatColor: SEAT_COLORS[i], ...this.marks(i) }),
+        };
+      }));
       return;
     }
     const seat = this.seat();
-    const same = this.frame && this.frameSeat === seat;
-    const svgEl = displaySvg(v.seats[seat], this.tiles, { cellPx: 80, seatColor: SEAT_COLORS[seat], into: same ? this.frame.svg : null, ...this.marks(seat) });
-    if (!same) {
-      if (this.frame) this.frame.close();
-      const wrap = h('div', { class: 'display-wrap', 'data-seat': seat, 'data-testid': `display-${seat}`, tabindex: 0, role: 'group', 'aria-label': t('display.label.scroll', { who: this.names[seat] }) });
-      this.boardEl.replaceChildren(h('div', { class: 'displays one', 'data-testid': 'displays' }, wrap));
-      this.frame = new Frame(wrap, { onZoom: (z) => { this.zoom = z; } });
-      this.frame.zoom = this.zoom;
-      this.frameSeat = seat;
-    }
-    const [cols, rows] = span(svgEl);
-    this.frame.show(svgEl, cols, rows);
+    this.board.showOne(seat, t('display.label.scroll', { who: this.names[seat] }),
+      (into) => displaySvg(v.seats[seat], this.tiles, { cellPx: 80, seatColor: SEAT_COLORS[seat], into, ...this.marks(seat) }));
   }
 }

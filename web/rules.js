@@ -7,6 +7,7 @@
 import { tiles as loadTiles } from './api.js';
 import { h } from './dom.js';
 import * as draw from './draw.js';
+import { displaySvg } from './draw-display.js';
 import { num, t } from './i18n.js';
 import { langSwitch } from './lang.js';
 import { accountLinks } from './account.js';
@@ -56,7 +57,7 @@ function placed(info, x, y, rot, { covered = [], flipped = false, discs, cacopho
 
 /// A small display of hand-placed tiles in a fixed frame of `cols`×`rows` cells from (x0, y0).
 function exampleDisplay(table, tilesPlaced, { x0, y0, cols, rows, cellPx, label, fresh = [] }) {
-  const root = draw.displaySvg({ display: tilesPlaced }, table, { cellPx, seatColor: draw.SEAT_COLORS[0], fresh: new Set(fresh) });
+  const root = displaySvg({ display: tilesPlaced }, table, { cellPx, seatColor: draw.SEAT_COLORS[0], fresh: new Set(fresh) });
   root.setAttribute('viewBox', `${x0 * draw.CELL} ${y0 * draw.CELL} ${cols * draw.CELL} ${rows * draw.CELL}`);
   root.setAttribute('width', cols * cellPx);
   root.setAttribute('height', rows * cellPx);

@@ -153,3 +153,20 @@ export function expectText(expects, touch) {
   const k = `expect.${expects}`;
   return touch && has(`${k}.touch`) ? t(`${k}.touch`) : t(k);
 }
+
+/// Explains every tie on the harmony track: among equal scores the engine's ranking puts first
+/// the marker that moved to that score earliest (RULES.md, "Score order").
+export function tieNotes(view, names) {
+  const notes = [];
+  const byScore = new Map();
+  for (const seat of view.ranking) {
+    const score = view.seats[seat].score;
+    if (!byScore.has(score)) byScore.set(score, []);
+    byScore.get(score).push(seat);
+  }
+  for (const [score, seats] of byScore) {
+    if (seats.length < 2) continue;
+    notes.push(t('track.tie', { count: seats.length, score, order: seats.map((p) => names[p]).join(' → ') }));
+  }
+  return notes.join(' ');
+}
