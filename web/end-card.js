@@ -11,12 +11,6 @@ import * as motion from './motion.js';
 import { tieNotes } from './words.js';
 import { dailyResult } from './daily.js';
 
-/// The players in the order the end card lists them, first the winner: the engine's ranking,
-/// with a seat whose player timed out or resigned after the others (as the server rates it),
-/// whatever its bot scored.
-export function finalOrder({ outcome, seats }) {
-  return [...outcome.ranking.filter((x) => !seats[x].replaced), ...outcome.ranking.filter((x) => seats[x].replaced)];
-}
 
 export class EndCard {
   constructor(table) {
@@ -44,7 +38,7 @@ export class EndCard {
     let result;
     let won = false;
     if (o.kind === 'ranking') {
-      const order = finalOrder(s);
+      const order = s.standings; // the server's final order: who left is last
       won = you !== undefined && order[0] === you;
       head = won ? t('end.won') : you !== undefined ? t('end.place', { n: order.indexOf(you) + 1, count: v.players }) : t('end.winner', { who: names[order[0]] });
       result = h('ol', { class: 'ranking', 'data-testid': 'ranking' }, order.map((seat, i) => {

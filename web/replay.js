@@ -319,7 +319,7 @@ class Replay {
     const o = this.r.outcome;
     if (this.r.ended) return t(`end.ended.${this.r.ended}.text`);
     if (!o) return t('status.over');
-    if (o.kind === 'ranking') return t('end.winner', { who: this.names[o.ranking[0]] });
+    if (o.kind === 'ranking') return t('end.winner', { who: this.names[this.r.standings[0]] });
     if (o.kind === 'solo') {
       if (!o.reached) return t('end.solo.ran-out', { score: o.score, target: this.view().target, count: o.tiles_used });
       return `${t('replay.solo.reached', { score: o.score, count: o.tiles_used })} ${o.symphony ? t('end.solo.symphony') : t('end.solo.no-symphony')}`;

@@ -53,7 +53,7 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
-    crate::logging();
+    crate::logging::init();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     match args.command {
         Command::Copy { from, to } => runtime.block_on(copy(&from, &to)),

@@ -6,6 +6,7 @@ mod daily;
 mod db;
 mod hint;
 mod loadtest;
+mod logging;
 mod out;
 mod play;
 mod plot;
@@ -62,15 +63,4 @@ fn main() -> ExitCode {
         Command::Daily(args) => daily::run(args),
         Command::Train(args) => train::run(args),
     }
-}
-
-/// Log lines to standard error; RUST_LOG sets the level (default: info).
-fn logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .try_init();
 }

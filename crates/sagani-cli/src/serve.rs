@@ -142,7 +142,7 @@ fn public_url(s: &str) -> Result<String, String> {
 }
 
 fn run_inner(args: Args) -> Result<(), String> {
-    crate::logging();
+    crate::logging::init();
     let mut config = Config {
         limits: Limits {
             body_bytes: args.max_body,

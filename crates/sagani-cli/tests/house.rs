@@ -25,7 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         // The 72 tiles, a deck of them.
         "tiles deck",
         // A seat's display, and the moves one makes on it.
-        "display moves",
+        "display moves view_error",
         // The game's flow, and what a placement gains.
         "game gain",
         // Read from a game: a seat's view (and a game rebuilt from one), records, playouts.
@@ -50,19 +50,18 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("sagani-server", &[
         // Each stands alone: errors, the clock, secrets, time controls, ratings, limits, who
-        // watches what, counters, the tutorial's script.
-        "error clock secret time_control rating limits hub metrics tutorial",
-        // The wire's shapes (DESIGN.md: a protocol crate below the server).
-        "api",
+        // watches what, the tutorial's script.
+        "error clock secret time_control rating limits hub tutorial",
         // The store, the truth.
         "store",
         // A game at this server, built from the store: tables, positions, bots and their
-        // queue, the daily challenge.
-        "table positions bots scheduler daily",
+        // queue, the daily challenge; the counters of what happened.
+        "table positions bots scheduler daily metrics",
         // The server's state and what it does.
         "app",
-        // HTTP and sockets over the app; test helpers, which nothing else may use.
-        "routes accounts players study ws web http openapi client_addr testing",
+        // HTTP and sockets over the app: who asks, the routes; test helpers, which nothing else
+        // may use.
+        "asker routes daily_routes accounts players study ws web http openapi client_addr testing",
         "lib.rs",
     ]),
     ("sagani-tui", &[
@@ -79,14 +78,14 @@ const LAYERS: &[(&str, &[&str])] = &[
         "lib.rs",
     ]),
     ("sagani-load", &[
-        // The wire's shapes, latency counts; one player; the run.
-        "shapes latency",
+        // Latency counts; one player; the run.
+        "latency",
         "player",
         "lib.rs",
     ]),
     ("sagani-cli", &[
         // What the commands share: output, plots, seats and records.
-        "out plot seats",
+        "out plot seats logging",
         // One module per command.
         "arena bench daily db hint loadtest play replay serve solo train",
         "main.rs",

@@ -111,7 +111,7 @@ pub enum SetupError {
         seats: u8,
     },
     /// A view (and pile) that describe no game.
-    View(crate::from_view::ViewError),
+    View(crate::view_error::ViewError),
 }
 
 impl fmt::Display for SetupError {

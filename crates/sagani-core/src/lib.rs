@@ -15,11 +15,11 @@ pub mod record;
 mod rules_tests;
 mod tiles;
 pub mod view;
+mod view_error;
 
 pub use deck::{shuffled_deck, DeckError};
 pub use display::{arrow_of_bit, Display, PlacedTile, MAX_OPEN, MAX_TILES};
 pub use element::Element;
-pub use from_view::ViewError;
 pub use gain::Gain;
 pub use game::{
     CoveredArrow, DeckOrder, Expect, Game, Outcome, Preview, Setup, SetupError, Variant,
@@ -28,3 +28,4 @@ pub use game::{
 pub use geometry::{direction_to, Cell, Direction};
 pub use moves::{IllegalMove, Move};
 pub use tiles::{tile, value_for_arrows, Tile, TileId, TILES, TILE_COUNT};
+pub use view_error::ViewError;

@@ -4,12 +4,11 @@
 //! on one database each game is played through all of them. It measures accepted moves per
 //! second and the latency of move and state requests.
 //!
-//! It speaks only HTTP and the few JSON fields it needs (`shapes`), so it tests any build of
+//! It speaks only HTTP and the protocol's JSON (`sagani_protocol`), so it tests any build of
 //! the server without linking it.
 
 mod latency;
 mod player;
-mod shapes;
 
 pub use latency::{Latency, Percentiles};
 

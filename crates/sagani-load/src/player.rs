@@ -2,9 +2,9 @@
 //! one move per interval, every request sent to one of the servers chosen at random.
 
 use crate::latency::Latency;
-use crate::shapes::{Created, GameState, Joined, MoveResult};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use sagani_protocol::{Created, GameState, Joined, MoveResult};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::collections::HashMap;

@@ -2,12 +2,14 @@
 //! bots at the table, and event-sourced storage (SQLite by default). See docs/server-api.md.
 
 pub mod accounts;
-pub mod api;
+pub use sagani_protocol as api;
 mod app;
+mod asker;
 mod bots;
 pub mod client_addr;
 pub mod clock;
 pub mod daily;
+mod daily_routes;
 pub mod error;
 pub mod http;
 mod hub;
@@ -32,7 +34,8 @@ mod ws;
 
 pub use app::{App, Config, StartError};
 pub use bots::{level_ms, parse_spec as parse_bot, BotMaker};
-pub use http::{serve_router, HttpLimits};
+pub use http::serve_router;
+pub use limits::HttpLimits;
 pub use limits::Limits;
 pub use metrics::Metrics;
 pub use openapi::document as openapi_document;
@@ -51,7 +54,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
-        .route("/metrics", get(metrics::page))
+        .route("/metrics", get(routes::metrics_page))
         .route(
             "/api/openapi.json",
             get(|| async { Json(openapi::document()) }),
@@ -73,13 +76,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/me/games", get(players::my_games))
         .route("/api/players/{name}", get(players::profile))
         .route("/api/leaderboard", get(players::leaderboard))
-        .route("/api/daily", get(daily::routes::today))
-        .route("/api/daily/{variant}/start", post(daily::routes::start))
-        .route(
-            "/api/daily/{variant}/leaderboard",
-            get(daily::routes::board),
-        )
-        .route("/api/games/{id}/daily", get(daily::routes::card))
+        .route("/api/daily", get(daily_routes::today))
+        .route("/api/daily/{variant}/start", post(daily_routes::start))
+        .route("/api/daily/{variant}/leaderboard", get(daily_routes::board))
+        .route("/api/games/{id}/daily", get(daily_routes::card))
         .route("/api/games", get(routes::lobby).post(routes::create))
         .route("/api/games/{id}", get(routes::state))
         .route("/api/games/{id}/join", post(routes::join))

@@ -7,6 +7,7 @@
 use crate::error::{ApiError, ErrorCode};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::num::NonZeroU32;
+use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -170,6 +171,42 @@ impl Limiters {
         {
             l.retain_recent();
             l.shrink_to_fit();
+        }
+    }
+}
+
+/// Limits on connections. A zero duration turns that timeout off; 0 turns a cap off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpLimits {
+    /// From a connection's start, or from the first byte of a later request, to the end of the
+    /// request's head. A client that sends half a head and waits (slowloris) is cut off.
+    pub header_timeout: Duration,
+    /// Quiet time after which a keep-alive connection with no request in progress is closed.
+    pub idle_timeout: Duration,
+    /// Time a handler has to answer (a WebSocket only until its upgrade); past it, 503.
+    pub request_timeout: Duration,
+    /// TCP connections open at once, WebSockets included. A connection beyond it is accepted
+    /// and closed at once, unanswered.
+    pub max_connections: usize,
+    /// After shutdown begins: how long requests in flight and closing WebSockets have before
+    /// their connections are dropped.
+    pub drain_deadline: Duration,
+    /// WebSockets open at once per client address (see `ClientAddr`); beyond it, 429.
+    pub max_sockets_per_ip: usize,
+    /// Peers whose `X-Forwarded-For` is believed (reverse proxies). Empty: none.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+}
+
+impl Default for HttpLimits {
+    fn default() -> HttpLimits {
+        HttpLimits {
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            request_timeout: Duration::from_secs(30),
+            max_connections: 4096,
+            drain_deadline: Duration::from_secs(10),
+            max_sockets_per_ip: 20,
+            trusted_proxies: Vec::new(),
         }
     }
 }

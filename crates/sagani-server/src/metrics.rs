@@ -2,11 +2,10 @@
 //! One registry per `App`, no global state, so tests and several servers in one process each
 //! count their own.
 
-use crate::app::App;
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::{header, Method};
+use axum::extract::{MatchedPath, Request};
+use axum::http::Method;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -248,21 +247,4 @@ pub async fn track(metrics: Metrics, request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     metrics.request(&route, &method, response.status().as_u16(), start.elapsed());
     response
-}
-
-/// The server's metrics, for Prometheus.
-#[utoipa::path(get, path = "/metrics",
-    responses((status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text")))]
-pub async fn page(State(app): State<Arc<App>>) -> Response {
-    // Gauges of what is in memory now, read as they are asked for.
-    app.metrics.set_games_live(app.games_live() as usize);
-    app.metrics.bot_queued(app.bot_queue());
-    (
-        [(
-            header::CONTENT_TYPE,
-            "application/openmetrics-text; version=1.0.0; charset=utf-8",
-        )],
-        app.metrics.render(),
-    )
-        .into_response()
 }

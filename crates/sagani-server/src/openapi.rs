@@ -84,7 +84,7 @@ impl Modify for CommonErrors {
     paths(
         crate::routes::healthz,
         crate::routes::readyz,
-        crate::metrics::page,
+        crate::routes::metrics_page,
         crate::routes::tiles,
         crate::routes::lobby,
         crate::routes::create,
@@ -113,10 +113,10 @@ impl Modify for CommonErrors {
         crate::players::profile,
         crate::players::leaderboard,
         crate::players::my_games,
-        crate::daily::routes::today,
-        crate::daily::routes::start,
-        crate::daily::routes::board,
-        crate::daily::routes::card,
+        crate::daily_routes::today,
+        crate::daily_routes::start,
+        crate::daily_routes::board,
+        crate::daily_routes::card,
     ),
     components(schemas(
         crate::accounts::Credentials,
@@ -177,7 +177,7 @@ mod tests {
             .flat_map(|op| op["responses"].as_object().unwrap().keys().cloned())
             .collect();
         for code in ErrorCode::ALL {
-            let status = code.status().as_u16().to_string();
+            let status = crate::error::status(code).as_u16().to_string();
             assert!(
                 listed.contains(&status),
                 "{code:?} ({status}) is listed nowhere"

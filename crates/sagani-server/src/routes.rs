@@ -21,29 +21,9 @@ use std::sync::Arc;
 
 type AppState = State<Arc<App>>;
 
-/// The bearer token of a request, if it has one.
-pub fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
-        return Ok(None);
-    };
-    let text = value.to_str().unwrap_or("").trim();
-    // The scheme's name is case-insensitive (RFC 9110).
-    let token = match text.split_once(' ') {
-        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
-        _ => "",
-    };
-    match token {
-        t if !t.is_empty() => Ok(Some(t.to_string())),
-        _ => Err(ApiError::new(
-            ErrorCode::MissingToken,
-            "the Authorization header must be `Bearer <token>`",
-        )),
-    }
-}
-
 /// The bearer token that `what` needs.
 fn seat_token(headers: &HeaderMap, what: &str) -> Result<String, ApiError> {
-    bearer(headers)?.ok_or_else(|| {
+    crate::asker::bearer(headers)?.ok_or_else(|| {
         ApiError::new(
             ErrorCode::MissingToken,
             format!("{what} needs the seat's token (Authorization: Bearer <token>)"),
@@ -81,14 +61,14 @@ pub async fn tiles() -> Json<Tiles> {
                 let arrows = |rot| {
                     t.placed_arrows(rot)
                         .map(|(d, e)| TileArrow {
-                            direction: d.to_string(),
-                            element: e.name().to_string(),
+                            direction: d,
+                            element: e,
                         })
                         .collect()
                 };
                 TileInfo {
                     id: t.id,
-                    element: t.element.name().to_string(),
+                    element: t.element,
                     value: t.value(),
                     arrows: arrows(0),
                     rotations: (0..4).map(arrows).collect(),
@@ -106,9 +86,9 @@ pub async fn lobby(State(app): AppState) -> Result<Json<Lobby>, ApiError> {
         .into_iter()
         .map(|g| LobbyEntry {
             game: g.id,
-            variant: g.variant.name().into(),
+            variant: g.variant,
             players: g.seats.len() as u8,
-            status: g.status.name().into(),
+            status: g.status.into(),
             version: g.version,
             seats: seat_infos(&g.seats),
             created_at: g.created_at,
@@ -170,10 +150,10 @@ pub async fn state(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let token = bearer(&headers)?;
+    let token = crate::asker::bearer(&headers)?;
     let (table, st) = app.fresh(&id, None).await?;
     let you = st.who(token.as_deref())?;
-    if you.is_none() && !daily::history_visible(&app, &headers, &st).await? {
+    if you.is_none() && !crate::asker::history_visible(&app, &headers, &st).await? {
         return Err(daily::hidden());
     }
     Ok(Json(st.state_for(&table.id, you, app.now_ms())))
@@ -242,7 +222,7 @@ pub async fn preview(
 ) -> Result<Json<PreviewResult>, ApiError> {
     let (_, st) = app.fresh(&id, None).await?;
     // A daily game's position is its player's: a preview would tell its revealed tile.
-    if !daily::history_visible(&app, &headers, &st).await? {
+    if !crate::asker::history_visible(&app, &headers, &st).await? {
         return Err(daily::hidden());
     }
     let preview = st
@@ -266,7 +246,7 @@ pub async fn moves(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<MoveList>, ApiError> {
-    let viewer = crate::study::viewer(&app, &headers, None).await?;
+    let viewer = crate::asker::viewer(&app, &headers, None).await?;
     let (_, st) = app.fresh(&id, None).await?;
     history::check(&st, &viewer, History::Moves, app.now_ms())?;
     Ok(Json(MoveList {
@@ -287,7 +267,7 @@ pub async fn record(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let viewer = crate::study::viewer(&app, &headers, None).await?;
+    let viewer = crate::asker::viewer(&app, &headers, None).await?;
     let (table, st) = app.fresh(&id, None).await?;
     history::check(&st, &viewer, History::Record, app.now_ms())?;
     // Who played each seat, the clock, who left to a bot, and why a game ended early: notes
@@ -351,7 +331,7 @@ async fn seat_holder(
     headers: &HeaderMap,
     what: &str,
 ) -> Result<(Option<String>, Option<String>), ApiError> {
-    if let Some(token) = bearer(headers)? {
+    if let Some(token) = crate::asker::bearer(headers)? {
         return Ok((Some(secret::hash(&token)), None));
     }
     if let Some((player, _)) = crate::accounts::current(app, headers).await? {
@@ -440,4 +420,21 @@ pub async fn chat(
     Ok(Json(ChatLines {
         lines: lines.into_iter().map(ChatLineInfo::from).collect(),
     }))
+}
+
+/// The server's metrics, for Prometheus.
+#[utoipa::path(get, path = "/metrics",
+    operation_id = "page", responses((status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text")))]
+pub async fn metrics_page(State(app): State<Arc<App>>) -> Response {
+    // Gauges of what is in memory now, read as they are asked for.
+    app.metrics.set_games_live(app.games_live() as usize);
+    app.metrics.bot_queued(app.bot_queue());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        app.metrics.render(),
+    )
+        .into_response()
 }

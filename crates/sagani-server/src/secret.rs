@@ -7,6 +7,9 @@ use sagani_core::{TileId, TILE_COUNT};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
+/// The name of the server secret the daily challenge's decks are derived from.
+pub const DAILY: &str = "daily";
+
 fn hex(bytes: &[u8]) -> String {
     bytes
         .iter()

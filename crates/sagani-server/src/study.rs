@@ -3,11 +3,11 @@
 //! analysis of a position (`POST /api/analysis`). Thin handlers over `App`; who may see what is
 //! `app::history`'s.
 
-use crate::app::history::{self, History, Viewer};
+use crate::app::history::{self, History};
 use crate::app::App;
+use crate::asker::viewer;
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, Body, ErrorBody};
-use crate::routes::bearer;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
@@ -72,20 +72,6 @@ pub struct RatedMove {
     pub effect: Option<Preview>,
     /// Why, in one line of English.
     pub reason: String,
-}
-
-/// Who asks: a seat token (the header, else the body's), and the account logged in.
-pub(crate) async fn viewer(
-    app: &App,
-    headers: &HeaderMap,
-    token: Option<&str>,
-) -> Result<Viewer, ApiError> {
-    let bearer = bearer(headers)?;
-    let token = bearer.as_deref().or(token);
-    let player = crate::accounts::current(app, headers)
-        .await?
-        .map(|(p, _)| p.id);
-    Ok(Viewer::new(token, player))
 }
 
 /// A record sent in a request, read and replayed whole.
@@ -187,6 +173,10 @@ pub struct ReplayAnswer {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<Outcome>,
+    /// The seats from first to last once a game of 2 to 4 players is over (as
+    /// `GameState.standings`: who left is last).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standings: Vec<u8>,
     /// Why the game ended when its rules did not end it (as `GameState.ended`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ended: Option<String>,
@@ -206,11 +196,19 @@ fn replay_of(
         players: record.players,
         variant: record.variant.name().to_string(),
         start_player: record.start_player,
-        seats,
         names,
         positions: p.views,
         moves: p.moves,
         scores: p.scores,
+        standings: p.outcome.as_ref().map_or_else(Vec::new, |o| {
+            crate::table::standings(o, |seat| {
+                seats
+                    .as_ref()
+                    .and_then(|s| s.get(seat as usize))
+                    .is_some_and(|s| s.replaced.is_some())
+            })
+        }),
+        seats,
         outcome: p.outcome,
         ended,
     })

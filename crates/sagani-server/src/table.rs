@@ -1,14 +1,14 @@
 //! A table: one game as this server has it, its seats and who may act for them, and what each
 //! seat (or a spectator) is shown.
 
-use crate::api::{ClockState, GameState, PlayedMove, Replaced, SeatInfo};
+use crate::api::{ClockState, GameState, PlayedMove, Replaced, SeatInfo, SeatKind};
 use crate::error::{ApiError, ErrorCode};
 use crate::secret;
 use crate::store::replay::{self, clocks_of, progress_of, GameLog};
 use crate::store::{Ended, Progress, SavedGame, SavedSeat};
 use crate::time_control::{Clocks, TimeControl};
 use sagani_core::record::RecordMove;
-use sagani_core::Variant;
+use sagani_core::{Outcome, Variant};
 use std::sync::Arc;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
@@ -65,8 +65,8 @@ impl TableState {
         self.ended.is_some() || self.game.game().is_over()
     }
 
-    pub fn status(&self) -> &'static str {
-        replay::status(self.over(), &self.seats).name()
+    pub fn status(&self) -> crate::store::Status {
+        replay::status(self.over(), &self.seats)
     }
 
     /// The running clock's deadline if the clocks started at `now_ms`.
@@ -153,22 +153,26 @@ impl TableState {
         GameState {
             game: id.to_string(),
             version: self.version(),
-            status: self.status().to_string(),
+            status: self.status().into(),
             you,
             seats: self.seat_infos(),
             view: game.view(you),
             legal,
             last_move: moves.len().checked_sub(1).map(|n| self.played(n)),
+            standings: game
+                .outcome()
+                .map(|o| standings(&o, |s| seat_left(&self.seats, s)))
+                .unwrap_or_default(),
             outcome: game.outcome(),
             rematch: self.rematch.clone(),
             rated: self.rated,
             practice: self.practice,
             clock,
-            ended: self.ended.map(|e| e.name().to_string()),
+            ended: self.ended.map(Into::into),
             chats: self.chats,
             daily: self.daily.as_ref().map(|d| crate::api::DailyMark {
                 day: d.day.clone(),
-                variant: game.variant().name().to_string(),
+                variant: game.variant(),
                 ranked: !d.par && self.seats.first().is_some_and(|s| s.player().is_some()),
                 par: d.par,
             }),
@@ -250,7 +254,7 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
                 ..
             } => SeatInfo {
                 seat: i as u8,
-                kind: "human".into(),
+                kind: SeatKind::Human,
                 bot: None,
                 level: None,
                 claimed: token_hash.is_some(),
@@ -258,7 +262,7 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
                 account: player.is_some() && name.is_some(),
                 deleted: player.is_some() && name.is_none(),
                 replaced: left.as_ref().map(|l| Replaced {
-                    reason: l.reason.name().to_string(),
+                    reason: l.reason.into(),
                     version: l.version,
                     bot: l.bot.clone(),
                     level: (l.bot == "mcts").then_some(l.level),
@@ -266,7 +270,7 @@ pub fn seat_infos(seats: &[SavedSeat]) -> Vec<SeatInfo> {
             },
             SavedSeat::Bot { bot, level } => SeatInfo {
                 seat: i as u8,
-                kind: "bot".into(),
+                kind: SeatKind::Bot,
                 bot: Some(bot.clone()),
                 level: (bot == "mcts").then_some(*level),
                 claimed: true,
@@ -385,4 +389,25 @@ mod tests {
             listed[listed.len() - 2..]
         );
     }
+}
+
+/// A game of 2 to 4 players in its final order, first to last: the engine's ranking (strict:
+/// equal scores are ordered by arrival on the track), with the seats whose player left (timed
+/// out or resigned) after all the others whatever their score, in the engine's order among
+/// themselves. Empty for a solo game.
+pub fn standings(outcome: &Outcome, left: impl Fn(u8) -> bool) -> Vec<u8> {
+    let Outcome::Ranking { ranking, .. } = outcome else {
+        return Vec::new();
+    };
+    let gone = |s: &&u8| left(**s);
+    let stayed = ranking.iter().filter(|s| !gone(s));
+    stayed
+        .chain(ranking.iter().filter(|s| gone(s)))
+        .copied()
+        .collect()
+}
+
+/// Whether the player of `seat` left (timed out or resigned).
+pub fn seat_left(seats: &[SavedSeat], seat: u8) -> bool {
+    seats.get(seat as usize).is_some_and(|s| s.left().is_some())
 }

@@ -3,7 +3,7 @@
 //! else. A socket becomes a seat's by `?token=` or by an `auth` message (the token then never
 //! appears in a URL).
 
-use crate::api::{ClientMessage, Update, WsError};
+use crate::api::{ClientMessage, ServerMessage, Update, WsError};
 use crate::app::App;
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, ErrorCode};
@@ -206,11 +206,10 @@ impl Watcher {
         if !crate::daily::history_open(&st, seat, self.app.now_ms()) {
             return Next::Nothing;
         }
-        let update = Update {
-            kind: "state".into(),
+        let update = ServerMessage::State(Box::new(Update {
             state: st.state_for(&self.id, self.seat.as_ref().map(|s| s.0), self.app.now_ms()),
             moves: self.sent.map_or_else(Vec::new, |(v, _)| st.moves_since(v)),
-        };
+        }));
         self.sent = Some((st.version(), st.rev));
         Next::Send(Message::Text(
             serde_json::to_string(&update)
@@ -233,11 +232,10 @@ impl Watcher {
                 self.message(None, true).await
             }
             None => Next::Refused(Message::Text(
-                serde_json::to_string(&WsError {
-                    kind: "error".into(),
+                serde_json::to_string(&ServerMessage::Error(WsError {
                     error: ErrorCode::WrongToken,
                     message: "this token holds no seat at this game".into(),
-                })
+                }))
                 .expect("errors serialise")
                 .into(),
             )),

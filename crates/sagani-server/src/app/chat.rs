@@ -153,3 +153,20 @@ impl App {
         Ok(lines)
     }
 }
+
+impl From<ChatLine> for crate::api::ChatLineInfo {
+    fn from(l: ChatLine) -> crate::api::ChatLineInfo {
+        let (text, phrase) = match l.line {
+            ChatText::Text(t) => (Some(t), None),
+            ChatText::Phrase(p) => (None, Some(p)),
+        };
+        crate::api::ChatLineInfo {
+            n: l.n,
+            at_ms: l.at_ms,
+            seat: l.seat,
+            name: l.name,
+            text,
+            phrase,
+        }
+    }
+}

@@ -50,14 +50,10 @@ impl App {
                 "a game has 1 to 4 seats, not {n}"
             )));
         }
-        let variant = match req.variant.as_deref() {
+        let variant = match req.variant {
             None if n == 1 => Variant::Solo,
             None => Variant::Standard,
-            Some(v) => Variant::parse(v).ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "unknown variant {v:?}; it is standard, solo or solo-all"
-                ))
-            })?,
+            Some(v) => v,
         };
         if !req.seats.iter().any(|s| matches!(s, SeatRequest::Human)) {
             // Bots play at a table with a person; games between bots are `sagani arena`'s.
@@ -108,7 +104,9 @@ impl App {
                      give clock {\"kind\":\"realtime\",…} or {\"kind\":\"turn\",…}",
                 ))
             }
-            (Some(c), _) => c.check().map_err(ApiError::bad_request)?,
+            (Some(c), _) => c
+                .check()
+                .map_err(|e| ApiError::bad_request(e.to_string()))?,
             (None, true) => PUBLIC_CLOCK,
             (None, false) => TimeControl::None,
         };

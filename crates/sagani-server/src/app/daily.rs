@@ -44,7 +44,7 @@ impl App {
             .get_or_try_init(|| async {
                 let fresh = secret::random_hex(32);
                 self.store
-                    .server_secret(daily::SECRET, &fresh)
+                    .server_secret(crate::secret::DAILY, &fresh)
                     .await
                     .map_err(store_refusal)
             })

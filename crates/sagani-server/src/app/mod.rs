@@ -5,6 +5,7 @@
 pub(crate) mod analysis;
 mod claim;
 pub use claim::Claimer;
+pub use start::StartError;
 pub mod chat;
 mod create;
 pub mod daily;
@@ -12,6 +13,7 @@ pub mod history;
 mod leave;
 mod play;
 mod rematch;
+mod start;
 mod turns;
 
 use crate::bots::BotMaker;
@@ -20,10 +22,10 @@ use crate::error::{ApiError, ErrorCode};
 use crate::hub::Hub;
 use crate::limits::{Limiters, Limits};
 use crate::scheduler::{Lanes, Turn};
-use crate::store::{Change, Conflict, Store, StoreError};
+use crate::store::{Conflict, Store, StoreError};
 use crate::table::{Table, TableState};
 use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::OwnedMutexGuard;
 
@@ -51,7 +53,7 @@ pub struct Config {
     pub clock: Arc<dyn Clock>,
     pub bots: BotMaker,
     /// Timeouts, connection caps and trusted proxies of the HTTP layer.
-    pub http: crate::http::HttpLimits,
+    pub http: crate::limits::HttpLimits,
     /// Session cookies only over HTTPS (the site's public address is https).
     pub secure_cookies: bool,
     /// The bot that plays a seat whose player timed out or resigned, with its level.
@@ -82,7 +84,7 @@ impl Default for Config {
             bot_sweep: Duration::from_secs(1),
             clock: Arc::new(SystemClock),
             bots: crate::bots::standard_maker(),
-            http: crate::http::HttpLimits::default(),
+            http: crate::limits::HttpLimits::default(),
             secure_cookies: false,
             timeout_bot: ("greedy".into(), 1),
             abandon_after: Duration::from_secs(30 * 86_400),
@@ -182,58 +184,7 @@ async fn detached<T: Send + 'static>(
     })
 }
 
-/// Why a server does not start.
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    /// A fixed deck seed with a shared database.
-    #[error("--deck-seed is refused with a shared database: whoever knows the seed knows every draw pile")]
-    SharedSeed,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
 impl App {
-    /// A server over `store`: it starts the bot workers and hears other servers' changes.
-    /// Nothing is loaded up front: games are read when asked for.
-    pub async fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, StartError> {
-        if config.deck_seed.is_some() && !store.exclusive() {
-            return Err(StartError::SharedSeed);
-        }
-        // Game k of the database is dealt from S+k, across restarts too.
-        let dealt = match config.deck_seed {
-            Some(_) => store.counts().await?.games,
-            None => 0,
-        };
-        let tables = moka::future::Cache::builder()
-            .max_capacity(config.cache_games.max(1))
-            .time_to_idle(config.cache_idle)
-            .build();
-        let committed = moka::sync::Cache::builder()
-            .max_capacity(config.cache_games.max(1).saturating_mul(4))
-            .time_to_idle(config.cache_idle.saturating_mul(2))
-            .build();
-        let app = Arc::new(App {
-            committed,
-            limiters: Limiters::new(&config.limits),
-            metrics: crate::metrics::Metrics::new(),
-            hub: Hub::default(),
-            tables,
-            lanes: Lanes::default(),
-            holder: crate::secret::random_hex(8),
-            playing: Default::default(),
-            dealt: AtomicU64::new(dealt),
-            daily_secret: tokio::sync::OnceCell::new(),
-            store,
-            config,
-        });
-        turns::start_workers(&app);
-        leave::start_sweeps(&app);
-        if let Some(changes) = app.store.changes() {
-            tokio::spawn(hear(Arc::downgrade(&app), changes));
-        }
-        Ok(app)
-    }
-
     /// Games in this server's memory.
     pub fn games_live(&self) -> u64 {
         self.tables.entry_count()
@@ -363,20 +314,6 @@ impl App {
 
     pub(crate) fn now_ms(&self) -> i64 {
         self.config.clock.now_ms()
-    }
-}
-
-/// Passes other servers' changes to this server's watchers.
-async fn hear(app: Weak<App>, mut changes: tokio::sync::broadcast::Receiver<Change>) {
-    use tokio::sync::broadcast::error::RecvError;
-    loop {
-        let change = changes.recv().await;
-        let Some(app) = app.upgrade() else { return };
-        match change {
-            Ok(Change::Game { game, rev }) => app.hub.publish(&game, Some(rev)),
-            Ok(Change::Resync) | Err(RecvError::Lagged(_)) => app.hub.publish_all(),
-            Err(RecvError::Closed) => return,
-        }
     }
 }
 

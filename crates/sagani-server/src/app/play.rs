@@ -5,7 +5,7 @@ use super::{detached, store_refusal, wrong_token, App};
 use crate::api::GameState;
 use crate::error::{ApiError, ErrorCode};
 use crate::store::replay::progress_of;
-use crate::store::{Conflict, GameEnd, LeftReason, MoveWrite, StoreError};
+use crate::store::{Conflict, GameEnd, LeftReason, MoveWrite, SavedSeat, StoreError};
 use sagani_core::{Move, Outcome};
 use std::sync::Arc;
 
@@ -122,10 +122,11 @@ impl App {
         times.push(now);
         // Every seat was taken when the game was made (a rematch): its first move starts the
         // clocks, so nobody's runs before the players are back at the table.
-        let start_ms = (st.started_ms.is_none() && !st.clock.is_none() && st.status() == "playing")
+        let start_ms = (st.started_ms.is_none()
+            && !st.clock.is_none()
+            && st.status() == crate::store::Status::Playing)
             .then_some(now);
         let started = st.started_ms.or(start_ms);
-        let left: Vec<bool> = st.seats.iter().map(|s| s.left().is_some()).collect();
         let write = MoveWrite {
             game: id.to_string(),
             n: current,
@@ -136,7 +137,7 @@ impl App {
             start_ms,
             after: progress_of(&next, &st.seats, st.clock, started, &times, None),
             end: next.game().outcome().map(|outcome| {
-                let mut end = game_end(&outcome, now, &left);
+                let mut end = game_end(&outcome, now, &st.seats);
                 // A daily attempt that ends after its day is over has no result: by then
                 // the day's games, par's record with the deck among them, are everyone's.
                 if st
@@ -203,21 +204,17 @@ impl App {
     }
 }
 
-/// How a game ended, as the store keeps it: the outcome, and each seat's place (the ranking is
-/// strict: equal scores are ordered by arrival on the track). Seats whose player `left` (timed
-/// out or resigned) are placed after all the others whatever their score, in the engine's
-/// order among themselves.
-pub(super) fn game_end(outcome: &Outcome, at_ms: i64, left: &[bool]) -> GameEnd {
+/// How a game ended, as the store keeps it: the outcome, and each seat's place in the final
+/// order (`crate::table::standings`: who left is placed last).
+pub(super) fn game_end(outcome: &Outcome, at_ms: i64, seats: &[SavedSeat]) -> GameEnd {
     let at = at_ms / 1000;
     let places = match outcome {
         Outcome::Ranking { ranking, .. } => {
-            let gone = |s: &u8| left.get(*s as usize).copied().unwrap_or(false);
-            let order = ranking
-                .iter()
-                .filter(|s| !gone(s))
-                .chain(ranking.iter().filter(|s| gone(s)));
             let mut places = vec![0; ranking.len()];
-            for (i, seat) in order.enumerate() {
+            for (i, seat) in crate::table::standings(outcome, |s| crate::table::seat_left(seats, s))
+                .iter()
+                .enumerate()
+            {
                 places[*seat as usize] = i as u8 + 1;
             }
             places

@@ -6,21 +6,19 @@
 mod board;
 mod day;
 mod deck;
-pub mod routes;
 mod visibility;
 
+/// The name of the server secret the decks are derived from.
+pub use crate::secret::DAILY as SECRET;
 pub use board::{compare, place_among, ranked, solo_result, streak};
 pub use day::Day;
 pub use deck::deck;
-pub use visibility::{day_over, hidden, history_open, history_visible};
+pub use visibility::{day_over, hidden, history_open};
 
 use sagani_core::Variant;
 
 /// The variants of the challenge, as the engine names them.
 pub const VARIANTS: [Variant; 2] = [Variant::Solo, Variant::SoloAll];
-
-/// The name of the server secret the decks are derived from.
-pub const SECRET: &str = "daily";
 
 /// The bot whose result on the day's deck is par: greedy (one ply, the best immediate move) with
 /// a fixed seed, so par is the same whichever server plays it.

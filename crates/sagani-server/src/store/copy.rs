@@ -64,11 +64,11 @@ pub async fn copy(
     // attempts go on with the deck they began with).
     let fresh = crate::secret::random_hex(32);
     let secret = from
-        .server_secret(crate::daily::SECRET, &fresh)
+        .server_secret(crate::secret::DAILY, &fresh)
         .await
         .map_err(CopyError::ReadSecret)?;
     let there = to
-        .server_secret(crate::daily::SECRET, &secret)
+        .server_secret(crate::secret::DAILY, &secret)
         .await
         .map_err(CopyError::WriteSecret)?;
     if there != secret {

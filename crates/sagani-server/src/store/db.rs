@@ -2,6 +2,7 @@
 //! both databases, or one each where they differ), values, rows read by column name, and the
 //! connection a piece of work runs on. `sqlite.rs` and `postgres.rs` implement it.
 
+use super::error::Cause;
 use super::{Change, StoreError};
 use async_trait::async_trait;
 use futures_util::future::BoxFuture;
@@ -141,9 +142,6 @@ pub enum DbError {
     #[error(transparent)]
     Failed(Cause),
 }
-
-/// An error's cause, shared (store errors are cloned to every write of a failed group).
-pub type Cause = Arc<dyn std::error::Error + Send + Sync>;
 
 impl DbError {
     pub fn failed(e: impl std::error::Error + Send + Sync + 'static) -> DbError {

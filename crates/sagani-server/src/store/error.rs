@@ -1,7 +1,6 @@
 //! What a store says when a write or a read does not happen: typed, so the server can tell a
 //! lost race (409) from a missing game (404) from a database that is down (503).
 
-use super::db::Cause;
 use std::fmt;
 use std::sync::Arc;
 
@@ -118,3 +117,6 @@ impl StoreError {
         }
     }
 }
+
+/// An error's cause, shared (store errors are cloned to every write of a failed group).
+pub type Cause = Arc<dyn std::error::Error + Send + Sync>;

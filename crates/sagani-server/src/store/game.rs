@@ -309,3 +309,42 @@ pub struct BotTurn {
     pub version: u64,
     pub creator: String,
 }
+
+/// The id of game `id`'s rematch. It is derived from `id`, so asking twice (on any server) finds
+/// the same game.
+pub fn rematch_id(id: &str) -> String {
+    crate::secret::hash(&format!("rematch of {id}"))[..16].to_string()
+}
+
+// The wire's names for the stored states (the protocol declares what clients read).
+
+impl From<Status> for sagani_protocol::GameStatus {
+    fn from(s: Status) -> Self {
+        match s {
+            Status::Waiting => Self::Waiting,
+            Status::Playing => Self::Playing,
+            Status::Over => Self::Over,
+        }
+    }
+}
+
+impl From<Ended> for sagani_protocol::EndReason {
+    fn from(e: Ended) -> Self {
+        match e {
+            Ended::Resigned => Self::Resigned,
+            Ended::TimedOut => Self::Timeout,
+            Ended::Abandoned => Self::Abandoned,
+            Ended::Closed => Self::Closed,
+            Ended::Cancelled => Self::Cancelled,
+        }
+    }
+}
+
+impl From<LeftReason> for sagani_protocol::LeaveReason {
+    fn from(r: LeftReason) -> Self {
+        match r {
+            LeftReason::TimedOut => Self::Timeout,
+            LeftReason::Resigned => Self::Resigned,
+        }
+    }
+}

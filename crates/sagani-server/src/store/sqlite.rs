@@ -4,8 +4,9 @@
 //! their own connections.
 
 use super::db::{Commit, Conn, Database, DbError, Dialect, Row, Sql, Value, ValueError, Work};
+use super::game::rematch_id;
 use super::replay::{self, progress};
-use super::{rematch_id, Change, SqlStore, StoreError};
+use super::{Change, SqlStore, StoreError};
 use async_trait::async_trait;
 use futures_util::FutureExt;
 use rusqlite::types::{ToSqlOutput, ValueRef};

@@ -6,44 +6,13 @@ use super::super::{
     Catchup, ChatLine, ChatText, ChatWrite, Conflict, Counts, DailyTag, Ended, Progress, SavedGame,
     SavedMove, SavedSeat, SoloResult, Status, StoreError, Summary,
 };
+use super::guard::damaged_in;
 use super::seats;
 use crate::time_control::TimeControl;
 use sagani_core::Variant;
 use std::collections::HashMap;
 
 use Sql::{Both, Each};
-
-/// Maps a failed read of game `id`: a column that cannot be read means the game is damaged.
-pub(super) fn damaged_in(id: &str) -> impl Fn(DbError) -> StoreError + '_ {
-    move |e| match e {
-        DbError::Column { .. } => StoreError::damaged(id, e),
-        e => e.into(),
-    }
-}
-
-/// Locks the game's row for the rest of the transaction (PostgreSQL; SQLite writes one at a
-/// time): its version and status, or `None` if there is no such game.
-pub(super) async fn lock_game(
-    c: &mut dyn Conn,
-    id: &str,
-) -> Result<Option<(u64, String)>, StoreError> {
-    from_row! {
-        struct Locked {
-            version: u64,
-            status: String,
-        }
-    }
-    let row: Option<Locked> = c
-        .row(
-            Each {
-                sqlite: "SELECT version, status FROM games WHERE id = $1",
-                postgres: "SELECT version, status FROM games WHERE id = $1 FOR UPDATE",
-            },
-            args![id],
-        )
-        .await?;
-    Ok(row.map(|r| (r.version, r.status)))
-}
 
 /// When a person last acted in a stored game, in milliseconds: its last move, else when its
 /// clocks started, else its creation.
@@ -439,24 +408,6 @@ pub(super) async fn missing_or(c: &mut dyn Conn, game: &str, otherwise: Conflict
         Ok(None) => StoreError::NotFound,
         Err(e) => e.into(),
     }
-}
-
-/// Why a write that changed nothing was refused: the game is missing, at another version, or
-/// else `otherwise`.
-pub(super) async fn refusal(
-    c: &mut dyn Conn,
-    game: &str,
-    n: u64,
-    otherwise: Conflict,
-) -> Result<StoreError, StoreError> {
-    let version: Option<u64> = c
-        .value(Both("SELECT version FROM games WHERE id = $1"), args![game])
-        .await?;
-    Ok(match version {
-        None => StoreError::NotFound,
-        Some(v) if v != n => StoreError::Conflict(Conflict::StaleVersion { current: v }),
-        Some(_) => StoreError::Conflict(otherwise),
-    })
 }
 
 pub(super) async fn lobby(c: &mut dyn Conn, limit: u32) -> Result<Vec<Summary>, StoreError> {

@@ -5,6 +5,7 @@ mod accounts;
 mod daily;
 mod end;
 mod games;
+mod guard;
 mod seats;
 mod turns;
 

@@ -5,7 +5,7 @@ use super::super::db::{args, from_row, Conn, Sql, Value};
 use super::super::{
     ClaimWrite, Conflict, Ended, LeaveWrite, Left, LeftReason, SavedSeat, StoreError,
 };
-use super::games::{damaged_in, lock_game};
+use super::guard::{damaged_in, lock_game};
 use std::collections::HashMap;
 
 use Sql::{Both, Each};

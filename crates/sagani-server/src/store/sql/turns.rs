@@ -4,7 +4,7 @@
 use super::super::db::{args, from_row, Conn, Sql};
 use super::super::{BotTurn, Conflict, IdleSweep, MoveWrite, Progress, StoreError};
 use super::end;
-use super::games::refusal;
+use super::guard::refusal;
 
 use Sql::{Both, Each};
 

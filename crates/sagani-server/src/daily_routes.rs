@@ -1,10 +1,11 @@
 //! The daily challenge's routes: today's challenge, starting it, a day's leaderboard, and a
 //! daily game's result with par and the leaderboard around it.
 
-use super::{hidden, history_visible, place_among, ranked, streak, Day, VARIANTS};
 use crate::accounts::{claimer, current};
 use crate::app::{store_refusal, App};
+use crate::asker::history_visible;
 use crate::client_addr::ClientAddr;
+use crate::daily::{hidden, place_among, ranked, streak, Day, VARIANTS};
 use crate::error::{ApiError, Body, ErrorBody};
 use crate::store::{DailyEntry, SoloResult};
 use axum::extract::rejection::QueryRejection;
@@ -266,7 +267,7 @@ fn entry(variant: Variant, (rank, e, r): &(u32, DailyEntry, SoloResult), over: b
 fn par_info(variant: Variant, par: Option<&DailyEntry>, over: bool) -> Option<ParInfo> {
     let par = par?;
     Some(ParInfo {
-        bot: super::PAR_BOT.into(),
+        bot: crate::daily::PAR_BOT.into(),
         result: info(variant, par.result.as_ref()?),
         url: over.then(|| format!("/games/{}", par.game)),
     })
@@ -463,7 +464,7 @@ pub async fn card(
         }
         let g = st.game.game();
         let at = st.times.last().copied().unwrap_or(0);
-        let result = g.outcome().and_then(|o| super::solo_result(&o, at));
+        let result = g.outcome().and_then(|o| crate::daily::solo_result(&o, at));
         let player = st
             .seats
             .first()

@@ -1,0 +1,32 @@
+//! The Sagani server's wire protocol: the JSON of its HTTP API and WebSocket messages, declared
+//! once for the server, the terminal client and the load generator (`docs/server-api.md`
+//! describes it; `/api/openapi.json` is made from these types). Views, moves and previews are
+//! the engine's own JSON (RECORD.md, `sagani_core::view`).
+
+pub mod chat;
+pub mod error;
+pub mod games;
+pub mod health;
+pub mod moves;
+pub mod schema;
+pub mod socket;
+pub mod state;
+pub mod tiles;
+pub mod time_control;
+
+pub use chat::{ChatLineInfo, ChatLines, ChatQuery, ChatRequest};
+pub use error::{CellXY, ErrorBody, ErrorCode, IllegalReason};
+pub use games::{
+    BotName, CreateGame, Created, Invite, JoinRequest, Joined, Lobby, LobbyEntry, SeatRequest,
+    VariantName,
+};
+pub use health::{Health, Ready};
+pub use moves::{MoveList, MoveRequest, MoveResult, PreviewRequest, PreviewResult};
+pub use schema::{CoveredSchema, Effect, MoveSchema};
+pub use socket::{ClientMessage, ServerMessage, Update, WsError};
+pub use state::{
+    ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, PlayedMove, Replaced,
+    SeatInfo, SeatKind,
+};
+pub use tiles::{TileArrow, TileInfo, Tiles};
+pub use time_control::{StoredClockError, TimeControl, TimeControlError, OFFERED};
