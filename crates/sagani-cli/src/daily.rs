@@ -3,7 +3,7 @@
 
 use crate::out::say;
 use crate::seats::exit;
-use sagani_tui::{App, Options, SaveTo};
+use sagani_tui::{App, Options, SaveTo, WallClock};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,8 +56,10 @@ fn play(server: &str, args: &Args) -> Result<(), String> {
             save_to: SaveTo::NewIn(PathBuf::new()),
             seed: 0,
             bot_pace: Duration::ZERO,
+            clock: Box::new(WallClock),
         },
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     sagani_tui::run_play(&mut app)?;
     if !app.over() {
         say!("You left today's challenge ({day}); it waits for you.");

@@ -5,7 +5,7 @@ use crate::out::say;
 use crate::seats::{bot_seed, exit, Roster};
 use sagani_core::record::RecordedGame;
 use sagani_core::{Setup, Variant};
-use sagani_tui::{App, Options, Player, SaveTo, Viewer};
+use sagani_tui::{App, Options, Player, SaveTo, Viewer, WallClock};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -193,8 +193,10 @@ fn run_inner(args: Args) -> Result<(), String> {
             save_to,
             seed,
             bot_pace: Duration::from_millis(args.bot_pace_ms),
+            clock: Box::new(WallClock),
         },
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     let Some(path) = sagani_tui::run_play(&mut app)? else {
         say!("Quit without saving.");
         return Ok(());
@@ -295,8 +297,10 @@ fn online(args: &Args) -> Result<(), String> {
             save_to: SaveTo::NewIn(PathBuf::new()),
             seed: 0,
             bot_pace: Duration::from_millis(args.bot_pace_ms),
+            clock: Box::new(WallClock),
         },
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     sagani_tui::run_play(&mut app)?;
     if app.over() {
         say!("The game is over. Look back at it in a browser: {page}");
