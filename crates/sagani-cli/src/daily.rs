@@ -44,7 +44,7 @@ pub fn run(args: Args) -> ExitCode {
 fn play(server: &str, args: &Args) -> Result<(), String> {
     let server = sagani_tui::online::server(server)?;
     // Checked before anything starts: an attempt begun without a screen would be lost.
-    sagani_tui::interactive()?;
+    sagani_tui::interactive().map_err(|e| e.to_string())?;
     let (conn, started) =
         sagani_tui::Connection::daily(&server, &args.variant, args.name.as_deref())?;
     let day = started["day"].as_str().unwrap_or_default().to_string();
@@ -60,7 +60,7 @@ fn play(server: &str, args: &Args) -> Result<(), String> {
         },
     )
     .map_err(|e| e.to_string())?;
-    sagani_tui::run_play(&mut app)?;
+    sagani_tui::run_play(&mut app).map_err(|e| e.to_string())?;
     if !app.over() {
         say!("You left today's challenge ({day}); it waits for you.");
         say!("Come back with: sagani play --join {link}");

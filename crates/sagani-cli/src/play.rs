@@ -124,7 +124,7 @@ fn run_inner(args: Args) -> Result<(), String> {
     }
     let (rg, names, seed, save_to) = match &args.load {
         Some(file) => {
-            let loaded = sagani_tui::load(file)?;
+            let loaded = sagani_tui::load(file).map_err(|e| e.to_string())?;
             let players = loaded.game.game().players();
             let names = match (&loaded.seats, args.bots.is_empty()) {
                 (_, false) => seat_names(players, &args.bots)?,
@@ -197,7 +197,7 @@ fn run_inner(args: Args) -> Result<(), String> {
         },
     )
     .map_err(|e| e.to_string())?;
-    let Some(path) = sagani_tui::run_play(&mut app)? else {
+    let Some(path) = sagani_tui::run_play(&mut app).map_err(|e| e.to_string())? else {
         say!("Quit without saving.");
         return Ok(());
     };
@@ -288,7 +288,7 @@ fn online(args: &Args) -> Result<(), String> {
         }
         (None, None) => unreachable!("online() runs for --join or --server"),
     };
-    sagani_tui::interactive()?;
+    sagani_tui::interactive().map_err(|e| e.to_string())?;
     let (link, page) = (conn.link(), conn.page());
     let mut app = App::online(
         conn,
@@ -301,7 +301,7 @@ fn online(args: &Args) -> Result<(), String> {
         },
     )
     .map_err(|e| e.to_string())?;
-    sagani_tui::run_play(&mut app)?;
+    sagani_tui::run_play(&mut app).map_err(|e| e.to_string())?;
     if app.over() {
         say!("The game is over. Look back at it in a browser: {page}");
     } else {
@@ -354,13 +354,13 @@ pub struct ViewArgs {
 pub fn view(args: ViewArgs) -> ExitCode {
     exit(
         (|| {
-            let loaded = sagani_tui::load(&args.file)?;
+            let loaded = sagani_tui::load(&args.file).map_err(|e| e.to_string())?;
             let name = args.file.file_name().map_or_else(
                 || args.file.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
             let mut viewer = Viewer::new(name, loaded.game.record().clone(), loaded.seats)?;
-            sagani_tui::run_view(&mut viewer)
+            sagani_tui::run_view(&mut viewer).map_err(|e| e.to_string())
         })()
         .map_err(|e| format!("error: {e}")),
     )
