@@ -8,7 +8,7 @@ use super::state::{App, Source};
 use crate::bots::{Answer, Thinking};
 use rand::Rng;
 use sagani_ai::Decision;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Why a wait for the bots ended without them.
 #[derive(Debug, thiserror::Error)]
@@ -100,6 +100,8 @@ impl App {
     /// the pace (the clock must move on) or for the table to be seen (a frame big enough). For
     /// tests and scripts; the terminal loop ticks instead.
     pub fn wait_for_bots(&mut self, limit: Duration) -> Result<(), WaitError> {
+        // A bound on the real time an answer told may take to arrive (it comes at once).
+        let mut arriving: Option<Instant> = None;
         loop {
             self.tick();
             if !self.bot_to_act() || self.ready.is_some() || self.thinking.is_none() {
@@ -110,9 +112,16 @@ impl App {
             }
             if self.told.finished() {
                 // Its answer is on its way from the bot's thread: a moment.
+                let since = *arriving.get_or_insert_with(Instant::now);
+                if since.elapsed() > limit {
+                    return Err(WaitError::Slow(limit));
+                }
                 std::thread::yield_now();
-            } else if !self.told.wait(limit) {
-                return Err(WaitError::Slow(limit));
+            } else {
+                arriving = None;
+                if !self.told.wait(limit) {
+                    return Err(WaitError::Slow(limit));
+                }
             }
         }
     }

@@ -104,3 +104,63 @@ impl Bot for Telling {
         self.bot.analyse(view, legal, budget, top)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sagani_core::record::RecordedGame;
+    use sagani_core::Setup;
+
+    /// Panics on every decision.
+    struct Broken;
+
+    impl Bot for Broken {
+        fn name(&self) -> String {
+            "broken".into()
+        }
+        fn choose(&mut self, _: &View, _: &[Move], _: Budget) -> Decision {
+            panic!("broken")
+        }
+    }
+
+    /// One decision of `bot` on a thread of its own, as `bots.rs` runs it.
+    fn decide(mut bot: Box<dyn Bot>) -> std::thread::JoinHandle<Box<dyn Bot>> {
+        let rg = RecordedGame::new(&Setup::seeded(2, 1)).unwrap();
+        let game = rg.game();
+        let (view, legal) = (game.view(game.to_act()), game.legal_moves());
+        std::thread::spawn(move || {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                bot.choose(&view, &legal, Budget::default())
+            }));
+            bot
+        })
+    }
+
+    #[test]
+    fn a_wait_ends_when_the_bot_tells_it_finished_the_latest_decision() {
+        let mut told = Told::new();
+        assert!(told.finished(), "nothing asked yet");
+        let bot = told.wrap(Box::new(sagani_ai::RandomBot::new(1)));
+        told.ask();
+        assert!(
+            !told.finished() && !told.wait(Duration::ZERO),
+            "not told yet"
+        );
+        let bot = decide(bot).join().unwrap();
+        assert!(told.wait(Duration::ZERO) && told.finished());
+        // The next decision is not finished by the tell of the one before.
+        told.ask();
+        assert!(!told.wait(Duration::ZERO));
+        decide(bot).join().unwrap();
+        assert!(told.wait(Duration::from_secs(30)));
+    }
+
+    #[test]
+    fn a_bot_that_panics_tells_too() {
+        let mut told = Told::new();
+        let bot = told.wrap(Box::new(Broken));
+        told.ask();
+        decide(bot).join().unwrap();
+        assert!(told.wait(Duration::ZERO));
+    }
+}
