@@ -6,7 +6,7 @@ use sagani_ai::{Bot, Budget, Decision};
 use sagani_core::record::RecordedGame;
 use sagani_core::view::View;
 use sagani_core::{Move, Setup};
-use sagani_tui::{run_play, App, Options, Player, SaveTo};
+use sagani_tui::{run_play, App, Options, Player, SaveTo, WallClock};
 use std::time::Duration;
 
 struct Failing;
@@ -40,6 +40,7 @@ fn main() {
         save_to: SaveTo::NewIn(Default::default()),
         seed: 1,
         bot_pace: Duration::ZERO,
+        clock: Box::new(WallClock),
     };
     let mut app = App::new(rg, players, opts).expect("two players for two seats");
     match run_play(&mut app) {

@@ -3,7 +3,7 @@
 
 use crate::out::say;
 use crate::seats::exit;
-use sagani_tui::{App, Options, SaveTo};
+use sagani_tui::{App, Options, SaveTo, WallClock};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,7 +44,7 @@ pub fn run(args: Args) -> ExitCode {
 fn play(server: &str, args: &Args) -> Result<(), String> {
     let server = sagani_tui::online::server(server)?;
     // Checked before anything starts: an attempt begun without a screen would be lost.
-    sagani_tui::interactive()?;
+    sagani_tui::interactive().map_err(|e| e.to_string())?;
     let (conn, started) =
         sagani_tui::Connection::daily(&server, &args.variant, args.name.as_deref())?;
     let day = started["day"].as_str().unwrap_or_default().to_string();
@@ -56,9 +56,11 @@ fn play(server: &str, args: &Args) -> Result<(), String> {
             save_to: SaveTo::NewIn(PathBuf::new()),
             seed: 0,
             bot_pace: Duration::ZERO,
+            clock: Box::new(WallClock),
         },
-    )?;
-    sagani_tui::run_play(&mut app)?;
+    )
+    .map_err(|e| e.to_string())?;
+    sagani_tui::run_play(&mut app).map_err(|e| e.to_string())?;
     if !app.over() {
         say!("You left today's challenge ({day}); it waits for you.");
         say!("Come back with: sagani play --join {link}");

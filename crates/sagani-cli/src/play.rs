@@ -5,7 +5,7 @@ use crate::out::say;
 use crate::seats::{bot_seed, exit, Roster};
 use sagani_core::record::RecordedGame;
 use sagani_core::{Setup, Variant};
-use sagani_tui::{App, Options, Player, SaveTo, Viewer};
+use sagani_tui::{App, Options, Player, SaveTo, Viewer, WallClock};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -124,7 +124,7 @@ fn run_inner(args: Args) -> Result<(), String> {
     }
     let (rg, names, seed, save_to) = match &args.load {
         Some(file) => {
-            let loaded = sagani_tui::load(file)?;
+            let loaded = sagani_tui::load(file).map_err(|e| e.to_string())?;
             let players = loaded.game.game().players();
             let names = match (&loaded.seats, args.bots.is_empty()) {
                 (_, false) => seat_names(players, &args.bots)?,
@@ -193,9 +193,11 @@ fn run_inner(args: Args) -> Result<(), String> {
             save_to,
             seed,
             bot_pace: Duration::from_millis(args.bot_pace_ms),
+            clock: Box::new(WallClock),
         },
-    )?;
-    let Some(path) = sagani_tui::run_play(&mut app)? else {
+    )
+    .map_err(|e| e.to_string())?;
+    let Some(path) = sagani_tui::run_play(&mut app).map_err(|e| e.to_string())? else {
         say!("Quit without saving.");
         return Ok(());
     };
@@ -286,7 +288,7 @@ fn online(args: &Args) -> Result<(), String> {
         }
         (None, None) => unreachable!("online() runs for --join or --server"),
     };
-    sagani_tui::interactive()?;
+    sagani_tui::interactive().map_err(|e| e.to_string())?;
     let (link, page) = (conn.link(), conn.page());
     let mut app = App::online(
         conn,
@@ -295,9 +297,11 @@ fn online(args: &Args) -> Result<(), String> {
             save_to: SaveTo::NewIn(PathBuf::new()),
             seed: 0,
             bot_pace: Duration::from_millis(args.bot_pace_ms),
+            clock: Box::new(WallClock),
         },
-    )?;
-    sagani_tui::run_play(&mut app)?;
+    )
+    .map_err(|e| e.to_string())?;
+    sagani_tui::run_play(&mut app).map_err(|e| e.to_string())?;
     if app.over() {
         say!("The game is over. Look back at it in a browser: {page}");
     } else {
@@ -350,13 +354,13 @@ pub struct ViewArgs {
 pub fn view(args: ViewArgs) -> ExitCode {
     exit(
         (|| {
-            let loaded = sagani_tui::load(&args.file)?;
+            let loaded = sagani_tui::load(&args.file).map_err(|e| e.to_string())?;
             let name = args.file.file_name().map_or_else(
                 || args.file.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
             let mut viewer = Viewer::new(name, loaded.game.record().clone(), loaded.seats)?;
-            sagani_tui::run_view(&mut viewer)
+            sagani_tui::run_view(&mut viewer).map_err(|e| e.to_string())
         })()
         .map_err(|e| format!("error: {e}")),
     )

@@ -65,13 +65,14 @@ const LAYERS: &[(&str, &[&str])] = &[
         "lib.rs",
     ]),
     ("sagani-tui", &[
-        // Words, colours, keys.
-        "words style keys",
+        // Words, colours, keys, the log's notation, the clock the game is handed.
+        "words style keys notation clock",
         // Parts: the board widget, help, a bot's thread, the server, record files.
         "board help bots online record_file",
         // The whole screen, drawn from a scene.
         "screen",
-        // The two programs: play and view.
+        // The two programs: play (app/: the game's state, and a file per way it changes or
+        // is drawn) and view.
         "app viewer",
         // Both in a real terminal.
         "terminal",

@@ -18,6 +18,7 @@ fn late_game() -> App {
         save_to: SaveTo::File(std::env::temp_dir().join("sagani-bench-unused.json")),
         seed: 3,
         bot_pace: Duration::ZERO,
+        clock: Box::new(sagani_tui::WallClock),
     };
     let mut app = App::new(rg, vec![Player::human(""), Player::human("")], opts).unwrap();
     let key = |app: &mut App, c| app.key(KeyEvent::new(c, KeyModifiers::NONE));

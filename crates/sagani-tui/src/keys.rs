@@ -26,3 +26,8 @@ pub fn swallowed(too_small: bool, help: &mut bool) -> bool {
     }
     std::mem::take(help)
 }
+
+/// A key pressed with no modifier.
+pub fn press(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}

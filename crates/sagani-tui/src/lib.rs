@@ -7,9 +7,14 @@
 
 mod app;
 mod board;
+// `Thinking::started` is the bot thread's own start on the wall clock; the game counts a bot's
+// thinking time by the clock it was handed, so nothing reads it any more.
+#[allow(dead_code)]
 mod bots;
+pub mod clock;
 mod help;
 mod keys;
+mod notation;
 pub mod online;
 mod record_file;
 mod screen;
@@ -18,10 +23,11 @@ mod terminal;
 mod viewer;
 mod words;
 
-pub use app::{App, Options, Player, SaveTo};
+pub use app::{App, Options, Player, SaveTo, StartError, WaitError};
 pub use board::{ARROW_AT, FACE_W, LETTER_AT, PITCH_X, PITCH_Y};
+pub use clock::{Clock, HandClock, WallClock};
 pub use online::{Connection, Invite};
-pub use record_file::{load, Loaded};
+pub use record_file::{load, LoadError, Loaded, SaveError};
 pub use screen::{MIN_HEIGHT, MIN_WIDTH};
-pub use terminal::{interactive, run_play, run_view};
+pub use terminal::{interactive, run_play, run_view, TerminalError};
 pub use viewer::Viewer;

@@ -465,12 +465,13 @@ impl Table {
         state: Box<State>,
         game: Game,
         invites: Vec<(u8, String)>,
+        arrived: Instant,
     ) -> Table {
         Table {
             conn,
             state,
             game,
-            arrived: Instant::now(),
+            arrived,
             sending: false,
             offline: None,
             invites,
@@ -501,11 +502,11 @@ impl Table {
         notes
     }
 
-    /// Each seat's time left now (`None` without a clock, or for a seat a bot plays), and
+    /// Each seat's time left at `now` (`None` without a clock, or for a seat a bot plays), and
     /// whether it is running.
-    pub fn clocks(&self) -> Option<Vec<Option<(i64, bool)>>> {
+    pub fn clocks(&self, now: Instant) -> Option<Vec<Option<(i64, bool)>>> {
         let c = self.state.clock.as_ref()?;
-        let gone = self.arrived.elapsed().as_millis() as i64;
+        let gone = now.saturating_duration_since(self.arrived).as_millis() as i64;
         Some(
             c.left_ms
                 .iter()

@@ -29,21 +29,66 @@ pub fn to_json(record: &Record, seats: &[String], seed: u64) -> String {
     )
 }
 
+/// Why a game was not saved.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    #[error("cannot save the game to {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot save the game in {}: {source}", folder(dir))]
+    Folder {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot save the game in {}: too many saved games", folder(dir))]
+    TooMany { dir: PathBuf },
+}
+
+/// Why a saved game (or a record) could not be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Record { path: PathBuf, source: RecordError },
+    #[error("{}: {source}", path.display())]
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    /// A move the rules refuse; people count moves from 1, as the viewer does (`sagani
+    /// replay` keeps RECORD.md's 0).
+    #[error("{}: move {}: {reason}", path.display(), index + 1)]
+    Move {
+        path: PathBuf,
+        index: usize,
+        reason: String,
+    },
+}
+
 /// Writes the file whole or not at all: a temporary file beside it, then a rename.
-pub fn save(path: &Path, json: &str) -> Result<(), String> {
+pub fn save(path: &Path, json: &str) -> Result<(), SaveError> {
     let tmp = path.with_extension("json.tmp");
     std::fs::write(&tmp, json)
         .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
+        .map_err(|source| {
             let _ = std::fs::remove_file(&tmp);
-            format!("cannot save the game to {}: {e}", path.display())
+            SaveError::Write {
+                path: path.to_path_buf(),
+                source,
+            }
         })
 }
 
 /// Saves to a new file in `dir`: `sagani-game.json`, else `sagani-game-2.json`, … The name is
 /// taken by creating the file (never opening one that exists), so two games saved in one
 /// folder at once cannot overwrite each other.
-pub fn save_new(dir: &Path, json: &str) -> Result<PathBuf, String> {
+pub fn save_new(dir: &Path, json: &str) -> Result<PathBuf, SaveError> {
     for k in 1..10_000 {
         let name = if k == 1 {
             "sagani-game.json".to_string()
@@ -58,13 +103,17 @@ pub fn save_new(dir: &Path, json: &str) -> Result<PathBuf, String> {
         {
             Ok(_) => return save(&path, json).map(|_| path),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(format!("cannot save the game in {}: {e}", folder(dir))),
+            Err(source) => {
+                return Err(SaveError::Folder {
+                    dir: dir.to_path_buf(),
+                    source,
+                })
+            }
         }
     }
-    Err(format!(
-        "cannot save the game in {}: too many saved games",
-        folder(dir)
-    ))
+    Err(SaveError::TooMany {
+        dir: dir.to_path_buf(),
+    })
 }
 
 fn folder(dir: &Path) -> String {
@@ -76,12 +125,15 @@ fn folder(dir: &Path) -> String {
 }
 
 /// Reads and replays a saved game or any record.
-pub fn load(path: &Path) -> Result<Loaded, String> {
-    let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let record = Record::from_json(&text).map_err(|e| format!("{name}: {e}"))?;
+pub fn load(path: &Path) -> Result<Loaded, LoadError> {
+    let at = || path.to_path_buf();
+    let text =
+        std::fs::read_to_string(path).map_err(|source| LoadError::Read { path: at(), source })?;
+    let record =
+        Record::from_json(&text).map_err(|source| LoadError::Record { path: at(), source })?;
     let players = record.players as usize;
-    let value: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    let value: Value =
+        serde_json::from_str(&text).map_err(|source| LoadError::Json { path: at(), source })?;
     // Extra fields are ours only in their own shape; any other shape is someone else's field,
     // which the replay ignores, and so do we.
     let seats = value.get("seats").and_then(Value::as_array).and_then(|a| {
@@ -90,10 +142,13 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
     });
     let seed = value.get("seed").and_then(Value::as_u64);
     let ours = value.get("saved_by").and_then(Value::as_str) == Some(SAVED_BY);
-    // People count moves from 1, as the viewer does (`sagani replay` keeps RECORD.md's 0).
     let game = RecordedGame::from_record(record).map_err(|e| match e {
-        RecordError::Move { index, reason } => format!("{name}: move {}: {reason}", index + 1),
-        e => format!("{name}: {e}"),
+        RecordError::Move { index, reason } => LoadError::Move {
+            path: at(),
+            index,
+            reason,
+        },
+        source => LoadError::Record { path: at(), source },
     })?;
     Ok(Loaded {
         game,
@@ -149,7 +204,7 @@ mod tests {
             ),
         )
         .unwrap();
-        let e = load(&path).err().unwrap();
+        let e = load(&path).err().unwrap().to_string();
         assert!(
             e.starts_with(&format!("{}: move 1: ", path.display())),
             "{e}"

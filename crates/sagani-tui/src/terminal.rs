@@ -11,8 +11,23 @@ use std::sync::{Mutex, OnceLock};
 use std::thread::ThreadId;
 use std::time::Duration;
 
+/// Why the full screen could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TerminalError {
+    /// Standard output or input is a pipe or a file.
+    #[error(
+        "this needs an interactive terminal, and {0}: run it in a terminal window, not \
+         through a pipe or into a file"
+    )]
+    NotInteractive(&'static str),
+    #[error("cannot use the terminal: {0}")]
+    Open(std::io::Error),
+    #[error("terminal error: {0}")]
+    Io(std::io::Error),
+}
+
 /// Why there is no full screen to draw on, if there is none.
-pub fn interactive() -> Result<(), String> {
+pub fn interactive() -> Result<(), TerminalError> {
     let what = if !std::io::stdout().is_terminal() {
         "standard output is not a terminal"
     } else if !std::io::stdin().is_terminal() {
@@ -20,10 +35,7 @@ pub fn interactive() -> Result<(), String> {
     } else {
         return Ok(());
     };
-    Err(format!(
-        "this needs an interactive terminal, and {what}: run it in a terminal window, not \
-         through a pipe or into a file"
-    ))
+    Err(TerminalError::NotInteractive(what))
 }
 
 /// Redraws often enough for the bots' progress to move smoothly.
@@ -40,7 +52,7 @@ static RESCUE: Mutex<Option<(SaveTo, String)>> = Mutex::new(None);
 /// whoever panics). With the release build's `panic = "abort"` nothing is caught and the
 /// program ends, so then the terminal is given back and the game saved whoever panics. The hook
 /// is in place before the screen opens, so no panic slips in between.
-fn open() -> Result<ratatui::DefaultTerminal, String> {
+fn open() -> Result<ratatui::DefaultTerminal, TerminalError> {
     if SCREEN.set(std::thread::current().id()).is_ok() {
         let report = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -63,7 +75,7 @@ fn open() -> Result<ratatui::DefaultTerminal, String> {
     })();
     opened.map_err(|e| {
         close();
-        format!("cannot use the terminal: {e}")
+        TerminalError::Open(e)
     })
 }
 
@@ -98,7 +110,7 @@ fn rescue() {
 }
 
 /// Plays until `q` saved the game (its path) or quit without saving (`None`).
-pub fn run_play(app: &mut App) -> Result<Option<PathBuf>, String> {
+pub fn run_play(app: &mut App) -> Result<Option<PathBuf>, TerminalError> {
     interactive()?;
     // Kept before the screen opens: a bot may fail before the first frame. (A game at a
     // server's table is the server's to keep.)
@@ -129,12 +141,12 @@ pub fn run_play(app: &mut App) -> Result<Option<PathBuf>, String> {
     })();
     *RESCUE.lock().unwrap_or_else(|e| e.into_inner()) = None;
     close();
-    result.map_err(|e| format!("terminal error: {e}"))?;
+    result.map_err(TerminalError::Io)?;
     Ok(app.saved().cloned())
 }
 
 /// Shows a record until `q`.
-pub fn run_view(viewer: &mut Viewer) -> Result<(), String> {
+pub fn run_view(viewer: &mut Viewer) -> Result<(), TerminalError> {
     interactive()?;
     let mut term = open()?;
     let result = (|| -> std::io::Result<()> {
@@ -147,5 +159,5 @@ pub fn run_view(viewer: &mut Viewer) -> Result<(), String> {
         Ok(())
     })();
     close();
-    result.map_err(|e| format!("terminal error: {e}"))
+    result.map_err(TerminalError::Io)
 }

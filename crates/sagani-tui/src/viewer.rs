@@ -1,10 +1,10 @@
 //! `sagani view`: steps through a record move by move, showing the table after each one and
 //! what the move did.
 
-use crate::app::{describe, short};
 use crate::board::{Beyond, Overlay, Scroll};
 use crate::help;
 use crate::keys;
+use crate::notation::{describe, short};
 use crate::screen::{self, Numbered, Scene};
 use crate::style;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};

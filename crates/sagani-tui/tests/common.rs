@@ -8,7 +8,7 @@ use ratatui::Terminal;
 use sagani_ai::{make_bot, Budget};
 use sagani_core::record::RecordedGame;
 use sagani_core::Setup;
-use sagani_tui::{App, Options, Player, SaveTo};
+use sagani_tui::{App, HandClock, Options, Player, SaveTo};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -19,11 +19,19 @@ pub fn temp(name: &str) -> PathBuf {
 }
 
 pub fn opts(seed: u64, name: &str) -> Options {
-    Options {
+    clocked(seed, name).0
+}
+
+/// Options with a clock that moves only when the test moves it (its other copy).
+pub fn clocked(seed: u64, name: &str) -> (Options, HandClock) {
+    let clock = HandClock::new();
+    let opts = Options {
         save_to: SaveTo::File(temp(name)),
         seed,
         bot_pace: Duration::ZERO,
-    }
+        clock: Box::new(clock.clone()),
+    };
+    (opts, clock)
 }
 
 /// `seats`: "human" or a bot name.

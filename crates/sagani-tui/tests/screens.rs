@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Color;
 use sagani_core::record::{replay_json, Summary};
 use sagani_core::{tile, Direction, Element, Expect, Move, Outcome, Setup, Variant};
-use sagani_tui::{load, App, Viewer};
+use sagani_tui::{load, App, HandClock, Viewer};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -414,20 +414,15 @@ fn a_bot_thinks_on_its_own_thread_with_a_progress_bar() {
     // screen and the keys stay live meanwhile.
     let (bot, open) = gate();
     let budget = sagani_ai::Budget::millis(600);
-    let mut app = against(
-        new_game(&setup(2, 9, 1)),
-        "gate",
-        bot,
-        budget,
-        opts(9, "thinking"),
-    );
+    let (o, clock) = clocked(9, "thinking");
+    let mut app = against(new_game(&setup(2, 9, 1)), "gate", bot, budget, o);
     assert!(app.thinking());
     let first = text(&render(&mut app, W, H));
     assert!(
         first.contains("P2 gate is thinking") && first.contains("/0.6 s"),
         "{first}"
     );
-    std::thread::sleep(Duration::from_millis(150));
+    clock.advance(Duration::from_millis(150));
     app.keys(&[KeyCode::Char('?')]);
     let later = text(&render(&mut app, W, H));
     assert!(
@@ -976,44 +971,66 @@ fn keys_while_another_display_is_shown_bring_the_tile_back_first() {
     );
 }
 
-/// Ticks until `done`, for at most 10 s.
-fn tick_until(app: &mut App, done: impl Fn(&App) -> bool) {
-    let start = std::time::Instant::now();
-    while !done(app) {
-        assert!(start.elapsed() < Duration::from_secs(10), "waited 10 s");
-        app.tick();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-#[test]
-fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
-    // You, greedy, and a gate bot that holds its turn.
-    let (held, _open) = gate();
+/// You, greedy, and a gate bot that holds its turn (while the test keeps its key), at a pace
+/// of 300 ms on a clock the test moves.
+fn paced(seed: u64, name: &str) -> (App, HandClock, std::sync::mpsc::Sender<()>) {
+    let (held, key) = gate();
     let players = vec![
         sagani_tui::Player::human(""),
         sagani_tui::Player::bot(
             "greedy",
-            sagani_ai::make_bot("greedy", 1).unwrap(),
+            sagani_ai::make_bot("greedy", seed).unwrap(),
             Default::default(),
         ),
         sagani_tui::Player::bot("gate", held, Default::default()),
     ];
-    let mut o = opts(77, "pace");
+    let (mut o, clock) = clocked(seed, name);
     o.bot_pace = Duration::from_millis(300);
-    let mut app = App::new(new_game(&setup(3, 77, 0)), players, o).unwrap();
+    let app = App::new(new_game(&setup(3, seed + 76, 0)), players, o).unwrap();
+    (app, clock, key)
+}
+
+fn moves(app: &App) -> usize {
+    app.recorded().unwrap().record().moves.len()
+}
+
+#[test]
+fn a_bots_move_waits_for_the_pace_on_the_clock_it_was_handed() {
+    let (mut app, clock, _gate) = paced(1, "pace-held");
+    app.keys(&[app.tile_key(0), KeyCode::Enter]);
+    assert_eq!(moves(&app), 1);
+    // Greedy answered at once, and its move waits: the clock has not moved.
+    wait(&mut app);
+    assert!(app.bot_to_act() && !app.thinking());
+    assert_eq!(moves(&app), 1, "played before the pace");
+    clock.advance(Duration::from_millis(299));
+    app.tick();
+    assert_eq!(moves(&app), 1, "played before the pace");
+    clock.advance(Duration::from_millis(1));
+    app.tick();
+    assert_eq!(moves(&app), 2, "played at the pace");
+}
+
+#[test]
+fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
+    let (mut app, clock, _gate) = paced(1, "pace");
     let t = text(&render(&mut app, W, H));
     assert!(!t.contains("seed"), "the seed tells the deck\n{t}");
     app.keys(&[app.tile_key(0), KeyCode::Enter]);
-    tick_until(&mut app, |a| {
-        a.recorded().unwrap().record().moves.len() == 2
-    });
+    wait(&mut app);
+    clock.advance(Duration::from_millis(300));
+    app.tick();
+    assert_eq!(moves(&app), 2);
     let t = text(&render(&mut app, W, H));
     assert!(
         t.contains("Display of P2 greedy"),
         "its new tile in sight\n{t}"
     );
-    std::thread::sleep(Duration::from_millis(350));
+    clock.advance(Duration::from_millis(299));
+    app.tick();
+    let t = text(&render(&mut app, W, H));
+    assert!(t.contains("Display of P2 greedy"), "for the pace\n{t}");
+    clock.advance(Duration::from_millis(1));
     app.tick();
     let t = text(&render(&mut app, W, H));
     assert!(
@@ -1022,26 +1039,15 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
     );
     // A display chosen by hand is kept: the pace does not switch it back.
     app.keys(&[app.tile_key(0), KeyCode::Enter]); // refused: the gate bot is to play
-    assert_eq!(app.recorded().unwrap().record().moves.len(), 2);
-    let mut o = opts(78, "pace2");
-    o.bot_pace = Duration::from_millis(300);
-    let (held, _open2) = gate();
-    let players = vec![
-        sagani_tui::Player::human(""),
-        sagani_tui::Player::bot(
-            "greedy",
-            sagani_ai::make_bot("greedy", 2).unwrap(),
-            Default::default(),
-        ),
-        sagani_tui::Player::bot("gate", held, Default::default()),
-    ];
-    let mut app = App::new(new_game(&setup(3, 78, 0)), players, o).unwrap();
+    assert_eq!(moves(&app), 2);
+    let (mut app, clock, _gate2) = paced(2, "pace2");
     app.keys(&[app.tile_key(0), KeyCode::Enter]);
-    tick_until(&mut app, |a| {
-        a.recorded().unwrap().record().moves.len() == 2
-    });
+    wait(&mut app);
+    clock.advance(Duration::from_millis(300));
+    app.tick();
+    assert_eq!(moves(&app), 2);
     app.key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
-    std::thread::sleep(Duration::from_millis(350));
+    clock.advance(Duration::from_millis(300));
     app.tick();
     let t = text(&render(&mut app, W, H));
     assert!(
@@ -1052,7 +1058,7 @@ fn a_bots_move_is_shown_on_its_display_for_the_pace_and_no_seed_is_shown() {
 
 #[test]
 fn bots_wait_while_the_table_is_not_shown() {
-    let mut o = opts(5, "small-bots");
+    let (mut o, clock) = clocked(5, "small-bots");
     o.bot_pace = Duration::from_millis(100);
     let greedy = sagani_ai::make_bot("greedy", 1).unwrap();
     let mut app = against(
@@ -1063,20 +1069,14 @@ fn bots_wait_while_the_table_is_not_shown() {
         o,
     );
     let _ = render(&mut app, 60, 20);
-    let start = std::time::Instant::now();
-    while start.elapsed() < Duration::from_millis(400) {
-        app.tick();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert_eq!(
-        app.recorded().unwrap().record().moves.len(),
-        0,
-        "nothing played unseen"
-    );
+    // Its answer is there, and the pace long past.
+    wait(&mut app);
+    clock.advance(Duration::from_secs(1));
+    app.tick();
+    assert_eq!(moves(&app), 0, "nothing played unseen");
     let _ = render(&mut app, W, H);
-    tick_until(&mut app, |a| {
-        a.recorded().unwrap().record().moves.len() == 1
-    });
+    app.tick();
+    assert_eq!(moves(&app), 1);
 }
 
 #[test]
