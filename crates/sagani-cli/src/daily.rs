@@ -42,11 +42,12 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn play(server: &str, args: &Args) -> Result<(), String> {
-    let server = sagani_tui::online::server(server)?;
+    let server = sagani_tui::online::server(server).map_err(|e| e.to_string())?;
     // Checked before anything starts: an attempt begun without a screen would be lost.
     sagani_tui::interactive().map_err(|e| e.to_string())?;
     let (conn, started) =
-        sagani_tui::Connection::daily(&server, &args.variant, args.name.as_deref())?;
+        sagani_tui::Connection::daily(&server, &args.variant, args.name.as_deref())
+            .map_err(|e| e.to_string())?;
     let day = started["day"].as_str().unwrap_or_default().to_string();
     let link = conn.link();
     let mut app = App::online(

@@ -169,7 +169,9 @@ fn run_inner(args: Args) -> Result<(), String> {
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     if !args.url.is_empty() {
         let cfg = config(args.url.clone());
-        let report = runtime.block_on(run(cfg.clone()))?;
+        let report = runtime
+            .block_on(run(cfg.clone()))
+            .map_err(|e| e.to_string())?;
         print(&report, &cfg);
         return Ok(());
     }
@@ -202,7 +204,9 @@ fn run_inner(args: Args) -> Result<(), String> {
         .map(|_| start_server(&db))
         .collect::<Result<Vec<_>, _>>()?;
     let cfg = config(servers.iter().map(|s| s.url.clone()).collect());
-    let report = runtime.block_on(run(cfg.clone()))?;
+    let report = runtime
+        .block_on(run(cfg.clone()))
+        .map_err(|e| e.to_string())?;
     print(&report, &cfg);
     // Kill every server outright: what they acknowledged must already be stored.
     drop(servers);

@@ -260,11 +260,14 @@ fn online(args: &Args) -> Result<(), String> {
     let name = args.name.as_deref();
     let (conn, invites) = match (&args.join, &args.server) {
         (Some(link), _) => {
-            let invite = sagani_tui::Invite::parse(link)?;
-            (sagani_tui::Connection::join(&invite, name)?, Vec::new())
+            let invite = sagani_tui::Invite::parse(link).map_err(|e| e.to_string())?;
+            (
+                sagani_tui::Connection::join(&invite, name).map_err(|e| e.to_string())?,
+                Vec::new(),
+            )
         }
         (None, Some(server)) => {
-            let server = sagani_tui::online::server(server)?;
+            let server = sagani_tui::online::server(server).map_err(|e| e.to_string())?;
             let (players, variant) = players_of(args)?;
             let names = seat_names(players, &args.bots)?;
             if names[0] != "human" {
@@ -284,7 +287,7 @@ fn online(args: &Args) -> Result<(), String> {
             if let Some(n) = name {
                 body["name"] = json!(n);
             }
-            sagani_tui::Connection::create(&server, body, name)?
+            sagani_tui::Connection::create(&server, body, name).map_err(|e| e.to_string())?
         }
         (None, None) => unreachable!("online() runs for --join or --server"),
     };

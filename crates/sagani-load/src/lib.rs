@@ -7,9 +7,11 @@
 //! It speaks only HTTP and the protocol's JSON (`sagani_protocol`), so it tests any build of
 //! the server without linking it.
 
+mod error;
 mod latency;
 mod player;
 
+pub use error::{Failure, LoadError, RequestError};
 pub use latency::{Latency, Percentiles};
 
 use player::{Run, Tally};
@@ -58,12 +60,12 @@ pub struct LoadReport {
 
 /// Runs the load against `cfg.urls` and measures it. The window opens two seconds after the
 /// start, once all games exist.
-pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
+pub async fn run(cfg: LoadConfig) -> Result<LoadReport, LoadError> {
     if cfg.games == 0 || !(cfg.rate > 0.0 && cfg.rate.is_finite()) {
-        return Err("need at least one game and a positive rate".into());
+        return Err(LoadError::Settings);
     }
     if cfg.urls.is_empty() {
-        return Err("need at least one server URL".into());
+        return Err(LoadError::NoServer);
     }
     let urls: Vec<String> = cfg
         .urls
@@ -74,7 +76,7 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
         .pool_max_idle_per_host(cfg.games * 2)
         .timeout(Duration::from_secs(30))
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(LoadError::Client)?;
     // Check every server is there before starting hundreds of games.
     for url in &urls {
         client
@@ -82,7 +84,10 @@ pub async fn run(cfg: LoadConfig) -> Result<LoadReport, String> {
             .send()
             .await
             .and_then(|r| r.error_for_status())
-            .map_err(|e| format!("no server at {url}: {e}"))?;
+            .map_err(|source| LoadError::Absent {
+                url: url.clone(),
+                source,
+            })?;
     }
     let every = Duration::from_secs_f64(cfg.games as f64 / cfg.rate);
     let start = Instant::now() + Duration::from_secs(2);
@@ -130,19 +135,29 @@ mod tests {
 
     #[tokio::test]
     async fn refuses_no_server_no_game_and_no_rate() {
-        assert!(run(config(&[])).await.unwrap_err().contains("server URL"));
+        let none = run(config(&[])).await.unwrap_err();
+        assert!(matches!(none, LoadError::NoServer), "{none}");
+        assert!(none.to_string().contains("server URL"));
         let mut cfg = config(&["http://127.0.0.1:1"]);
         cfg.games = 0;
-        assert!(run(cfg.clone()).await.is_err());
+        assert!(matches!(run(cfg.clone()).await, Err(LoadError::Settings)));
         cfg.games = 2;
         cfg.rate = f64::NAN;
-        assert!(run(cfg).await.is_err());
+        assert!(matches!(run(cfg).await, Err(LoadError::Settings)));
     }
 
     #[tokio::test]
     async fn names_the_server_that_is_not_there() {
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.
         let e = run(config(&["http://127.0.0.1:1/"])).await.unwrap_err();
-        assert!(e.starts_with("no server at http://127.0.0.1:1:"), "{e}");
+        assert!(
+            matches!(&e, LoadError::Absent { url, .. } if url == "http://127.0.0.1:1"),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("no server at http://127.0.0.1:1:"),
+            "{e}"
+        );
     }
 }

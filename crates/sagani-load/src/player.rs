@@ -1,6 +1,7 @@
 //! One simulated table: plays 2-player games one after another, both seats random players,
 //! one move per interval, every request sent to one of the servers chosen at random.
 
+use crate::error::{Failure, LoadError, RequestError};
 use crate::latency::Latency;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -60,7 +61,7 @@ struct Player {
 }
 
 /// A JSON answer, how long it took and when it was sent.
-type Answer<T> = Result<(T, Duration, Instant), String>;
+type Answer<T> = Result<(T, Duration, Instant), RequestError>;
 
 impl Player {
     /// Sends a request to a server chosen at random and reads its JSON, retrying on the same
@@ -74,31 +75,36 @@ impl Player {
         loop {
             self.run.tally().requests[server] += 1;
             let sent = Instant::now();
+            let failed = |failure| RequestError {
+                server: base.to_string(),
+                failure,
+            };
             let response = make(base)
                 .send()
                 .await
-                .map_err(|e| format!("{base}: {e}"))?;
+                .map_err(|e| failed(Failure::Http(e)))?;
             let status = response.status();
             if status.as_u16() == 429 {
                 self.run.tally().rate_limited += 1;
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 continue;
             }
-            let body = response.bytes().await.map_err(|e| format!("{base}: {e}"))?;
+            let body = response
+                .bytes()
+                .await
+                .map_err(|e| failed(Failure::Http(e)))?;
             let took = sent.elapsed();
             if !status.is_success() {
-                return Err(format!(
-                    "{base}: {status}: {}",
-                    String::from_utf8_lossy(&body)
-                ));
+                let body = String::from_utf8_lossy(&body).into_owned();
+                return Err(failed(Failure::Status(status, body)));
             }
-            let value = serde_json::from_slice(&body).map_err(|e| format!("{base}: {e}"))?;
+            let value = serde_json::from_slice(&body).map_err(|e| failed(Failure::Json(e)))?;
             return Ok((value, took, sent));
         }
     }
 
     /// Creates a 2-player game and claims both seats.
-    async fn new_game(&mut self) -> Result<(String, Vec<String>), String> {
+    async fn new_game(&mut self) -> Result<(String, Vec<String>), RequestError> {
         let client = self.run.client.clone();
         let (created, _, _): (Created, _, _) = self
             .call(|base| {
@@ -125,7 +131,7 @@ impl Player {
         Ok((created.game, tokens))
     }
 
-    async fn state(&mut self, game: &str, token: &str) -> Result<GameState, String> {
+    async fn state(&mut self, game: &str, token: &str) -> Result<GameState, RequestError> {
         let client = self.run.client.clone();
         let (s, took, at): (GameState, _, _) = self
             .call(|base| {
@@ -142,7 +148,10 @@ impl Player {
 
     /// Plays a random legal move for the seat of `s`; gives the state after it.
     async fn play(&mut self, game: &str, tokens: &[String], s: GameState) -> Answer<MoveResult> {
-        let seat = s.you.ok_or("a state without a seat")? as usize;
+        let seat = s.you.ok_or_else(|| RequestError {
+            server: String::new(),
+            failure: Failure::NoSeat,
+        })? as usize;
         let mv = &s.legal[self.rng.random_range(0..s.legal.len())];
         let body = json!({"version": s.version, "move": mv});
         let client = self.run.client.clone();
@@ -239,7 +248,7 @@ pub async fn play_all(
     games: usize,
     every: Duration,
     seed: u64,
-) -> Result<(), String> {
+) -> Result<(), LoadError> {
     let tasks: Vec<_> = (0..games)
         .map(|i| {
             let player = Player {
@@ -250,7 +259,7 @@ pub async fn play_all(
         })
         .collect();
     for t in tasks {
-        t.await.map_err(|e| e.to_string())?;
+        t.await?;
     }
     Ok(())
 }

@@ -304,14 +304,36 @@ pub fn record_names(seats: &[SavedSeat]) -> Vec<Option<String>> {
         .collect()
 }
 
+/// A game of 2 to 4 players in its final order, first to last: the engine's ranking (strict:
+/// equal scores are ordered by arrival on the track), with the seats whose player left (timed
+/// out or resigned) after all the others whatever their score, in the engine's order among
+/// themselves. Empty for a solo game.
+pub fn standings(outcome: &Outcome, left: impl Fn(u8) -> bool) -> Vec<u8> {
+    let Outcome::Ranking { ranking, .. } = outcome else {
+        return Vec::new();
+    };
+    let gone = |s: &&u8| left(**s);
+    let stayed = ranking.iter().filter(|s| !gone(s));
+    stayed
+        .chain(ranking.iter().filter(|s| gone(s)))
+        .copied()
+        .collect()
+}
+
+/// Whether the player of `seat` left (timed out or resigned).
+pub fn seat_left(seats: &[SavedSeat], seat: u8) -> bool {
+    seats.get(seat as usize).is_some_and(|s| s.left().is_some())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::TableState;
+
+    use super::{standings, TableState};
     use crate::store::replay::GameLog;
     use crate::store::{SavedGame, SavedMove, SavedSeat};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
-    use sagani_core::{Move, Setup, Variant};
+    use sagani_core::{Move, Outcome, Setup, Variant};
 
     /// A game read back from the store shows each move with the effect it had when it was
     /// played, worked out afresh by replaying; the intermezzo choice and passes have none.
@@ -389,25 +411,21 @@ mod tests {
             listed[listed.len() - 2..]
         );
     }
-}
 
-/// A game of 2 to 4 players in its final order, first to last: the engine's ranking (strict:
-/// equal scores are ordered by arrival on the track), with the seats whose player left (timed
-/// out or resigned) after all the others whatever their score, in the engine's order among
-/// themselves. Empty for a solo game.
-pub fn standings(outcome: &Outcome, left: impl Fn(u8) -> bool) -> Vec<u8> {
-    let Outcome::Ranking { ranking, .. } = outcome else {
-        return Vec::new();
-    };
-    let gone = |s: &&u8| left(**s);
-    let stayed = ranking.iter().filter(|s| !gone(s));
-    stayed
-        .chain(ranking.iter().filter(|s| gone(s)))
-        .copied()
-        .collect()
-}
-
-/// Whether the player of `seat` left (timed out or resigned).
-pub fn seat_left(seats: &[SavedSeat], seat: u8) -> bool {
-    seats.get(seat as usize).is_some_and(|s| s.left().is_some())
+    #[test]
+    fn standings_put_who_left_last_in_the_engines_order() {
+        let outcome = Outcome::Ranking {
+            ranking: vec![2, 0, 3, 1],
+            scores: vec![40, 12, 50, 20],
+        };
+        assert_eq!(standings(&outcome, |_| false), vec![2, 0, 3, 1]);
+        assert_eq!(standings(&outcome, |s| s == 2), vec![0, 3, 1, 2]);
+        assert_eq!(standings(&outcome, |s| s == 2 || s == 1), vec![0, 3, 2, 1]);
+        let solo = Outcome::SoloAll {
+            score: 60,
+            discs_left: 3,
+            final_score: 57,
+        };
+        assert!(standings(&solo, |_| true).is_empty());
+    }
 }

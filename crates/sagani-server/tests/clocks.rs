@@ -407,6 +407,8 @@ async fn resigning(url: &str, time: Arc<ManualClock>) {
     assert_eq!(none.status, 401);
     let end = play_to_the_end(&mut b, &g2, &t0).await;
     assert!(end["outcome"].is_object());
+    // Whatever its bot scored, who resigned is last: the server says so once, for every client.
+    assert_eq!(end["standings"], json!([0, 1]), "{}", end["outcome"]);
 
     // Three players: two resign, the third plays the bots to the end.
     let seats = json!([{"kind":"human"}, {"kind":"human"}, {"kind":"human"}]);
@@ -430,6 +432,10 @@ async fn resigning(url: &str, time: Arc<ManualClock>) {
         })
         .collect();
     assert_eq!(replaced, ["resigned", "-", "resigned"]);
+    // The one who stayed first; the two who left after, in the engine's order between them.
+    let ranking: Vec<u64> = serde_json::from_value(end["outcome"]["ranking"].clone()).unwrap();
+    let leavers: Vec<u64> = ranking.into_iter().filter(|&s| s != 1).collect();
+    assert_eq!(end["standings"], json!([1, leavers[0], leavers[1]]));
 
     // Solo: resigning ends the game; its record is given out.
     let (solo, inv) = create(&mut b, json!({ "seats": [{"kind":"human"}] })).await;

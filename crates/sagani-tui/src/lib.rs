@@ -16,6 +16,7 @@ mod help;
 mod keys;
 mod notation;
 pub mod online;
+mod online_error;
 mod record_file;
 mod screen;
 mod style;

@@ -4,9 +4,7 @@
 //! ask the engine for legal cells and previews (the draw pile's order is never known here).
 
 use sagani_ai::sampler::PileSampler;
-use sagani_core::view::View;
-use sagani_core::{Game, Move, Outcome, Preview};
-use serde::Deserialize;
+use sagani_core::{Game, Move};
 use serde_json::{json, Value};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,15 +23,16 @@ pub struct Invite {
 }
 
 impl Invite {
-    pub fn parse(link: &str) -> Result<Invite, String> {
-        let bad = |why: &str| {
-            format!("{link:?} is not an invite link ({why}); it looks like http://HOST:PORT/games/GAME/join/CODE")
+    pub fn parse(link: &str) -> Result<Invite, OnlineError> {
+        let bad = |why: &str| OnlineError::NotAnInvite {
+            link: link.to_string(),
+            why: why.to_string(),
         };
         let link = link.trim();
         let server_end = link
             .find("/games/")
             .ok_or_else(|| bad("no /games/ in it"))?;
-        let server = server(&link[..server_end]).map_err(|e| bad(&e))?;
+        let server = server(&link[..server_end]).map_err(|e| bad(&e.to_string()))?;
         let rest: Vec<&str> = link[server_end + "/games/".len()..]
             .trim_end_matches('/')
             .split('/')
@@ -54,104 +53,33 @@ fn id_like(s: &str) -> bool {
 }
 
 /// A server's address as typed (`http://127.0.0.1:8080`, with or without a final `/`).
-pub fn server(url: &str) -> Result<String, String> {
+pub fn server(url: &str) -> Result<String, OnlineError> {
     let url = url.trim().trim_end_matches('/');
     match url.split_once("://") {
         Some(("http", host)) if !host.is_empty() && !host.contains('/') => Ok(url.to_string()),
-        Some(("https", _)) => Err(format!(
-            "{url}: this build of sagani speaks plain http only; use the server's http address"
-        )),
-        _ => Err(format!(
-            "{url:?} is not a server's address: give it as http://HOST:PORT"
-        )),
+        Some(("https", _)) => Err(OnlineError::HttpsOnly(url.to_string())),
+        _ => Err(OnlineError::NotAServer(url.to_string())),
     }
 }
 
-/// A seat as everybody sees it (the fields of the server's `SeatInfo` read here).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct Seat {
-    pub kind: String,
-    #[serde(default)]
-    pub bot: Option<String>,
-    #[serde(default)]
-    pub level: Option<u8>,
-    pub claimed: bool,
-    #[serde(default)]
-    pub name: Option<String>,
-    /// A bot plays this person's seat now.
-    #[serde(default)]
-    pub replaced: Option<Replaced>,
-}
+pub use crate::online_error::OnlineError;
+/// The shapes the server sends (the protocol crate declares them once, for the server too).
+pub use sagani_protocol::{
+    ClockState as Clocks, DailyMark, GameState as State, PlayedMove as Played, Replaced,
+    SeatInfo as Seat,
+};
+use sagani_protocol::{
+    Created, EndReason, GameStatus, Joined, LeaveReason, SeatKind, ServerMessage, TimeControl,
+};
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct Replaced {
-    /// `timeout` or `resigned`.
-    pub reason: String,
-    pub bot: String,
-}
-
-/// The clocks as the server counted them at `now_ms`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct Clocks {
-    pub control: Value,
-    pub left_ms: Vec<Option<i64>>,
-    #[serde(default)]
-    pub running: Option<u8>,
-    pub now_ms: i64,
-}
-
-/// A move that was played, with what it did (a placement's `effect`).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct Played {
-    pub version: u64,
-    pub seat: u8,
-    #[serde(rename = "move")]
-    pub mv: Move,
-    #[serde(default)]
-    pub effect: Option<Preview>,
-}
-
-/// The game as the server shows it to this seat (the fields of its `GameState` read here).
-#[derive(Clone, Debug, Deserialize)]
-pub struct State {
-    pub game: String,
-    pub version: u64,
-    /// `waiting` (a seat is not claimed yet), `playing` or `over`.
-    pub status: String,
-    #[serde(default)]
-    pub you: Option<u8>,
-    pub seats: Vec<Seat>,
-    pub view: View,
-    #[serde(default)]
-    pub legal: Vec<Move>,
-    #[serde(default)]
-    pub outcome: Option<Outcome>,
-    #[serde(default)]
-    pub clock: Option<Clocks>,
-    /// Why it ended when its rules did not end it (`resigned`, `timeout`, `abandoned`, …).
-    #[serde(default)]
-    pub ended: Option<String>,
-    #[serde(default)]
-    pub last_move: Option<Played>,
-    /// A daily challenge's game: its day.
-    #[serde(default)]
-    pub daily: Option<DailyMark>,
-}
-
-/// A daily challenge's game (the fields of the server's `DailyMark` read here).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct DailyMark {
-    pub day: String,
-    pub variant: String,
-}
-
-impl State {
-    /// The game this state describes, with a draw pile order that fits what the seat sees.
-    pub fn game(&self) -> Result<Game, String> {
-        PileSampler::new(&self.view)
-            .any_game(&self.view)
-            .map_err(|e| format!("the server's view of game {} is not a game: {e}", self.game))
-    }
+/// The game a state describes, with a draw pile order that fits what the seat sees.
+pub fn game_of(state: &State) -> Result<Game, OnlineError> {
+    PileSampler::new(&state.view)
+        .any_game(&state.view)
+        .map_err(|e| OnlineError::NotAGame {
+            game: state.game.clone(),
+            why: e.to_string(),
+        })
 }
 
 /// A refusal by the server: its code (`illegal_move`, `stale_version`, …) and message.
@@ -195,11 +123,11 @@ pub struct Connection {
 /// How long a request may take before it counts as lost.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 
-fn client() -> Result<reqwest::blocking::Client, String> {
+fn client() -> Result<reqwest::blocking::Client, OnlineError> {
     reqwest::blocking::Client::builder()
         .timeout(REQUEST_TIMEOUT)
         .build()
-        .map_err(|e| format!("cannot make an HTTP client: {e}"))
+        .map_err(OnlineError::Client)
 }
 
 /// A request's JSON answer, or the server's refusal (or why there was no answer).
@@ -233,30 +161,30 @@ fn state_of(v: Value) -> Result<Box<State>, Refusal> {
 
 impl Connection {
     /// Claims the seat an invite is for, under `name` (a guest's display name).
-    pub fn join(invite: &Invite, name: Option<&str>) -> Result<Connection, String> {
+    pub fn join(invite: &Invite, name: Option<&str>) -> Result<Connection, OnlineError> {
         let http = client()?;
         let mut body = json!({ "invite": invite.code });
         if let Some(n) = name {
             body["name"] = json!(n);
         }
         let url = format!("{}/api/games/{}/join", invite.server, invite.game);
-        let joined = answer(http.post(&url).json(&body).send()).map_err(|e| {
-            format!(
-                "{}: the invite was refused: {e}",
-                link(&invite.server, &invite.game, &invite.code)
-            )
+        let joined = answer(http.post(&url).json(&body).send()).map_err(|refusal| {
+            OnlineError::InviteRefused {
+                link: link(&invite.server, &invite.game, &invite.code),
+                refusal,
+            }
         })?;
-        let (Some(token), Some(seat)) = (joined["token"].as_str(), joined["seat"].as_u64()) else {
-            return Err(format!(
-                "{url}: the server's answer holds no seat: {joined}"
-            ));
-        };
+        let joined: Joined =
+            serde_json::from_value(joined.clone()).map_err(|_| OnlineError::NoSeat {
+                url,
+                answer: joined,
+            })?;
         Ok(Connection::seated(
             http,
             &invite.server,
             &invite.game,
-            seat as u8,
-            token,
+            joined.seat,
+            &joined.token,
             &invite.code,
         ))
     }
@@ -292,21 +220,28 @@ impl Connection {
         server: &str,
         variant: &str,
         name: Option<&str>,
-    ) -> Result<(Connection, Value), String> {
+    ) -> Result<(Connection, Value), OnlineError> {
         let http = client()?;
         let url = format!("{server}/api/daily/{variant}/start");
         let mut body = json!({});
         if let Some(n) = name {
             body["name"] = json!(n);
         }
-        let started = answer(http.post(&url).json(&body).send())
-            .map_err(|e| format!("{server}: today's challenge did not start: {e}"))?;
+        let started = answer(http.post(&url).json(&body).send()).map_err(|refusal| {
+            OnlineError::DailyRefused {
+                server: server.to_string(),
+                refusal,
+            }
+        })?;
         let (Some(game), Some(token), Some(invite)) = (
             started["game"].as_str(),
             started["token"].as_str(),
             started["invite"].as_str(),
         ) else {
-            return Err(format!("{url}: the answer holds no seat: {started}"));
+            return Err(OnlineError::NoSeat {
+                url,
+                answer: started,
+            });
         };
         let c = Connection::seated(http.clone(), server, game, 0, token, invite);
         Ok((c, started))
@@ -324,22 +259,28 @@ impl Connection {
         server: &str,
         body: Value,
         name: Option<&str>,
-    ) -> Result<(Connection, Vec<(u8, String)>), String> {
+    ) -> Result<(Connection, Vec<(u8, String)>), OnlineError> {
         let http = client()?;
         let url = format!("{server}/api/games");
-        let made = answer(http.post(&url).json(&body).send())
-            .map_err(|e| format!("{server}: the game was not made: {e}"))?;
-        let game = made["game"].as_str().unwrap_or_default().to_string();
-        let invites: Vec<(u8, String)> = made["invites"]
-            .as_array()
+        let made =
+            answer(http.post(&url).json(&body).send()).map_err(|refusal| OnlineError::NotMade {
+                server: server.to_string(),
+                refusal,
+            })?;
+        let no_invite = |answer: Value| OnlineError::NoInvite {
+            url: url.clone(),
+            answer,
+        };
+        let created: Created =
+            serde_json::from_value(made.clone()).map_err(|_| no_invite(made.clone()))?;
+        let game = created.game;
+        let invites: Vec<(u8, String)> = created
+            .invites
             .into_iter()
-            .flatten()
-            .filter_map(|i| Some((i["seat"].as_u64()? as u8, i["code"].as_str()?.to_string())))
+            .map(|i| (i.seat, i.code))
             .collect();
         let Some((0, mine)) = invites.first().cloned() else {
-            return Err(format!(
-                "{url}: the new game has no invite for the first seat: {made}"
-            ));
+            return Err(no_invite(made));
         };
         let c = Connection::join(
             &Invite {
@@ -485,11 +426,7 @@ impl Table {
         for (i, seat) in new.seats.iter().enumerate() {
             let was = self.state.seats.get(i).and_then(|s| s.replaced.as_ref());
             if let (None, Some(r)) = (was, &seat.replaced) {
-                let why = match r.reason.as_str() {
-                    "timeout" => "ran out of time",
-                    "resigned" => "resigned",
-                    _ => "left",
-                };
+                let why = leave_text(r.reason);
                 notes.push(format!(
                     "{} {why}; the {} bot plays the seat now.",
                     names[i], r.bot
@@ -497,7 +434,7 @@ impl Table {
             }
         }
         if let (None, Some(e)) = (&self.state.ended, &new.ended) {
-            notes.push(format!("The game ended: {}.", ended_text(e)));
+            notes.push(format!("The game ended: {}.", ended_text(*e)));
         }
         notes
     }
@@ -512,7 +449,8 @@ impl Table {
                 .iter()
                 .enumerate()
                 .map(|(i, left)| {
-                    let running = c.running == Some(i as u8) && self.state.status == "playing";
+                    let running =
+                        c.running == Some(i as u8) && self.state.status == GameStatus::Playing;
                     left.map(|ms| ((if running { ms - gone } else { ms }).max(0), running))
                 })
                 .collect(),
@@ -521,34 +459,39 @@ impl Table {
 
     /// The time control in a few characters: `5+5`, `1 day a move`.
     pub fn control(&self) -> Option<String> {
-        let c = &self.state.clock.as_ref()?.control;
-        match c["kind"].as_str()? {
-            "realtime" => {
-                let (i, inc) = (c["initial_s"].as_i64()?, c["increment_s"].as_i64()?);
-                Some(if i % 60 == 0 {
-                    format!("{}+{inc}", i / 60)
-                } else {
-                    format!("{i}s+{inc}")
-                })
-            }
-            "turn" => {
-                let d = c["days"].as_i64()?;
+        match self.state.clock.as_ref()?.control {
+            TimeControl::Realtime {
+                initial_s: i,
+                increment_s: inc,
+            } => Some(if i % 60 == 0 {
+                format!("{}+{inc}", i / 60)
+            } else {
+                format!("{i}s+{inc}")
+            }),
+            TimeControl::Turn { days: d } => {
                 Some(format!("{d} day{} a move", if d == 1 { "" } else { "s" }))
             }
-            _ => None,
+            TimeControl::None => None,
         }
     }
 }
 
-/// Why a game ended early, in words.
-pub fn ended_text(why: &str) -> &'static str {
+/// Why a person's seat went to a bot, in words.
+pub fn leave_text(why: LeaveReason) -> &'static str {
     match why {
-        "resigned" => "the player resigned",
-        "timeout" => "the player ran out of time",
-        "abandoned" => "nobody moved in it for too long",
-        "closed" => "its seats were not all taken in time",
-        "cancelled" => "its creator cancelled it",
-        _ => "it was ended",
+        LeaveReason::Timeout => "ran out of time",
+        LeaveReason::Resigned => "resigned",
+    }
+}
+
+/// Why a game ended early, in words.
+pub fn ended_text(why: EndReason) -> &'static str {
+    match why {
+        EndReason::Resigned => "the player resigned",
+        EndReason::Timeout => "the player ran out of time",
+        EndReason::Abandoned => "nobody moved in it for too long",
+        EndReason::Closed => "its seats were not all taken in time",
+        EndReason::Cancelled => "its creator cancelled it",
     }
 }
 
@@ -573,7 +516,7 @@ pub fn labels(s: &State) -> Vec<String> {
         .map(|(i, seat)| {
             if s.you == Some(i as u8) {
                 "You".to_string()
-            } else if seat.kind == "bot" {
+            } else if seat.kind == SeatKind::Bot {
                 let bot = seat.bot.as_deref().unwrap_or("bot");
                 match seat.level {
                     Some(l) => format!("P{} {bot} {l}", i + 1),
@@ -629,15 +572,16 @@ fn socket(url: &str, token: &str, tx: &Sender<Event>, stop: &AtomicBool) -> Resu
         let tungstenite::Message::Text(text) = msg else {
             continue;
         };
-        let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        if v["type"] == "error" {
-            return Err(v["message"].as_str().unwrap_or("refused").to_string());
-        }
-        let moves: Vec<Played> = serde_json::from_value(v["moves"].clone()).unwrap_or_default();
-        let Ok(state) = state_of(v["state"].clone()) else {
-            continue;
+        let update = match serde_json::from_str::<ServerMessage>(&text) {
+            Ok(ServerMessage::State(update)) => update,
+            Ok(ServerMessage::Error(e)) => return Err(e.message),
+            // A message this build does not know: the next state brings the game anyway.
+            Err(_) => continue,
         };
-        if tx.send(Event::State(state, moves)).is_err() {
+        if tx
+            .send(Event::State(Box::new(update.state), update.moves))
+            .is_err()
+        {
             return Ok(());
         }
     }
@@ -672,7 +616,8 @@ mod tests {
             ("http://h/games/a b/join/c", "does not end in"),
         ] {
             let e = Invite::parse(bad).unwrap_err();
-            assert!(e.contains(why), "{bad}: {e}");
+            assert!(matches!(e, OnlineError::NotAnInvite { .. }), "{bad}: {e}");
+            assert!(e.to_string().contains(why), "{bad}: {e}");
         }
     }
 
@@ -689,9 +634,9 @@ mod tests {
     #[test]
     fn a_server_address_is_http_host_and_port() {
         assert_eq!(server("http://127.0.0.1:9/").unwrap(), "http://127.0.0.1:9");
-        assert!(server("127.0.0.1:9")
-            .unwrap_err()
-            .contains("http://HOST:PORT"));
+        let e = server("127.0.0.1:9").unwrap_err();
+        assert!(matches!(e, OnlineError::NotAServer(_)), "{e}");
+        assert!(e.to_string().contains("http://HOST:PORT"));
         assert!(server("http://h/x").is_err());
     }
 }

@@ -56,7 +56,10 @@ impl App {
         if self.over() {
             return format!("The game is over. {leave}.");
         }
-        if self.table().is_some_and(|t| t.state.status == "waiting") {
+        if self
+            .table()
+            .is_some_and(|t| t.state.status == sagani_protocol::GameStatus::Waiting)
+        {
             return "Waiting for every seat to be taken: hand out the invite links.".to_string();
         }
         let Some(seat) = g.to_act() else {

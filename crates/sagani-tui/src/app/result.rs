@@ -13,10 +13,10 @@ impl App {
         let g = self.game();
         let mut lines = Vec::new();
         // A server's table may have ended early (a resignation in solo, abandoned, …).
-        let ended = self.table().and_then(|t| t.state.ended.clone());
+        let ended = self.table().and_then(|t| t.state.ended);
         if let Some(why) = &ended {
             lines.push(Line::styled(
-                format!("The game ended early: {}.", online::ended_text(why)),
+                format!("The game ended early: {}.", online::ended_text(*why)),
                 style::bold(),
             ));
         }
@@ -25,17 +25,30 @@ impl App {
             .or_else(|| self.table().and_then(|t| t.state.outcome.clone()));
         match outcome {
             Some(Outcome::Ranking { ranking, scores }) => {
-                for (i, &s) in ranking.iter().enumerate() {
+                // At a server's table, its final order: who left (timed out, resigned) is
+                // placed last whatever their bot scored, as the page and the ratings have it.
+                let seats = self.table().map(|t| &t.state.seats);
+                let left = |s: u8| seats.and_then(|seats| seats.get(s as usize)?.replaced.as_ref());
+                let order = match self.table() {
+                    Some(t) if !t.state.standings.is_empty() => t.state.standings.clone(),
+                    _ => ranking,
+                };
+                for (i, &s) in order.iter().enumerate() {
+                    let gone = match left(s) {
+                        Some(r) => format!(" (left: {})", online::leave_text(r.reason)),
+                        None => String::new(),
+                    };
                     lines.push(Line::raw(format!(
-                        "{}. {:<14} {:>3} points, Cacophony {}",
+                        "{}. {:<14} {:>3} points, Cacophony {}{gone}",
                         i + 1,
                         self.labels[s as usize],
                         scores[s as usize],
                         g.cacophony(s)
                     )));
                 }
-                for pair in ranking.windows(2) {
-                    if scores[pair[0] as usize] == scores[pair[1] as usize] {
+                for pair in order.windows(2) {
+                    let stayed = left(pair[0]).is_none() && left(pair[1]).is_none();
+                    if stayed && scores[pair[0] as usize] == scores[pair[1] as usize] {
                         lines.push(Line::raw(format!(
                             "{} ranks ahead of {} at {}: their marker got there first.",
                             self.labels[pair[0] as usize],

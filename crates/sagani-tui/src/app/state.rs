@@ -30,8 +30,8 @@ pub enum StartError {
     #[error("{page}: {refusal}")]
     Server { page: String, refusal: Refusal },
     /// The server's view of the table is not a game.
-    #[error("{0}")]
-    NotAGame(String),
+    #[error(transparent)]
+    NotAGame(crate::online::OnlineError),
 }
 
 /// Where the game is played.
@@ -237,7 +237,10 @@ impl App {
 
     /// Over by the rules, or ended early at a server (a resignation in solo, abandoned, …).
     pub fn over(&self) -> bool {
-        self.game().is_over() || self.table().is_some_and(|t| t.state.status == "over")
+        self.game().is_over()
+            || self
+                .table()
+                .is_some_and(|t| t.state.status == sagani_protocol::GameStatus::Over)
     }
 
     /// Set once `q` saved the game: the terminal loop then ends.
@@ -328,7 +331,7 @@ impl App {
             t.state
                 .seats
                 .get(seat as usize)
-                .is_some_and(|s| s.kind == "bot" || s.replaced.is_some())
+                .is_some_and(|s| s.kind == sagani_protocol::SeatKind::Bot || s.replaced.is_some())
         });
         match &self.players[seat as usize] {
             Player::Human { .. } if self.labels[seat as usize] == "You" => Whose::Yours,

@@ -21,7 +21,7 @@ impl App {
         };
         let state = conn.fetch().map_err(server)?;
         let played = conn.moves().map_err(server)?;
-        let game = state.game().map_err(StartError::NotAGame)?;
+        let game = online::game_of(&state).map_err(StartError::NotAGame)?;
         let players = (0..state.seats.len() as u8)
             .map(|s| {
                 if Some(s) == state.you {
@@ -107,10 +107,10 @@ impl App {
         if news.len() as u64 != state.version - known {
             news = t.conn.moves().map(between).unwrap_or_default();
         }
-        let game = match state.game() {
+        let game = match online::game_of(&state) {
             Ok(g) => g,
             Err(e) => {
-                self.warning = Some(e);
+                self.warning = Some(e.to_string());
                 return;
             }
         };

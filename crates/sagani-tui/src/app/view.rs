@@ -10,6 +10,7 @@ use crate::screen::{self, Numbered, Progress, Scene};
 use crate::words;
 use ratatui::Frame;
 use sagani_core::{Expect, Move};
+use sagani_protocol::GameStatus;
 
 impl App {
     pub fn draw(&mut self, f: &mut Frame) {
@@ -126,10 +127,10 @@ impl App {
         if let Some(c) = t.control() {
             title.push_str(&format!(" · {c}"));
         }
-        let who = match t.state.status.as_str() {
-            "waiting" => "waiting for players".to_string(),
-            "over" => "game over".to_string(),
-            _ => who,
+        let who = match t.state.status {
+            GameStatus::Waiting => "waiting for players".to_string(),
+            GameStatus::Over => "game over".to_string(),
+            GameStatus::Playing => who,
         };
         title.push_str(&format!(" · {who}"));
         if t.offline.is_some() {
