@@ -8,7 +8,7 @@
 //! solver says how well the placement leaves the display for tiles that may come.
 
 use crate::clairvoyant::{solve, Beam};
-use crate::mcts::outcome_returns;
+use crate::playout::outcome_returns;
 use crate::policy::{lateness, Policy};
 use crate::sampler::PileSampler;
 use crate::Analysis;

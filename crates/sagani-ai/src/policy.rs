@@ -39,12 +39,7 @@ pub const FEATURES: [&str; 15] = [
     "next_reach",
 ];
 
-/// The positional features, the last of `FEATURES`: crossings of two or more open arrows of
-/// another element that the tile takes (each beyond the first); for each of the tile's open
-/// arrows, the most open arrows of its element crossing an empty cell on its ray (up to 3);
-/// the tile's open arrows whose ray's first empty cell a tile could go on next; of those, the
-/// ones of the next tile's element.
-pub const POSITIONAL: [&str; 4] = ["spoil", "aim", "reach", "next_reach"];
+pub use crate::aim::POSITIONAL;
 
 /// Where the positional features start in `FEATURES`.
 pub const FIRST_POSITIONAL: usize = FEATURES.len() - POSITIONAL.len();

@@ -7,8 +7,9 @@
 //! its returns, round by round, fall short of the leader's by more than `z` standard errors of
 //! those differences, so the time goes to the close calls.
 
-use crate::mcts::{returns, Walker};
+use crate::playout::returns;
 use crate::sampler::PileSampler;
+use crate::tree::Walker;
 use crate::Analysis;
 use sagani_core::{Game, Move};
 use std::time::Instant;

@@ -9,7 +9,7 @@
 //! the hand-set weights.
 
 use crate::aim::Aim;
-use crate::mcts::{outcome_returns, playout_step};
+use crate::playout::{outcome_returns, playout_step};
 use crate::policy::{Policy, FEATURES, FIRST_POSITIONAL};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

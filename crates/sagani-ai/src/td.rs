@@ -286,7 +286,7 @@ impl Td {
                 let mut g1 = g.clone();
                 g1.play(a).expect("legal moves are legal");
                 let v = if g1.is_over() {
-                    crate::mcts::returns(&g1, symphony)[0]
+                    crate::playout::returns(&g1, symphony)[0]
                 } else {
                     self.value(&g1, s)
                 };
@@ -338,7 +338,7 @@ impl Td {
         let mut g = Game::from_view(view, &order).expect("views rebuild");
         g.play(mv).expect("legal moves are legal");
         if g.is_over() {
-            return crate::mcts::returns(&g, symphony)[0];
+            return crate::playout::returns(&g, symphony)[0];
         }
         let by = self.best_by_back(&g, depth, e, s, symphony);
         let backs = backs_of(&g.draw_pile_tiles());
@@ -371,7 +371,7 @@ impl Td {
                 let mut g2 = g.clone();
                 g2.play(b).expect("legal moves are legal");
                 if g2.is_over() {
-                    (true, [crate::mcts::returns(&g2, symphony)[0]; 16])
+                    (true, [crate::playout::returns(&g2, symphony)[0]; 16])
                 } else {
                     (false, self.value_by_back(&g2, s, &backs))
                 }
@@ -428,7 +428,7 @@ impl Td {
             let mut a = g.clone();
             a.play(mv).ok()?;
             let v = if a.is_over() {
-                crate::mcts::returns(&a, symphony)[0]
+                crate::playout::returns(&a, symphony)[0]
             } else {
                 self.value(&a, s)
             };
@@ -466,7 +466,7 @@ pub fn play(
     let mut aim = crate::aim::Aim::default();
     while !g.is_over() {
         if let Some(p) = policy {
-            crate::mcts::playout_step(&mut g, rng, 0, p, None, &mut gains, &mut aim);
+            crate::playout::playout_step(&mut g, rng, 0, p, None, &mut gains, &mut aim);
         } else {
             let mv = if explore > 0.0 && rng.random_bool(explore) {
                 let moves = g.legal_moves();
@@ -477,7 +477,7 @@ pub fn play(
             g.play(mv).expect("chosen moves are legal");
         }
         let target = if g.is_over() {
-            crate::mcts::returns(&g, symphony)[0]
+            crate::playout::returns(&g, symphony)[0]
         } else {
             td.value(&g, s)
         };

@@ -341,7 +341,7 @@ mod tests {
             // Games of the greedy policy, looked at once 40 tiles are drawn.
             let mut g = Game::seeded(2, seed).unwrap();
             while g.draw_pile_len() > 32 && !g.is_over() {
-                crate::mcts::playout_step(
+                crate::playout::playout_step(
                     &mut g,
                     &mut rng,
                     0,
@@ -370,7 +370,7 @@ mod tests {
             for _ in 0..12 {
                 for (g, samples) in [(&mut good, 0), (&mut careless, 2)] {
                     let hand = Policy::hand();
-                    crate::mcts::playout_step(
+                    crate::playout::playout_step(
                         g,
                         &mut rng,
                         samples,

@@ -7,11 +7,12 @@
 
 use crate::aim::Aim;
 use crate::bot::{Bot, Budget};
-use crate::mcts::{playout_step, returns, solo_tiles_share, Mcts, MctsConfig};
+use crate::playout::{playout_step, returns, solo_tiles_share};
 use crate::value::{
     dot, features, in_two_parts, room_features, sigmoid, symphony_open, Features, Value, FEATURES,
     HOLDINGS,
 };
+use crate::{Mcts, MctsConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sagani_core::{Game, Outcome, Setup};

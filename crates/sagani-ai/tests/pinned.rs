@@ -2,7 +2,7 @@
 //! move no bot (a refactor, a new file) must leave these exactly as they are. Each level plays
 //! at its own budget (iterations, not time), so the moves repeat on any machine.
 
-use sagani_ai::{make_bot, Bot, Budget};
+use sagani_ai::{Bot, BotSpec, Budget};
 use sagani_core::{Game, Setup, Variant};
 
 /// How many decisions of each game are pinned.
@@ -20,7 +20,7 @@ fn first_moves(name: &str, players: u8, seed: u64, after: usize) -> Vec<String> 
         _ => Setup::seeded(players, seed),
     };
     let mut game = Game::new(&setup).unwrap();
-    let mut greedy = make_bot("greedy", seed).unwrap();
+    let mut greedy = "greedy".parse::<BotSpec>().unwrap().bot(seed);
     for _ in 0..after {
         let seat = game.to_act().unwrap();
         let legal = game.legal_moves();
@@ -30,7 +30,11 @@ fn first_moves(name: &str, players: u8, seed: u64, after: usize) -> Vec<String> 
         game.play(mv).unwrap();
     }
     let mut bots: Vec<Box<dyn Bot>> = (0..players)
-        .map(|s| make_bot(name, seed * 10 + u64::from(s)).unwrap())
+        .map(|s| {
+            name.parse::<BotSpec>()
+                .unwrap()
+                .bot(seed * 10 + u64::from(s))
+        })
         .collect();
     let mut moves = Vec::new();
     while moves.len() < DECISIONS {

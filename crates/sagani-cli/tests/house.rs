@@ -36,14 +36,19 @@ const LAYERS: &[(&str, &[&str])] = &[
         // Measures and guesses that know no bot: statistics, SPRT, one placement's worth, the
         // draw pile's order, where open arrows aim.
         "stats sprt evaluate sampler aim",
-        // The bot contract, and what any search may use: reasons, the policy, position values.
-        "bot explain policy value",
+        // The bot contract, and what any search may use: reasons, the policy, position
+        // values, playouts.
+        "bot explain policy value playout",
         // Solo searches and learned values that `mcts` hands work to.
-        "clairvoyant hindsight race td solo_tune",
+        "clairvoyant hindsight solo_tune td",
+        // The search's settings.
+        "mcts_config",
+        // The search tree and its walks, and the race that walks without one.
+        "tree race",
         // The strategies.
         "random greedy mcts mcts_2026",
-        // The named levels, made of strategies.
-        "levels",
+        // The named levels, made of strategies, and bots by name.
+        "levels spec",
         // What runs bots: matches, the engine protocol, training.
         "arena engine train value_train",
         "lib.rs",

@@ -1,0 +1,292 @@
+//! What `mcts` searches with: its settings, each with the measure that chose its default.
+
+use crate::policy::Policy;
+use crate::value::Value;
+use sagani_core::Game;
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct MctsConfig {
+    /// Search threads.
+    pub threads: usize,
+    /// Threads share one tree when the budget is a time (tree parallelism); false, or a
+    /// budget of iterations alone: each thread grows its own (root parallelism), so that
+    /// results repeat for a seed.
+    pub shared_tree: bool,
+    /// UCB exploration constant; returns lie between 0 and 1.
+    pub exploration: f32,
+    /// A node whose moves were on offer n times considers its best 1 + widening × √n of them.
+    pub widening: f32,
+    /// Moves kept per node, best first by `evaluate` (the rest are never tried).
+    pub candidates: usize,
+    /// Multiplayer playouts weigh this many random placements and play the best (0: all of
+    /// them).
+    pub playout_samples: usize,
+    /// The same for solo playouts, where only the revealed tile can be placed.
+    pub solo_playout_samples: usize,
+    /// Thinking time when the budget names no limit.
+    pub default_time: Duration,
+    /// In solo, the return a playout earns for a magical symphony (75 with 25 tiles or
+    /// fewer) on top of its tiles' worth: the search aims at the threshold, not only at fewer
+    /// tiles.
+    pub symphony_bonus: f32,
+    /// How candidates are ordered and playouts play (`policy`).
+    pub policy: Policy,
+    /// The same in solo games.
+    pub solo_policy: Policy,
+    /// Order a node's candidates with the policy's positional features too (`aim`); false:
+    /// only the playouts use them (a new node's ~60 placements are rated without them).
+    pub tree_positional: bool,
+    /// In playouts, take the intermezzo choice when what the reveal may bring (each tile the
+    /// top of the pile may be, by its back, placed at its best) is worth more on average than
+    /// the offer's last tile placed at its best, plus this for the tile that goes to storage;
+    /// `None`: by the policy's value for the intermezzo choice, or for the hand-set policy in
+    /// one playout step of 8 where it is open, whatever the tiles (`mcts-2026`'s way).
+    pub intermezzo_reveal: Option<f32>,
+    /// In games of 2 to 4 players, a playout stops after this many steps and the position is
+    /// valued by `value` instead of by its end (0: every playout is played to the end).
+    pub playout_depth: usize,
+    /// The same for the standard solo game (`solo-all` playouts are always played out).
+    pub solo_playout_depth: usize,
+    /// The evaluation a cut playout ends with (`value`; `sagani train --value`).
+    pub value: Value,
+    /// Keep the tree after a decision and search on from the node the game reached, when the
+    /// bot is told the moves played (`Bot::observe`; the arena tells, a server's bots are
+    /// made afresh for each decision).
+    pub reuse: bool,
+    /// In the standard solo game, search by hindsight (`hindsight`) among this many
+    /// placements instead of growing a tree (0: the tree).
+    pub solo_hindsight: usize,
+    /// The hindsight search's solver: displays kept and placements tried at each step.
+    pub hindsight_width: usize,
+    pub hindsight_branch: usize,
+    /// Solo: search by a race of rollouts on common guesses (`race`) instead of the tree,
+    /// dropping a placement `solo_race` standard errors behind the leader (0: the tree).
+    pub solo_race: f32,
+    /// Rounds of the race before a placement may leave it.
+    pub race_min: usize,
+    /// Solo: the tree's root placements are tried on common guesses of the pile, the k-th
+    /// visit of each on the k-th guess, so that the luck of the draw drops out of their
+    /// comparison as in the race, while the tree below still plays the tiles that come.
+    pub solo_paired: bool,
+    /// Solo: choose among a node's tried moves by PUCT, each move's exploration weighed by
+    /// the policy's chance for it (a softmax of its value over `puct_temperature`), with this
+    /// constant (0: UCB with `exploration`).
+    pub solo_puct: f32,
+    pub puct_temperature: f32,
+    /// Solo: a cut playout (or a leaf) is valued by this value learned by temporal
+    /// differences (`td`, `sagani train --td`) instead of by `value`, after `solo_td_depth`
+    /// steps instead of `solo_playout_depth`.
+    pub solo_td: Option<std::sync::Arc<crate::td::Td>>,
+    /// With `solo_td`: a solo playout's steps before the value ends it (0: the leaf itself).
+    pub solo_td_depth: usize,
+    /// Solo: the tree's root keeps only this many placements, those the learned value
+    /// (`solo_td`, else the shipped one) rates best `expecti_depth` placements deep with the
+    /// chance of every draw counted out (`td::Td::expectimax`; 0: all).
+    pub solo_expecti: usize,
+    pub expecti_depth: u8,
+    /// Deeper than two placements: how many of the root's placements, and of each later
+    /// tile's for each back the tile after it shows, are searched on (`td::Expecti`).
+    pub expecti_root_width: usize,
+    pub expecti_width: usize,
+    /// Solo: each root placement starts with this many visits worth what the learned value
+    /// rates it `expecti_depth` placements deep, and the root's candidates are taken in that
+    /// order (0: off), so the tree's returns and the value's are weighed together.
+    pub expecti_prior: u32,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(8)),
+            // One tree of 1.6 times the iterations did no better than two (2 players at
+            // 250 ms: 90 pairs 20 won, 50 split, 20 lost; solo at 1 s: 84 of 100 symphonies).
+            shared_tree: false,
+            exploration: 0.4,
+            widening: 1.0,
+            candidates: 48,
+            // Every placement weighed in every playout step, as in solo: half the iterations
+            // of 6 random ones, and much better games (SPRT against mcts-2026 at 100 and
+            // 250 ms: H1 after 9 pairs, 16 of 18 games won; docs/bots.md).
+            playout_samples: 0,
+            solo_playout_samples: 0,
+            default_time: Duration::from_millis(1000),
+            // Solo symphonies on 100 decks at 250 ms: 81% with it, 73% without.
+            symphony_bonus: 0.4,
+            // Fitted by `sagani train` (docs/bots.md): SPRT against the hand-set one at
+            // 250 ms, H1 after 58 pairs, Elo +92 [+36, +153].
+            policy: Policy::trained().clone(),
+            // Tuned by its own solo games (`sagani train --solo`), with the solo evaluation
+            // fitted to it: at 1 s, 88% symphonies on 100 decks (mean tiles 22.84) against
+            // 81% (23.06) with the policy above, and 87% (23.02) against 80% (23.32) on 100
+            // others (docs/bots.md).
+            solo_policy: Policy::solo_trained().clone(),
+            tree_positional: true,
+            // SPRT against mcts without it at 250 ms: H1 after 71 pairs, Elo +90 [+36, +149].
+            reuse: true,
+            intermezzo_reveal: None,
+            // Cut playouts valued by the fitted evaluation: SPRT against whole playouts at
+            // 250 ms, H1 after 33 pairs, Elo +228 [+122, +395]; 16 steps lost to 8 (-120).
+            playout_depth: 8,
+            // Solo, 100 decks at 250 ms: symphonies 85% at 14 steps, 79% at 8, 77% played
+            // out, mean tiles to 75 23.2, 23.3, 23.7 (docs/bots.md).
+            solo_playout_depth: 14,
+            value: Value::trained().clone(),
+            solo_hindsight: 0,
+            hindsight_width: 1,
+            hindsight_branch: 4,
+            solo_race: 0.0,
+            race_min: 16,
+            // At 5,000 iterations a move, 0.31 tiles fewer to 75 over 600 decks (standard
+            // error 0.095) at the same speed; at 1 s within the spread (docs/bots.md).
+            solo_paired: true,
+            solo_puct: 0.0,
+            puct_temperature: 1.0,
+            // At 5,000 iterations 0.32 tiles fewer to 75 than the evaluation after 14 steps,
+            // at 1.75 times the speed, but at 1 s no better (docs/bots.md): an option.
+            solo_td: None,
+            solo_td_depth: 4,
+            // The root kept to the value's 10 best: 0.27 tiles fewer at 5,000 iterations,
+            // at 1 s no better (84 of 100; docs/bots.md): an option.
+            solo_expecti: 0,
+            expecti_depth: 2,
+            expecti_root_width: 10,
+            expecti_width: 3,
+            // 0.38 tiles fewer at 5,000 iterations with 100 visits, 0.24 at 20,000 with 400,
+            // at 1 s with 800 no better (docs/bots.md): an option.
+            expecti_prior: 0,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The playouts' samples for the game's player count.
+    pub fn playout_samples_for(&self, g: &Game) -> usize {
+        if g.players() == 1 {
+            self.solo_playout_samples
+        } else {
+            self.playout_samples
+        }
+    }
+
+    /// The policy for the game's player count.
+    pub fn policy_for(&self, g: &Game) -> &Policy {
+        if g.players() == 1 {
+            &self.solo_policy
+        } else {
+            &self.policy
+        }
+    }
+
+    /// Sets each of `NAME=VALUE/NAME=VALUE/…` (as in `mcts/policy=runs/p.json/reuse=true`): a
+    /// part without `=` belongs to the value before it, so that paths keep their slashes.
+    pub fn set_all(&mut self, settings: &str) -> Result<(), String> {
+        Self::split_settings(settings)
+            .iter()
+            .try_for_each(|p| self.set(p))
+    }
+
+    /// `NAME=VALUE/NAME=VALUE/…` as its settings: a part without `=` belongs to the value
+    /// before it, so that paths keep their slashes.
+    pub fn split_settings(settings: &str) -> Vec<String> {
+        let mut parts: Vec<String> = Vec::new();
+        for part in settings.split('/') {
+            match parts.last_mut() {
+                Some(last) if !part.contains('=') => {
+                    last.push('/');
+                    last.push_str(part);
+                }
+                _ => parts.push(part.to_string()),
+            }
+        }
+        parts
+    }
+
+    /// Sets one setting from `NAME=VALUE` (for tuning from the command line).
+    pub fn set(&mut self, setting: &str) -> Result<(), String> {
+        let (name, value) = setting
+            .split_once('=')
+            .ok_or_else(|| format!("{setting:?}: a setting is NAME=VALUE"))?;
+        let bad = |e: &dyn std::fmt::Display| format!("{setting:?}: {e}");
+        match name.trim() {
+            "exploration" => self.exploration = value.parse().map_err(|e| bad(&e))?,
+            "widening" => self.widening = value.parse().map_err(|e| bad(&e))?,
+            "candidates" => self.candidates = value.parse().map_err(|e| bad(&e))?,
+            "playout_samples" => self.playout_samples = value.parse().map_err(|e| bad(&e))?,
+            "solo_playout_samples" => {
+                self.solo_playout_samples = value.parse().map_err(|e| bad(&e))?
+            }
+            "symphony_bonus" => self.symphony_bonus = value.parse().map_err(|e| bad(&e))?,
+            "reuse" => self.reuse = value.parse().map_err(|e| bad(&e))?,
+            "shared_tree" => self.shared_tree = value.parse().map_err(|e| bad(&e))?,
+            "tree_positional" => self.tree_positional = value.parse().map_err(|e| bad(&e))?,
+            "playout_depth" => self.playout_depth = value.parse().map_err(|e| bad(&e))?,
+            "solo_playout_depth" => {
+                self.solo_playout_depth = value.parse().map_err(|e| bad(&e))?
+            }
+            "value" => {
+                self.value = match value {
+                    "trained" => Value::trained().clone(),
+                    path => Value::load(path).map_err(|e| bad(&e))?,
+                }
+            }
+            "intermezzo_reveal" => {
+                self.intermezzo_reveal = match value {
+                    "off" => None,
+                    v => Some(v.parse().map_err(|e| bad(&e))?),
+                }
+            }
+            "solo_hindsight" => self.solo_hindsight = value.parse().map_err(|e| bad(&e))?,
+            "hindsight_width" => self.hindsight_width = value.parse().map_err(|e| bad(&e))?,
+            "hindsight_branch" => {
+                self.hindsight_branch = value.parse().map_err(|e| bad(&e))?
+            }
+            "solo_race" => self.solo_race = value.parse().map_err(|e| bad(&e))?,
+            "race_min" => self.race_min = value.parse().map_err(|e| bad(&e))?,
+            "solo_paired" => self.solo_paired = value.parse().map_err(|e| bad(&e))?,
+            "solo_puct" => {
+                let c: f32 = value.parse().map_err(|e| bad(&e))?;
+                if !(c >= 0.0 && c.is_finite()) {
+                    return Err(bad(&"the constant is 0 (off) or more"));
+                }
+                self.solo_puct = c;
+            }
+            "puct_temperature" => {
+                let t: f32 = value.parse().map_err(|e| bad(&e))?;
+                if !(t > 0.0 && t.is_finite()) {
+                    return Err(bad(&"the temperature is above 0"));
+                }
+                self.puct_temperature = t;
+            }
+            "solo_td" => {
+                self.solo_td = match value {
+                    "none" => None,
+                    "trained" => Some(crate::td::Td::trained().clone()),
+                    path => Some(std::sync::Arc::new(
+                        crate::td::Td::load(path).map_err(|e| bad(&e))?,
+                    )),
+                }
+            }
+            "solo_td_depth" => self.solo_td_depth = value.parse().map_err(|e| bad(&e))?,
+            "solo_expecti" => self.solo_expecti = value.parse().map_err(|e| bad(&e))?,
+            "expecti_depth" => self.expecti_depth = value.parse().map_err(|e| bad(&e))?,
+            "expecti_root_width" => {
+                self.expecti_root_width = value.parse().map_err(|e| bad(&e))?
+            }
+            "expecti_width" => self.expecti_width = value.parse().map_err(|e| bad(&e))?,
+            "expecti_prior" => self.expecti_prior = value.parse().map_err(|e| bad(&e))?,
+            "policy" => self.policy = Policy::named(value).map_err(|e| bad(&e))?,
+            "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
+            other => {
+                return Err(format!(
+                    "{other:?} is not an mcts setting: exploration, widening, candidates, \
+                     playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
+                     shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
+                     hindsight_width, hindsight_branch, solo_race, race_min, solo_paired, solo_puct, puct_temperature, solo_td, solo_td_depth, \
+                     solo_expecti, expecti_depth, expecti_root_width, expecti_width, expecti_prior"
+                ))
+            }
+        }
+        Ok(())
+    }
+}
