@@ -12,17 +12,14 @@
 //! budget of time, the threads share one tree (a thread walks it under a lock, counting its
 //! visit at once so that the others try other moves meanwhile, and plays out without it).
 
-use crate::clairvoyant::Beam;
-use crate::hindsight::{self, Hindsight};
 use crate::mcts_config::MctsConfig;
-use crate::race::{self, Race};
 use crate::sampler::PileSampler;
 use crate::tree::{Kept, Node, Walker};
 use crate::{Analysis, Bot, Budget, Decision};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sagani_core::view::View;
-use sagani_core::{Game, Move, Variant};
+use sagani_core::Move;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -54,93 +51,6 @@ impl Mcts {
         }
     }
 
-    /// `solo_expecti`, `expecti_prior`: the solo root's placements as the learned value
-    /// rates them, best first (None where neither is set or the game is not solo).
-    fn rated_by_value(&self, base: &Game, view: &View, legal: &[Move]) -> Option<Vec<(Move, f32)>> {
-        if (self.cfg.solo_expecti == 0 && self.cfg.expecti_prior == 0)
-            || base.variant() != Variant::Solo
-        {
-            return None;
-        }
-        let td = self
-            .cfg
-            .solo_td
-            .as_deref()
-            .unwrap_or(crate::td::Td::trained());
-        let e = crate::td::Expecti {
-            depth: self.cfg.expecti_depth,
-            root_width: self.cfg.expecti_root_width,
-            width: self.cfg.expecti_width,
-        };
-        let mut s = crate::td::Scratch::default();
-        let mut rated = td.expectimax(view, &e, &mut s, self.cfg.symphony_bonus);
-        rated.retain(|r| legal.contains(&r.0));
-        Some(rated)
-    }
-
-    /// `solo_expecti`: the solo root's placements the value rates best, where there are more
-    /// than it keeps.
-    fn kept_by_value(&self, rated: Option<&[(Move, f32)]>, legal: &[Move]) -> Option<Vec<Move>> {
-        let keep = self.cfg.solo_expecti;
-        let rated = rated?;
-        if keep == 0 || legal.len() <= keep {
-            return None;
-        }
-        Some(rated.iter().map(|r| r.0).take(keep).collect())
-    }
-
-    /// The solo searches without a tree, when one is set (`solo_hindsight`, `solo_race`):
-    /// the root's moves, best first, and the iterations they count.
-    fn search_solo_without_tree(
-        &mut self,
-        base: &Game,
-        sampler: &PileSampler,
-        legal: &[Move],
-        deadline: Option<Instant>,
-        budget: Budget,
-    ) -> Option<(Vec<Analysis>, u64)> {
-        if base.variant() != Variant::Solo {
-            return None;
-        }
-        if self.cfg.solo_hindsight > 0 {
-            let set = Hindsight {
-                candidates: self.cfg.solo_hindsight,
-                beam: Beam {
-                    width: self.cfg.hindsight_width.max(1),
-                    branch: self.cfg.hindsight_branch.max(1),
-                },
-            };
-            return Some(hindsight::search(
-                base,
-                sampler,
-                legal,
-                set,
-                &self.cfg.solo_policy,
-                self.cfg.symphony_bonus,
-                deadline,
-                budget.iterations,
-                &mut self.rng,
-            ));
-        }
-        if self.cfg.solo_race > 0.0 {
-            let race = Race {
-                z: self.cfg.solo_race,
-                min_rounds: self.cfg.race_min.max(2),
-            };
-            let mut walker = Walker::new(&self.cfg, self.rng.next_u64(), legal);
-            return Some(race::search(
-                base,
-                sampler,
-                &mut walker,
-                race,
-                deadline,
-                budget.iterations,
-                self.cfg.symphony_bonus,
-            ));
-        }
-        None
-    }
-
     /// Searches the position of `view` and returns the root's moves, most visited first.
     pub fn search(&mut self, view: &View, legal: &[Move], budget: Budget) -> SearchStats {
         let start = Instant::now();
@@ -152,23 +62,6 @@ impl Mcts {
             (t, _) => t,
         };
         let deadline = time.map(|t| start + t);
-        let rated = self.rated_by_value(&base, view, legal);
-        let kept = self.kept_by_value(rated.as_deref(), legal);
-        let legal = kept.as_deref().unwrap_or(legal);
-        let prior = match &rated {
-            Some(r) if self.cfg.expecti_prior > 0 => r.as_slice(),
-            _ => &[],
-        };
-        if let Some((root, iterations)) =
-            self.search_solo_without_tree(&base, &sampler, legal, deadline, budget)
-        {
-            return SearchStats {
-                iterations,
-                elapsed: start.elapsed(),
-                root,
-                reused: 0,
-            };
-        }
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.next_u64()).collect();
         let cfg = &self.cfg;
         let shared = cfg.shared_tree && budget.iterations.is_none();
@@ -184,20 +77,6 @@ impl Mcts {
             .flat_map(|nodes| &nodes[0].children)
             .map(|c| c.n as u64)
             .sum();
-        if !prior.is_empty() {
-            // A kept root's placements get the value's visits too (after `reused`, which
-            // counts the tree's own), and its candidates are made again in the value's order.
-            let m = cfg.expecti_prior;
-            for root in starts.iter_mut().map(|nodes| &mut nodes[0]) {
-                root.sig = (None, 0);
-                for c in &mut root.children {
-                    if let Some(r) = prior.iter().find(|r| r.0 == c.mv) {
-                        c.n += m;
-                        c.w += m as f32 * r.1;
-                    }
-                }
-            }
-        }
         let locked: Vec<Mutex<Vec<Node>>> = starts.into_iter().map(Mutex::new).collect();
         let iterations: u64 = std::thread::scope(|s| {
             let handles: Vec<_> = seeds
@@ -212,7 +91,6 @@ impl Mcts {
                     let nodes = &locked[i % trees];
                     s.spawn(move || {
                         let mut walker = Walker::new(cfg, seed, legal);
-                        walker.root_worth = prior;
                         let mut done = 0u64;
                         while quota.is_none_or(|q| done < q) {
                             if done.is_multiple_of(16)
@@ -340,7 +218,7 @@ mod tests {
     use crate::playout::playout_step;
     use crate::policy::{intermezzo_open, Policy};
     use rand::Rng;
-    use sagani_core::{Expect, TileId};
+    use sagani_core::{Expect, Game, TileId};
 
     /// `solo_paired`: every root placement's k-th visit plays on the k-th guess of the pile
     /// (seen in the tile it reveals next), and the search's visits at the root are the
@@ -380,76 +258,6 @@ mod tests {
         assert_eq!(walker.guesses.len(), *visits.iter().max().unwrap() as usize);
     }
 
-    /// `solo_puct`: each candidate gets the policy's chance for it (a softmax over the
-    /// candidates, highest first as they are ordered), each tried move keeps its
-    /// candidate's, and the search spends its visits by them: with a large constant the
-    /// move of the highest chance is visited most.
-    #[test]
-    fn solo_moves_are_explored_by_the_policy_s_chance() {
-        let (g, sampler, base) = crate::sampler::solo_after(31, 6);
-        let legal = g.legal_moves();
-        let cfg = MctsConfig {
-            solo_puct: 50.0,
-            puct_temperature: 2.0,
-            ..MctsConfig::default()
-        };
-        let mut walker = Walker::new(&cfg, 5, &legal);
-        let cands = walker.candidates(&base, true);
-        let priors = walker.priors.clone();
-        assert_eq!(priors.len(), cands.len());
-        assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
-        assert!(priors.windows(2).all(|p| p[0] >= p[1]), "{priors:?}");
-        assert!(priors[0] > 2.0 * priors[priors.len() - 1], "{priors:?}");
-
-        let tree = Mutex::new(vec![Node::new()]);
-        for _ in 0..2000 {
-            walker.iterate(&tree, &base, &sampler);
-        }
-        let nodes = tree.into_inner().unwrap();
-        let root = &nodes[0];
-        assert_eq!(root.cands, cands);
-        for ch in &root.children {
-            let i = cands.iter().position(|c| *c == ch.mv).unwrap();
-            assert_eq!(ch.prior, priors[i], "{}", ch.mv);
-        }
-        let most = root.children.iter().max_by_key(|c| c.n).unwrap();
-        assert_eq!(most.mv, cands[0]);
-
-        // Without it, the prior plays no part (and is not worked out).
-        let cfg = MctsConfig::default();
-        let mut walker = Walker::new(&cfg, 5, &legal);
-        walker.candidates(&base, true);
-        assert!(walker.priors.is_empty());
-    }
-
-    /// PUCT's settings refuse what has no meaning (a softmax at temperature 0 is all NaN),
-    /// and leave the setting as it was.
-    #[test]
-    fn puct_settings_refuse_what_has_no_meaning() {
-        let mut cfg = MctsConfig::default();
-        for bad in [
-            "puct_temperature=0",
-            "puct_temperature=-1",
-            "puct_temperature=inf",
-        ] {
-            let e = cfg.set(bad).unwrap_err();
-            assert!(e.contains("temperature is above 0"), "{bad}: {e}");
-        }
-        for bad in ["solo_puct=-0.5", "solo_puct=NaN"] {
-            let e = cfg.set(bad).unwrap_err();
-            assert!(e.contains("0 (off) or more"), "{bad}: {e}");
-        }
-        assert!(cfg.set("solo_puct=x").is_err());
-        let default = MctsConfig::default();
-        assert_eq!(
-            (cfg.solo_puct, cfg.puct_temperature),
-            (default.solo_puct, default.puct_temperature)
-        );
-        cfg.set("solo_puct=1.5").unwrap();
-        cfg.set("puct_temperature=2").unwrap();
-        assert_eq!((cfg.solo_puct, cfg.puct_temperature), (1.5, 2.0));
-    }
-
     /// `solo_td`: a solo playout is valued by the learned value after `solo_td_depth` steps
     /// (the leaf itself at 0), a game of 2 players still by `value`; `solo_td=none` goes back
     /// to `value`, and a file that is not a value is refused and changes nothing.
@@ -481,105 +289,6 @@ mod tests {
         cfg.set("solo_td=trained").unwrap();
         assert!(cfg.solo_td.is_some());
         assert!(crate::levels::search_config().solo_td.is_none());
-    }
-
-    /// The shipped value's rating of the placements, two placements ahead, best first.
-    fn two_ahead(view: &View, symphony: f32) -> Vec<(Move, f32)> {
-        let two = crate::td::Expecti {
-            depth: 2,
-            root_width: 0,
-            width: 0,
-        };
-        crate::td::Td::trained().expectimax(
-            view,
-            &two,
-            &mut crate::td::Scratch::default(),
-            symphony,
-        )
-    }
-
-    /// `solo_expecti`: the solo root grows only the placements the learned value rates best
-    /// two placements deep; games of 2 players, and solo without it, grow more.
-    #[test]
-    fn the_solo_root_keeps_what_the_value_rates_best() {
-        let (g, _, _) = crate::sampler::solo_after(5, 6);
-        let view = g.view(Some(0));
-        let legal = g.legal_moves();
-        let cfg = MctsConfig {
-            threads: 1,
-            solo_expecti: 3,
-            ..MctsConfig::default()
-        };
-        let grown = |cfg: &MctsConfig, view: &View, legal: &[Move]| -> Vec<Move> {
-            let mut bot = Mcts::new(1, cfg.clone());
-            let stats = bot.search(view, legal, Budget::iterations(400));
-            stats.root.iter().map(|a| a.mv).collect()
-        };
-        let rated = two_ahead(&view, cfg.symphony_bonus);
-        let best: Vec<Move> = rated.iter().take(3).map(|r| r.0).collect();
-        let kept = grown(&cfg, &view, &legal);
-        assert!(!kept.is_empty() && kept.len() <= 3, "{kept:?}");
-        assert!(
-            kept.iter().all(|m| best.contains(m)),
-            "{kept:?} not in {best:?}"
-        );
-        let all = MctsConfig {
-            solo_expecti: 0,
-            ..cfg.clone()
-        };
-        assert!(grown(&all, &view, &legal).len() > 3);
-        let g2 = Game::seeded(2, 5).unwrap();
-        let seat = g2.to_act().unwrap();
-        assert!(grown(&cfg, &g2.view(Some(seat)), &g2.legal_moves()).len() > 3);
-        let mut set = cfg.clone();
-        assert!(set.set("solo_expecti=many").is_err());
-        assert!(set.set("expecti_depth=-1").is_err());
-        assert_eq!((set.solo_expecti, set.expecti_depth), (3, 2));
-    }
-
-    /// `expecti_prior`: the solo root's placements are grown in the order the learned value
-    /// rates them, each starting with the prior's visits worth what the value says.
-    #[test]
-    fn the_solo_root_starts_from_the_value_s_worth() {
-        let (g, _, _) = crate::sampler::solo_after(5, 6);
-        let view = g.view(Some(0));
-        let legal = g.legal_moves();
-        let cfg = MctsConfig {
-            threads: 1,
-            expecti_prior: 50,
-            ..MctsConfig::default()
-        };
-        let rated = two_ahead(&view, cfg.symphony_bonus);
-        let mut bot = Mcts::new(1, cfg.clone());
-        let one = bot.search(&view, &legal, Budget::iterations(1));
-        assert_eq!(one.root.len(), 1);
-        assert_eq!(one.root[0].mv, rated[0].0);
-        assert_eq!(one.root[0].visits, 51);
-        // One return of at most 1 + the bonus moves the mean of 51 by little.
-        assert!((one.root[0].value - rated[0].1 as f64).abs() < 0.05);
-        let mut bot = Mcts::new(1, cfg.clone());
-        let grown = bot.search(&view, &legal, Budget::iterations(300));
-        let tried: Vec<Move> = rated.iter().take(grown.root.len()).map(|r| r.0).collect();
-        assert!(grown.root.len() > 1);
-        assert!(grown
-            .root
-            .iter()
-            .all(|a| tried.contains(&a.mv) && a.visits > 50));
-        // Without it the root starts from the policy's best, with one visit.
-        let mut bot = Mcts::new(
-            1,
-            MctsConfig {
-                expecti_prior: 0,
-                ..cfg.clone()
-            },
-        );
-        assert_eq!(
-            bot.search(&view, &legal, Budget::iterations(1)).root[0].visits,
-            1
-        );
-        let mut set = cfg.clone();
-        assert!(set.set("expecti_prior=-1").is_err());
-        assert_eq!(set.expecti_prior, 50);
     }
 
     /// The intermezzo choice and the pass are always among a node's candidates: second with

@@ -54,45 +54,16 @@ pub struct MctsConfig {
     /// bot is told the moves played (`Bot::observe`; the arena tells, a server's bots are
     /// made afresh for each decision).
     pub reuse: bool,
-    /// In the standard solo game, search by hindsight (`hindsight`) among this many
-    /// placements instead of growing a tree (0: the tree).
-    pub solo_hindsight: usize,
-    /// The hindsight search's solver: displays kept and placements tried at each step.
-    pub hindsight_width: usize,
-    pub hindsight_branch: usize,
-    /// Solo: search by a race of rollouts on common guesses (`race`) instead of the tree,
-    /// dropping a placement `solo_race` standard errors behind the leader (0: the tree).
-    pub solo_race: f32,
-    /// Rounds of the race before a placement may leave it.
-    pub race_min: usize,
     /// Solo: the tree's root placements are tried on common guesses of the pile, the k-th
     /// visit of each on the k-th guess, so that the luck of the draw drops out of their
-    /// comparison as in the race, while the tree below still plays the tiles that come.
+    /// comparison, while the tree below still plays the tiles that come.
     pub solo_paired: bool,
-    /// Solo: choose among a node's tried moves by PUCT, each move's exploration weighed by
-    /// the policy's chance for it (a softmax of its value over `puct_temperature`), with this
-    /// constant (0: UCB with `exploration`).
-    pub solo_puct: f32,
-    pub puct_temperature: f32,
     /// Solo: a cut playout (or a leaf) is valued by this value learned by temporal
     /// differences (`td`, `sagani train --td`) instead of by `value`, after `solo_td_depth`
     /// steps instead of `solo_playout_depth`.
     pub solo_td: Option<std::sync::Arc<crate::td::Td>>,
     /// With `solo_td`: a solo playout's steps before the value ends it (0: the leaf itself).
     pub solo_td_depth: usize,
-    /// Solo: the tree's root keeps only this many placements, those the learned value
-    /// (`solo_td`, else the shipped one) rates best `expecti_depth` placements deep with the
-    /// chance of every draw counted out (`td::Td::expectimax`; 0: all).
-    pub solo_expecti: usize,
-    pub expecti_depth: u8,
-    /// Deeper than two placements: how many of the root's placements, and of each later
-    /// tile's for each back the tile after it shows, are searched on (`td::Expecti`).
-    pub expecti_root_width: usize,
-    pub expecti_width: usize,
-    /// Solo: each root placement starts with this many visits worth what the learned value
-    /// rates it `expecti_depth` placements deep, and the root's candidates are taken in that
-    /// order (0: off), so the tree's returns and the value's are weighed together.
-    pub expecti_prior: u32,
 }
 
 impl Default for MctsConfig {
@@ -132,29 +103,13 @@ impl Default for MctsConfig {
             // out, mean tiles to 75 23.2, 23.3, 23.7 (docs/bots.md).
             solo_playout_depth: 14,
             value: Value::trained().clone(),
-            solo_hindsight: 0,
-            hindsight_width: 1,
-            hindsight_branch: 4,
-            solo_race: 0.0,
-            race_min: 16,
             // At 5,000 iterations a move, 0.31 tiles fewer to 75 over 600 decks (standard
             // error 0.095) at the same speed; at 1 s within the spread (docs/bots.md).
             solo_paired: true,
-            solo_puct: 0.0,
-            puct_temperature: 1.0,
             // At 5,000 iterations 0.32 tiles fewer to 75 than the evaluation after 14 steps,
             // at 1.75 times the speed, but at 1 s no better (docs/bots.md): an option.
             solo_td: None,
             solo_td_depth: 4,
-            // The root kept to the value's 10 best: 0.27 tiles fewer at 5,000 iterations,
-            // at 1 s no better (84 of 100; docs/bots.md): an option.
-            solo_expecti: 0,
-            expecti_depth: 2,
-            expecti_root_width: 10,
-            expecti_width: 3,
-            // 0.38 tiles fewer at 5,000 iterations with 100 visits, 0.24 at 20,000 with 400,
-            // at 1 s with 800 no better (docs/bots.md): an option.
-            expecti_prior: 0,
         }
     }
 }
@@ -236,28 +191,7 @@ impl MctsConfig {
                     v => Some(v.parse().map_err(|e| bad(&e))?),
                 }
             }
-            "solo_hindsight" => self.solo_hindsight = value.parse().map_err(|e| bad(&e))?,
-            "hindsight_width" => self.hindsight_width = value.parse().map_err(|e| bad(&e))?,
-            "hindsight_branch" => {
-                self.hindsight_branch = value.parse().map_err(|e| bad(&e))?
-            }
-            "solo_race" => self.solo_race = value.parse().map_err(|e| bad(&e))?,
-            "race_min" => self.race_min = value.parse().map_err(|e| bad(&e))?,
             "solo_paired" => self.solo_paired = value.parse().map_err(|e| bad(&e))?,
-            "solo_puct" => {
-                let c: f32 = value.parse().map_err(|e| bad(&e))?;
-                if !(c >= 0.0 && c.is_finite()) {
-                    return Err(bad(&"the constant is 0 (off) or more"));
-                }
-                self.solo_puct = c;
-            }
-            "puct_temperature" => {
-                let t: f32 = value.parse().map_err(|e| bad(&e))?;
-                if !(t > 0.0 && t.is_finite()) {
-                    return Err(bad(&"the temperature is above 0"));
-                }
-                self.puct_temperature = t;
-            }
             "solo_td" => {
                 self.solo_td = match value {
                     "none" => None,
@@ -268,22 +202,14 @@ impl MctsConfig {
                 }
             }
             "solo_td_depth" => self.solo_td_depth = value.parse().map_err(|e| bad(&e))?,
-            "solo_expecti" => self.solo_expecti = value.parse().map_err(|e| bad(&e))?,
-            "expecti_depth" => self.expecti_depth = value.parse().map_err(|e| bad(&e))?,
-            "expecti_root_width" => {
-                self.expecti_root_width = value.parse().map_err(|e| bad(&e))?
-            }
-            "expecti_width" => self.expecti_width = value.parse().map_err(|e| bad(&e))?,
-            "expecti_prior" => self.expecti_prior = value.parse().map_err(|e| bad(&e))?,
             "policy" => self.policy = Policy::named(value).map_err(|e| bad(&e))?,
             "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
             other => {
                 return Err(format!(
                     "{other:?} is not an mcts setting: exploration, widening, candidates, \
                      playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
-                     shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, solo_hindsight, \
-                     hindsight_width, hindsight_branch, solo_race, race_min, solo_paired, solo_puct, puct_temperature, solo_td, solo_td_depth, \
-                     solo_expecti, expecti_depth, expecti_root_width, expecti_width, expecti_prior"
+                     shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, \
+                     solo_paired, solo_td, solo_td_depth"
                 ))
             }
         }

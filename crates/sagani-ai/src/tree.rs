@@ -86,8 +86,6 @@ pub(crate) struct Child {
     pub(crate) w: f32,
     pub(crate) avail: u32,
     pub(crate) node: u32,
-    /// The policy's chance for the move among the node's candidates (`solo_puct`).
-    pub(crate) prior: f32,
 }
 
 /// One information set: the moves seen so far and the candidates for the last tile set seen.
@@ -95,8 +93,6 @@ pub(crate) struct Node {
     /// The phase and the tiles on offer (or stored, or revealed) the candidates were made for.
     pub(crate) sig: (Option<Expect>, u128),
     pub(crate) cands: Vec<Move>,
-    /// The policy's chance for each candidate (`solo_puct`; empty without it).
-    pub(crate) priors: Vec<f32>,
     pub(crate) children: Vec<Child>,
 }
 
@@ -105,7 +101,6 @@ impl Node {
         Node {
             sig: (None, 0),
             cands: Vec::new(),
-            priors: Vec::new(),
             children: Vec::new(),
         }
     }
@@ -155,12 +150,8 @@ pub(crate) struct Walker<'a> {
     /// this search (the index of the guess its next visit plays on).
     pub(crate) guesses: Vec<Vec<TileId>>,
     pub(crate) root_visits: Vec<u32>,
-    /// The priors of the candidates made last (`solo_puct`).
-    pub(crate) priors: Vec<f32>,
     /// Scratch for `solo_td`.
     td: crate::td::Scratch,
-    /// `expecti_prior`: the root's placements as the learned value rates them, best first.
-    pub(crate) root_worth: &'a [(Move, f32)],
 }
 
 impl<'a> Walker<'a> {
@@ -179,14 +170,8 @@ impl<'a> Walker<'a> {
             }),
             guesses: Vec::new(),
             root_visits: Vec::new(),
-            priors: Vec::new(),
             td: crate::td::Scratch::default(),
-            root_worth: &[],
         }
-    }
-
-    pub(crate) fn rng(&mut self) -> &mut ChaCha8Rng {
-        &mut self.rng
     }
 
     /// The moves worth trying here, best first by `evaluate`, with the intermezzo choice or the
@@ -194,41 +179,17 @@ impl<'a> Walker<'a> {
     pub(crate) fn candidates(&mut self, g: &Game, root: bool) -> Vec<Move> {
         let policy = &self.order[(g.players() == 1) as usize];
         let root_legal = self.root_legal;
-        let mut rated: Vec<(Move, f32)> = if root && !self.root_worth.is_empty() {
-            self.root_worth
-                .iter()
-                .filter(|(mv, _)| root_legal.contains(mv))
-                .copied()
-                .collect()
-        } else {
-            // The gains only the policy needs.
-            g.placement_gains(&mut self.gains);
-            policy
-                .rate(g, &self.gains, &mut self.aim)
-                .filter(|(mv, _)| !root || root_legal.contains(mv))
-                .collect()
-        };
+        g.placement_gains(&mut self.gains);
+        let mut rated: Vec<(Move, f32)> = policy
+            .rate(g, &self.gains, &mut self.aim)
+            .filter(|(mv, _)| !root || root_legal.contains(mv))
+            .collect();
         rated.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut cands: Vec<Move> = rated
             .iter()
             .take(self.cfg.candidates)
             .map(|(mv, _)| *mv)
             .collect();
-        // Solo only, where no intermezzo choice or pass joins the candidates below: the
-        // priors follow the candidates' order.
-        self.priors.clear();
-        if self.cfg.solo_puct > 0.0 && g.players() == 1 {
-            let t = self.cfg.puct_temperature;
-            let top = rated.first().map_or(0.0, |r| r.1);
-            self.priors.extend(
-                rated
-                    .iter()
-                    .take(cands.len())
-                    .map(|r| ((r.1 - top) / t).exp()),
-            );
-            let sum: f32 = self.priors.iter().sum();
-            self.priors.iter_mut().for_each(|p| *p /= sum);
-        }
         let other = match g.expects() {
             Some(Expect::Turn) if intermezzo_open(g) => {
                 Some(Move::Intermezzo { tile: g.offer()[0] })
@@ -300,7 +261,6 @@ impl<'a> Walker<'a> {
                 let n = &mut nodes[node as usize];
                 n.sig = sig;
                 n.cands = cands;
-                n.priors.clone_from(&self.priors);
             }
             cands = None;
             let c = self.cfg.exploration;
@@ -323,43 +283,14 @@ impl<'a> Walker<'a> {
             } else {
                 None
             };
-            let puct = if g.players() == 1 {
-                self.cfg.solo_puct
-            } else {
-                0.0
-            };
             let (idx, new) = match fresh {
                 Some(mv) => {
-                    // Looked up only where there are priors (`solo_puct`).
-                    let prior = match n.priors.is_empty() {
-                        true => 0.0,
-                        false => n
-                            .cands
-                            .iter()
-                            .position(|c| *c == mv)
-                            .and_then(|i| n.priors.get(i))
-                            .copied()
-                            .unwrap_or(0.0),
-                    };
-                    // `expecti_prior`: the value's worth as visits already made.
-                    let (visits, worth) = match node {
-                        0 => self
-                            .root_worth
-                            .iter()
-                            .find(|r| r.0 == mv)
-                            .map_or((0, 0.0), |r| {
-                                let m = self.cfg.expecti_prior;
-                                (m, m as f32 * r.1)
-                            }),
-                        _ => (0, 0.0),
-                    };
                     n.children.push(Child {
                         mv,
-                        n: visits,
-                        w: worth,
+                        n: 0,
+                        w: 0.0,
                         avail: 1,
                         node: NO_NODE,
-                        prior,
                     });
                     (n.children.len() - 1, true)
                 }
@@ -371,9 +302,6 @@ impl<'a> Walker<'a> {
                         }
                         let score = if ch.n == 0 {
                             f32::INFINITY
-                        } else if puct > 0.0 {
-                            ch.w / ch.n as f32
-                                + puct * ch.prior * (ch.avail as f32).sqrt() / (1 + ch.n) as f32
                         } else {
                             ch.w / ch.n as f32 + c * ((ch.avail as f32).ln() / ch.n as f32).sqrt()
                         };

@@ -2,7 +2,7 @@
 //! a finished game, 0 to 1) from a logistic model of what they hold against what the others
 //! hold (solo: of what the player holds). `mcts` ends a playout with it after `playout_depth`
 //! steps instead of playing to the end; `sagani train --value` fits it to where the playout
-//! policy's own games ended (`value_train`), so that a cut playout estimates what the whole
+//! policy's own games ended (`sagani_lab::value_train`), so that a cut playout estimates what the whole
 //! one would have returned, without its noise, at a fraction of its cost. A model for each
 //! player count; the `solo-all` variant (scored otherwise) is not evaluated.
 
@@ -147,18 +147,18 @@ pub fn solo_return(tiles: f32, symphony: f32, bonus: f32) -> f32 {
     0.1 + (0.9 - bonus) * tiles + bonus * symphony
 }
 
-pub(crate) fn dot(w: &Weights, f: &Features) -> f32 {
+pub fn dot(w: &Weights, f: &Features) -> f32 {
     w.iter().zip(f).map(|(a, b)| a * b).sum()
 }
 
 /// Whether a solo game can still end in a symphony: fewer than 25 tiles are placed.
-pub(crate) fn symphony_open(g: &Game) -> bool {
+pub fn symphony_open(g: &Game) -> bool {
     g.placements() < u16::from(SYMPHONY_TILES)
 }
 
 /// A solo position's return by the two parts' weights (`Value::symphony`): past 25 tiles no
 /// symphony can come, so that part is known, not guessed.
-pub(crate) fn in_two_parts(
+pub fn in_two_parts(
     tiles: &Weights,
     chance: &Weights,
     f: &Features,

@@ -34,11 +34,8 @@ pub struct Roster {
     /// widening, candidates, playout_samples, solo_playout_samples, symphony_bonus, policy
     /// and solo_policy (trained, solo-trained, hand or a file), reuse, shared_tree,
     /// tree_positional, intermezzo_reveal (off or a number), playout_depth, solo_playout_depth,
-    /// value (trained or a file), solo_hindsight, hindsight_width, hindsight_branch, solo_race,
-    /// race_min, solo_paired, solo_puct, puct_temperature, solo_td (trained, none or a file),
-    /// solo_td_depth, solo_expecti, expecti_depth, expecti_root_width, expecti_width,
-    /// expecti_prior; see
-    /// `MctsConfig` and docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too,
+    /// value (trained or a file), solo_paired, solo_td (trained, none or a file) and
+    /// solo_td_depth; see `MctsConfig` and docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too,
     /// so two settings can meet in one match.
     #[arg(long, value_name = "NAME=VALUE,…", value_delimiter = ',')]
     mcts_config: Vec<String>,

@@ -39,18 +39,18 @@ const LAYERS: &[(&str, &[&str])] = &[
         // The bot contract, and what any search may use: reasons, the policy, position
         // values, playouts.
         "bot explain policy value playout",
-        // Solo searches and learned values that `mcts` hands work to.
-        "clairvoyant hindsight solo_tune td",
+        // The solo solver that sees the whole pile, and the learned solo value.
+        "clairvoyant td",
         // The search's settings.
         "mcts_config",
-        // The search tree and its walks, and the race that walks without one.
-        "tree race",
+        // The search tree and its walks.
+        "tree",
         // The strategies.
         "random greedy mcts mcts_2026",
         // The named levels, made of strategies, and bots by name.
         "levels spec",
-        // What runs bots: matches, the engine protocol, training.
-        "arena engine train value_train",
+        // What runs bots: matches, the engine protocol.
+        "arena engine",
         "lib.rs",
     ]),
     ("sagani-server", &[
@@ -87,6 +87,13 @@ const LAYERS: &[(&str, &[&str])] = &[
         // The wire's shapes, latency counts; one player; the run.
         "shapes latency",
         "player",
+        "lib.rs",
+    ]),
+    ("sagani-lab", &[
+        // Tuning the solo policy, fitting the policy and the value to searches.
+        "solo_tune train value_train",
+        // Learning the solo value, measured as the tuned policy is.
+        "td_learn",
         "lib.rs",
     ]),
     ("sagani-cli", &[
