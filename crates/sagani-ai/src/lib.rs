@@ -26,11 +26,12 @@ pub mod stats;
 pub mod td;
 mod tree;
 pub mod value;
+pub mod weights_file;
 
 pub use bot::{Analysis, Bot, Budget, Decision};
 pub use greedy::Greedy;
 pub use mcts::{Mcts, SearchStats};
 pub use mcts_2026::{Config2026, Mcts2026};
-pub use mcts_config::MctsConfig;
+pub use mcts_config::{MctsConfig, SettingError};
 pub use random::RandomBot;
 pub use spec::{make_bot, BotSpec, BotSpecError, Tuning, BOT_NAMES};

@@ -427,9 +427,12 @@ mod tests {
         assert_eq!(cfg.policy, trained);
         assert!(!cfg.reuse);
         assert_eq!(cfg.exploration, 0.3);
-        let e = cfg.set_all("policy=/no/such/file.json").unwrap_err();
+        let e = cfg
+            .set_all("policy=/no/such/file.json")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("/no/such/file.json"), "{e}");
-        let e = cfg.set_all("depth=3").unwrap_err();
+        let e = cfg.set_all("depth=3").unwrap_err().to_string();
         assert!(e.contains("\"depth\" is not an mcts setting"), "{e}");
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -5,6 +5,37 @@ use crate::value::Value;
 use sagani_core::Game;
 use std::time::Duration;
 
+/// Why a setting of `mcts` cannot be set.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingError {
+    #[error("{0:?}: a setting is NAME=VALUE")]
+    NotNameValue(String),
+    #[error("{setting:?}: {source}")]
+    BadValue {
+        setting: String,
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error(
+        "{0:?} is not an mcts setting: exploration, widening, candidates, playout_samples, \
+         solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, shared_tree, \
+         tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, \
+         solo_paired, solo_td, solo_td_depth"
+    )]
+    Unknown(String),
+}
+
+/// The value of `setting`, read as its type.
+fn parsed<T>(setting: &str, value: &str) -> Result<T, SettingError>
+where
+    T: std::str::FromStr,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    value.parse().map_err(|e: T::Err| SettingError::BadValue {
+        setting: setting.to_string(),
+        source: Box::new(e),
+    })
+}
+
 #[derive(Clone, Debug)]
 pub struct MctsConfig {
     /// Search threads.
@@ -135,7 +166,7 @@ impl MctsConfig {
 
     /// Sets each of `NAME=VALUE/NAME=VALUE/…` (as in `mcts/policy=runs/p.json/reuse=true`): a
     /// part without `=` belongs to the value before it, so that paths keep their slashes.
-    pub fn set_all(&mut self, settings: &str) -> Result<(), String> {
+    pub fn set_all(&mut self, settings: &str) -> Result<(), SettingError> {
         Self::split_settings(settings)
             .iter()
             .try_for_each(|p| self.set(p))
@@ -158,60 +189,52 @@ impl MctsConfig {
     }
 
     /// Sets one setting from `NAME=VALUE` (for tuning from the command line).
-    pub fn set(&mut self, setting: &str) -> Result<(), String> {
+    pub fn set(&mut self, setting: &str) -> Result<(), SettingError> {
         let (name, value) = setting
             .split_once('=')
-            .ok_or_else(|| format!("{setting:?}: a setting is NAME=VALUE"))?;
-        let bad = |e: &dyn std::fmt::Display| format!("{setting:?}: {e}");
+            .ok_or_else(|| SettingError::NotNameValue(setting.to_string()))?;
+        let bad = |e: Box<dyn std::error::Error + Send + Sync>| SettingError::BadValue {
+            setting: setting.to_string(),
+            source: e,
+        };
         match name.trim() {
-            "exploration" => self.exploration = value.parse().map_err(|e| bad(&e))?,
-            "widening" => self.widening = value.parse().map_err(|e| bad(&e))?,
-            "candidates" => self.candidates = value.parse().map_err(|e| bad(&e))?,
-            "playout_samples" => self.playout_samples = value.parse().map_err(|e| bad(&e))?,
-            "solo_playout_samples" => {
-                self.solo_playout_samples = value.parse().map_err(|e| bad(&e))?
-            }
-            "symphony_bonus" => self.symphony_bonus = value.parse().map_err(|e| bad(&e))?,
-            "reuse" => self.reuse = value.parse().map_err(|e| bad(&e))?,
-            "shared_tree" => self.shared_tree = value.parse().map_err(|e| bad(&e))?,
-            "tree_positional" => self.tree_positional = value.parse().map_err(|e| bad(&e))?,
-            "playout_depth" => self.playout_depth = value.parse().map_err(|e| bad(&e))?,
-            "solo_playout_depth" => {
-                self.solo_playout_depth = value.parse().map_err(|e| bad(&e))?
-            }
+            "exploration" => self.exploration = parsed(setting, value)?,
+            "widening" => self.widening = parsed(setting, value)?,
+            "candidates" => self.candidates = parsed(setting, value)?,
+            "playout_samples" => self.playout_samples = parsed(setting, value)?,
+            "solo_playout_samples" => self.solo_playout_samples = parsed(setting, value)?,
+            "symphony_bonus" => self.symphony_bonus = parsed(setting, value)?,
+            "reuse" => self.reuse = parsed(setting, value)?,
+            "shared_tree" => self.shared_tree = parsed(setting, value)?,
+            "tree_positional" => self.tree_positional = parsed(setting, value)?,
+            "playout_depth" => self.playout_depth = parsed(setting, value)?,
+            "solo_playout_depth" => self.solo_playout_depth = parsed(setting, value)?,
             "value" => {
                 self.value = match value {
                     "trained" => Value::trained().clone(),
-                    path => Value::load(path).map_err(|e| bad(&e))?,
+                    path => Value::load(path).map_err(|e| bad(e.into()))?,
                 }
             }
             "intermezzo_reveal" => {
                 self.intermezzo_reveal = match value {
                     "off" => None,
-                    v => Some(v.parse().map_err(|e| bad(&e))?),
+                    v => Some(parsed(setting, v)?),
                 }
             }
-            "solo_paired" => self.solo_paired = value.parse().map_err(|e| bad(&e))?,
+            "solo_paired" => self.solo_paired = parsed(setting, value)?,
             "solo_td" => {
                 self.solo_td = match value {
                     "none" => None,
                     "trained" => Some(crate::td::Td::trained().clone()),
                     path => Some(std::sync::Arc::new(
-                        crate::td::Td::load(path).map_err(|e| bad(&e))?,
+                        crate::td::Td::load(path).map_err(|e| bad(e.into()))?,
                     )),
                 }
             }
-            "solo_td_depth" => self.solo_td_depth = value.parse().map_err(|e| bad(&e))?,
-            "policy" => self.policy = Policy::named(value).map_err(|e| bad(&e))?,
-            "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(&e))?,
-            other => {
-                return Err(format!(
-                    "{other:?} is not an mcts setting: exploration, widening, candidates, \
-                     playout_samples, solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, \
-                     shared_tree, tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, \
-                     solo_paired, solo_td, solo_td_depth"
-                ))
-            }
+            "solo_td_depth" => self.solo_td_depth = parsed(setting, value)?,
+            "policy" => self.policy = Policy::named(value).map_err(|e| bad(e.into()))?,
+            "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(e.into()))?,
+            other => return Err(SettingError::Unknown(other.to_string())),
         }
         Ok(())
     }

@@ -7,6 +7,7 @@
 //! last towards the game's return). So the value learns what positions are worth to a player
 //! who plays by it, and plays better as it learns.
 
+use crate::weights_file::WeightsError;
 use sagani_core::{tile, Direction, Game, Move};
 
 /// The side of the scratch grid; the display's (0,0) is at its middle. Cells beyond it count
@@ -183,23 +184,25 @@ impl Td {
     }
 
     /// Reads weights written by `to_json`; the error says what is wrong.
-    pub fn from_json(text: &str) -> Result<Td, String> {
+    pub fn from_json(text: &str) -> Result<Td, WeightsError> {
         let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+            serde_json::from_str(text).map_err(|source| WeightsError::NotJson {
+                what: "JSON",
+                source,
+            })?;
         if v.get("td").and_then(|n| n.as_u64()) != Some(SIZE as u64) {
-            return Err(format!("not a TD value of {SIZE} weights (\"td\": {SIZE})"));
+            return Err(WeightsError::NotTd(SIZE));
         }
         let w: Vec<f32> =
-            serde_json::from_value(v["weights"].clone()).map_err(|e| format!("weights: {e}"))?;
+            serde_json::from_value(v["weights"].clone()).map_err(WeightsError::TdWeights)?;
         if w.len() != SIZE || w.iter().any(|x| !x.is_finite()) {
-            return Err(format!("weights: {SIZE} finite numbers expected"));
+            return Err(WeightsError::TdSize(SIZE));
         }
         Ok(Td { w })
     }
 
-    pub fn load(path: &str) -> Result<Td, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        Td::from_json(&text).map_err(|e| format!("{path}: {e}"))
+    pub fn load(path: &str) -> Result<Td, WeightsError> {
+        Td::from_json(&crate::weights_file::read(path)?).map_err(|e| e.in_file(path))
     }
 
     pub fn new() -> Td {
@@ -260,16 +263,20 @@ mod tests {
         td.w[3] = 0.25;
         let back = Td::from_json(&td.to_json(serde_json::json!({}))).unwrap();
         assert_eq!(back.w, td.w);
-        let e = Td::from_json("{").unwrap_err();
+        let e = Td::from_json("{").unwrap_err().to_string();
         assert!(e.contains("not JSON"), "{e}");
-        let e = Td::from_json(r#"{"td": 3, "weights": [1, 2, 3]}"#).unwrap_err();
+        let e = Td::from_json(r#"{"td": 3, "weights": [1, 2, 3]}"#)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not a TD value"), "{e}");
         let short = format!(r#"{{"td": {SIZE}, "weights": [1, 2]}}"#);
         assert!(Td::from_json(&short)
             .unwrap_err()
+            .to_string()
             .contains("finite numbers"));
         assert!(Td::load("/nonexistent/td.json")
             .unwrap_err()
+            .to_string()
             .contains("/nonexistent"));
     }
 

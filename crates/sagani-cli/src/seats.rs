@@ -85,7 +85,7 @@ impl Roster {
         for n in names {
             let spec = n.parse::<BotSpec>();
             if let Err(BotSpecError::Setting(e)) = spec {
-                return Err(e);
+                return Err(e.to_string());
             }
             if spec.is_err() && self.engine(n)?.is_none() {
                 return Err(format!(

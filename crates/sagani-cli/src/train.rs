@@ -153,9 +153,11 @@ fn run_inner(args: Args) -> Result<(), String> {
     mcts.set(&format!(
         "policy={}",
         args.from.as_deref().unwrap_or("trained")
-    ))?;
+    ))
+    .map_err(|e| e.to_string())?;
     let solo_from = args.from.as_deref().unwrap_or("solo-trained");
-    mcts.set(&format!("solo_policy={solo_from}"))?;
+    mcts.set(&format!("solo_policy={solo_from}"))
+        .map_err(|e| e.to_string())?;
     // Fail before hours of self-play, not after (without emptying a file already there).
     std::fs::OpenOptions::new()
         .append(true)

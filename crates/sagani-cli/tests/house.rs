@@ -34,8 +34,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("sagani-ai", &[
         // Measures and guesses that know no bot: statistics, SPRT, one placement's worth, the
-        // draw pile's order, where open arrows aim.
-        "stats sprt evaluate sampler aim",
+        // draw pile's order, where open arrows aim, what can be wrong with a file of weights.
+        "stats sprt evaluate sampler aim weights_file",
         // The bot contract, and what any search may use: reasons, the policy, position
         // values, playouts.
         "bot explain policy value playout",
