@@ -109,19 +109,19 @@ impl Default for MctsConfig {
             candidates: 48,
             // Every placement weighed in every playout step, as in solo: half the iterations
             // of 6 random ones, and much better games (SPRT against mcts-2026 at 100 and
-            // 250 ms: H1 after 9 pairs, 16 of 18 games won; docs/bots.md).
+            // 250 ms: H1 after 9 pairs, 16 of 18 games won; docs/research/bots.md).
             playout_samples: 0,
             solo_playout_samples: 0,
             default_time: Duration::from_millis(1000),
             // Solo symphonies on 100 decks at 250 ms: 81% with it, 73% without.
             symphony_bonus: 0.4,
-            // Fitted by `sagani train` (docs/bots.md): SPRT against the hand-set one at
+            // Fitted by `sagani train` (docs/research/bots.md): SPRT against the hand-set one at
             // 250 ms, H1 after 58 pairs, Elo +92 [+36, +153].
             policy: Policy::trained().clone(),
             // Tuned by its own solo games (`sagani train --solo`), with the solo evaluation
             // fitted to it: at 1 s, 88% symphonies on 100 decks (mean tiles 22.84) against
             // 81% (23.06) with the policy above, and 87% (23.02) against 80% (23.32) on 100
-            // others (docs/bots.md).
+            // others (docs/research/bots.md).
             solo_policy: Policy::solo_trained().clone(),
             tree_positional: true,
             // SPRT against mcts without it at 250 ms: H1 after 71 pairs, Elo +90 [+36, +149].
@@ -131,14 +131,14 @@ impl Default for MctsConfig {
             // 250 ms, H1 after 33 pairs, Elo +228 [+122, +395]; 16 steps lost to 8 (-120).
             playout_depth: 8,
             // Solo, 100 decks at 250 ms: symphonies 85% at 14 steps, 79% at 8, 77% played
-            // out, mean tiles to 75 23.2, 23.3, 23.7 (docs/bots.md).
+            // out, mean tiles to 75 23.2, 23.3, 23.7 (docs/research/bots.md).
             solo_playout_depth: 14,
             value: Value::trained().clone(),
             // At 5,000 iterations a move, 0.31 tiles fewer to 75 over 600 decks (standard
-            // error 0.095) at the same speed; at 1 s within the spread (docs/bots.md).
+            // error 0.095) at the same speed; at 1 s within the spread (docs/research/bots.md).
             solo_paired: true,
             // At 5,000 iterations 0.32 tiles fewer to 75 than the evaluation after 14 steps,
-            // at 1.75 times the speed, but at 1 s no better (docs/bots.md): an option.
+            // at 1.75 times the speed, but at 1 s no better (docs/research/bots.md): an option.
             solo_td: None,
             solo_td_depth: 4,
         }

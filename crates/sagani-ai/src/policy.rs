@@ -97,7 +97,7 @@ impl Default for Policy {
 
 impl Policy {
     /// The policy fitted by `sagani train` and shipped with the bots
-    /// (`data/policy-trained.json`; docs/bots.md says how it was made and measured).
+    /// (`data/policy-trained.json`; docs/research/bots.md says how it was made and measured).
     pub fn trained() -> &'static Policy {
         static TRAINED: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
         TRAINED.get_or_init(|| {
@@ -107,7 +107,7 @@ impl Policy {
     }
 
     /// The policy for solo playouts shipped with the bots, tuned by what its own solo games
-    /// score (`sagani train --solo`; `data/solo-policy-trained.json`, docs/bots.md).
+    /// score (`sagani train --solo`; `data/solo-policy-trained.json`, docs/research/bots.md).
     pub fn solo_trained() -> &'static Policy {
         static TRAINED: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
         TRAINED.get_or_init(|| {

@@ -172,7 +172,7 @@ impl Td {
     }
 
     /// The value learned by `sagani train --td` and shipped with the bots
-    /// (`data/solo-td-trained.json`; docs/bots.md says how it was made and measured).
+    /// (`data/solo-td-trained.json`; docs/research/bots.md says how it was made and measured).
     pub fn trained() -> &'static std::sync::Arc<Td> {
         static TRAINED: std::sync::OnceLock<std::sync::Arc<Td>> = std::sync::OnceLock::new();
         TRAINED.get_or_init(|| {
