@@ -7,10 +7,16 @@
 //! own cell, its open arrows' rays and the rays of the arrows it covers, so a playout pays for
 //! a placement, not for the whole display, each step; each candidate then costs a few lookups.
 
-use crate::policy::POSITIONAL;
 use sagani_core::{
     arrow_of_bit, tile, Cell, Direction, Display, Element, Gain, Game, Move, TileId,
 };
+
+/// The positional features, the last of `policy::FEATURES`: crossings of two or more open arrows of
+/// another element that the tile takes (each beyond the first); for each of the tile's open
+/// arrows, the most open arrows of its element crossing an empty cell on its ray (up to 3);
+/// the tile's open arrows whose ray's first empty cell a tile could go on next; of those, the
+/// ones of the next tile's element.
+pub const POSITIONAL: [&str; 4] = ["spoil", "aim", "reach", "next_reach"];
 
 /// How far along a ray from a candidate the features look, in cells.
 const REACH: i32 = 6;
@@ -157,7 +163,7 @@ impl Aim {
         }
     }
 
-    /// A placement's positional features, in `policy::POSITIONAL`'s order; zeros for a move
+    /// A placement's positional features, in `POSITIONAL`'s order; zeros for a move
     /// that is not a placement.
     pub fn features(&self, mv: Move, gain: &Gain) -> [f32; POSITIONAL.len()] {
         let Move::Place { tile: t, x, y, .. } = mv else {

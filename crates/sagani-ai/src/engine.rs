@@ -61,11 +61,70 @@ pub struct EngineBot {
     stderr_log: Option<std::path::PathBuf>,
 }
 
+/// Why an engine's answer cannot be used (the decision's `fault`).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("{0}; it is out of this game")]
+    Start(StartError),
+    #[error("the engine {0} and is out of this game")]
+    Gone(Gone),
+    #[error("gave no answer within {0} ms")]
+    Timeout(u128),
+    #[error("answered {text:?}, which is not a move ({source})")]
+    NotAMove {
+        text: String,
+        source: serde_json::Error,
+    },
+    #[error("answered an illegal move: {0}")]
+    Illegal(Move),
+}
+
+/// Why an engine did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("the engine command is empty")]
+    Empty,
+    #[error("cannot open {} for the engine's log: {source}", path.display())]
+    Log {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot start engine {command:?}: {source}")]
+    Spawn {
+        command: String,
+        source: std::io::Error,
+    },
+}
+
+/// What an engine did that ends its game.
+#[derive(Debug, thiserror::Error)]
+pub enum Gone {
+    #[error("sent {0}")]
+    Sent(OutputError),
+    #[error("stopped reading its input")]
+    StoppedReading,
+    #[error("closed its output")]
+    ClosedOutput,
+    #[error("exited ({0})")]
+    Exited(std::process::ExitStatus),
+}
+
+/// What is wrong with an engine's output.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("an answer longer than {MAX_LINE} bytes")]
+    TooLong,
+    #[error("an answer that is not UTF-8")]
+    NotUtf8,
+    #[error("reading its output failed: {0}")]
+    Read(std::io::Error),
+}
+
 struct Running {
     child: Child,
     /// Request lines for the writer thread; dropping it closes the engine's stdin.
     requests: Sender<String>,
-    lines: Receiver<Result<String, String>>,
+    lines: Receiver<Result<String, OutputError>>,
 }
 
 impl EngineBot {
@@ -91,9 +150,9 @@ impl EngineBot {
         self
     }
 
-    fn start(&mut self) -> Result<(), String> {
+    fn start(&mut self) -> Result<(), StartError> {
         let mut parts = self.command.split_whitespace();
-        let program = parts.next().ok_or("the engine command is empty")?;
+        let program = parts.next().ok_or(StartError::Empty)?;
         let mut command = Command::new(program);
         let stderr = match &self.stderr_log {
             None => Stdio::inherit(),
@@ -102,7 +161,10 @@ impl EngineBot {
                 .append(true)
                 .open(path)
                 .map(Stdio::from)
-                .map_err(|e| format!("cannot open {} for the engine's log: {e}", path.display()))?,
+                .map_err(|source| StartError::Log {
+                    path: path.clone(),
+                    source,
+                })?,
         };
         command
             .args(parts)
@@ -112,9 +174,10 @@ impl EngineBot {
         // Its own process group, so that stopping it also stops whatever it started.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("cannot start engine {:?}: {e}", self.command))?;
+        let mut child = command.spawn().map_err(|source| StartError::Spawn {
+            command: self.command.clone(),
+            source,
+        })?;
         let mut stdin: ChildStdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         // A reader thread, so that waiting for an answer can time out. Its queue is short: an
@@ -129,12 +192,9 @@ impl EngineBot {
                     .read_until(b'\n', &mut buf);
                 let msg = match read {
                     Ok(0) => break,
-                    Ok(_) if buf.len() > MAX_LINE => {
-                        Err(format!("an answer longer than {MAX_LINE} bytes"))
-                    }
-                    Ok(_) => String::from_utf8(buf)
-                        .map_err(|_| "an answer that is not UTF-8".to_string()),
-                    Err(e) => Err(format!("reading its output failed: {e}")),
+                    Ok(_) if buf.len() > MAX_LINE => Err(OutputError::TooLong),
+                    Ok(_) => String::from_utf8(buf).map_err(|_| OutputError::NotUtf8),
+                    Err(e) => Err(OutputError::Read(e)),
                 };
                 let stop = msg.is_err();
                 if tx.send(msg).is_err() || stop {
@@ -169,11 +229,11 @@ impl EngineBot {
         view: &View,
         legal: &[Move],
         budget: Budget,
-    ) -> Result<(Move, Option<String>), String> {
+    ) -> Result<(Move, Option<String>), EngineError> {
         if self.process.is_none() {
             if let Err(e) = self.start() {
                 self.dead = true;
-                return Err(format!("{e}; it is out of this game"));
+                return Err(EngineError::Start(e));
             }
         }
         let time = budget.time.unwrap_or(self.time);
@@ -194,14 +254,14 @@ impl EngineBot {
         // the output broke).
         while let Ok(late) = p.lines.try_recv() {
             if let Err(why) = late {
-                return Err(self.gone(format!("sent {why}")));
+                return Err(self.gone(Gone::Sent(why)));
             }
         }
         if p.requests.send(line).is_err() {
-            return Err(self.gone("stopped reading its input".into()));
+            return Err(self.gone(Gone::StoppedReading));
         }
         let deadline = Instant::now() + time + GRACE;
-        let timeout = || format!("gave no answer within {} ms", (time + GRACE).as_millis());
+        let timeout = || EngineError::Timeout((time + GRACE).as_millis());
         loop {
             // Checked before every line, so that a flood of skipped lines cannot keep us here.
             let left = deadline.saturating_duration_since(Instant::now());
@@ -215,25 +275,27 @@ impl EngineBot {
                     if text.is_empty() {
                         continue;
                     }
-                    let answer: Answer = serde_json::from_str(text).map_err(|e| {
-                        format!("answered {:?}, which is not a move ({e})", clip(text))
-                    })?;
+                    let answer: Answer =
+                        serde_json::from_str(text).map_err(|source| EngineError::NotAMove {
+                            text: clip(text),
+                            source,
+                        })?;
                     if answer.id.is_some_and(|a| a != id) {
                         continue; // a late answer to an earlier decision
                     }
                     if !legal.contains(&answer.mv) {
-                        return Err(format!("answered an illegal move: {}", answer.mv));
+                        return Err(EngineError::Illegal(answer.mv));
                     }
                     return Ok((answer.mv, answer.comment));
                 }
-                Ok(Err(why)) => return Err(self.gone(format!("sent {why}"))),
+                Ok(Err(why)) => return Err(self.gone(Gone::Sent(why))),
                 Err(RecvTimeoutError::Timeout) => return Err(timeout()),
                 Err(RecvTimeoutError::Disconnected) => {
                     let status = self
                         .process
                         .as_mut()
                         .and_then(|p| p.child.try_wait().ok().flatten())
-                        .map_or("closed its output".to_string(), |s| format!("exited ({s})"));
+                        .map_or(Gone::ClosedOutput, Gone::Exited);
                     return Err(self.gone(status));
                 }
             }
@@ -241,10 +303,10 @@ impl EngineBot {
     }
 
     /// Marks the engine dead and stops it.
-    fn gone(&mut self, why: String) -> String {
+    fn gone(&mut self, why: Gone) -> EngineError {
         self.dead = true;
         self.stop();
-        format!("the engine {why} and is out of this game")
+        EngineError::Gone(why)
     }
 
     fn stop(&mut self) {
@@ -299,7 +361,7 @@ impl Bot for EngineBot {
                     return Decision {
                         mv: legal[self.rng.random_range(0..legal.len())],
                         comment: None,
-                        fault: Some(why),
+                        fault: Some(why.to_string()),
                         reason: None,
                     }
                 }

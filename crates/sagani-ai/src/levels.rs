@@ -118,18 +118,23 @@ pub fn tuned_config() -> MctsConfig {
     }
 }
 
+/// A level the ladder does not have.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("the levels are 1 to {LEVELS}, not {0}")]
+pub struct NoSuchLevel(pub u8);
+
 /// Level `n` (1 to 8).
-pub fn level(n: u8) -> Result<Level, String> {
+pub fn level(n: u8) -> Result<Level, NoSuchLevel> {
     LADDER
         .iter()
         .find(|l| l.level == n)
         .copied()
-        .ok_or_else(|| format!("the levels are 1 to {LEVELS}, not {n}"))
+        .ok_or(NoSuchLevel(n))
 }
 
 /// The bot that plays level `n`, seeded. It keeps to its own budget, within the time the
 /// caller's budget allows.
-pub fn level_bot(n: u8, seed: u64) -> Result<Box<dyn Bot>, String> {
+pub fn level_bot(n: u8, seed: u64) -> Result<Box<dyn Bot>, NoSuchLevel> {
     let l = level(n)?;
     Ok(match l.play {
         Play::OnePly(t, k) => Box::new(OnePly::new(seed, t, k, n)),

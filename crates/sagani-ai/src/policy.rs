@@ -5,6 +5,7 @@
 
 use crate::aim::Aim;
 use crate::evaluate::{PASS_VALUE, WEIGHTS};
+use crate::weights_file::WeightsError;
 use sagani_core::{Expect, Gain, Game, Move};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -39,12 +40,7 @@ pub const FEATURES: [&str; 15] = [
     "next_reach",
 ];
 
-/// The positional features, the last of `FEATURES`: crossings of two or more open arrows of
-/// another element that the tile takes (each beyond the first); for each of the tile's open
-/// arrows, the most open arrows of its element crossing an empty cell on its ray (up to 3);
-/// the tile's open arrows whose ray's first empty cell a tile could go on next; of those, the
-/// ones of the next tile's element.
-pub const POSITIONAL: [&str; 4] = ["spoil", "aim", "reach", "next_reach"];
+pub use crate::aim::POSITIONAL;
 
 /// Where the positional features start in `FEATURES`.
 pub const FIRST_POSITIONAL: usize = FEATURES.len() - POSITIONAL.len();
@@ -101,7 +97,7 @@ impl Default for Policy {
 
 impl Policy {
     /// The policy fitted by `sagani train` and shipped with the bots
-    /// (`data/policy-trained.json`; docs/bots.md says how it was made and measured).
+    /// (`data/policy-trained.json`; docs/research/bots.md says how it was made and measured).
     pub fn trained() -> &'static Policy {
         static TRAINED: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
         TRAINED.get_or_init(|| {
@@ -111,7 +107,7 @@ impl Policy {
     }
 
     /// The policy for solo playouts shipped with the bots, tuned by what its own solo games
-    /// score (`sagani train --solo`; `data/solo-policy-trained.json`, docs/bots.md).
+    /// score (`sagani train --solo`; `data/solo-policy-trained.json`, docs/research/bots.md).
     pub fn solo_trained() -> &'static Policy {
         static TRAINED: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
         TRAINED.get_or_init(|| {
@@ -281,24 +277,36 @@ impl Policy {
     }
 
     /// Reads a policy file (JSON, as `sagani train` writes it); every feature must be named.
-    pub fn from_json(text: &str) -> Result<Policy, String> {
+    pub fn from_json(text: &str) -> Result<Policy, WeightsError> {
         let file: PolicyFile =
-            serde_json::from_str(text).map_err(|e| format!("not a policy file: {e}"))?;
+            serde_json::from_str(text).map_err(|source| WeightsError::NotJson {
+                what: "a policy file",
+                source,
+            })?;
         let mut weights = [0.0; FEATURES.len()];
+        let part = || "weights".to_string();
         for (name, w) in &file.weights {
             let i = FEATURES.iter().position(|f| f == name).ok_or_else(|| {
-                format!(
-                    "weights: {name:?} is not a feature; the features are {}",
-                    FEATURES.join(", ")
-                )
+                WeightsError::NotAFeature {
+                    part: part(),
+                    name: name.clone(),
+                    features: FEATURES.join(", "),
+                }
             })?;
             if !w.is_finite() {
-                return Err(format!("weights: {name:?} is {w}, not a number"));
+                return Err(WeightsError::NotANumber {
+                    part: part(),
+                    name: name.clone(),
+                    value: *w,
+                });
             }
             weights[i] = *w;
         }
         if let Some(missing) = FEATURES.iter().find(|f| !file.weights.contains_key(**f)) {
-            return Err(format!("weights: {missing:?} is missing"));
+            return Err(WeightsError::Missing {
+                part: part(),
+                name: missing.to_string(),
+            });
         }
         Ok(Policy {
             weights,
@@ -308,7 +316,7 @@ impl Policy {
     }
 
     /// "trained", "solo-trained", "hand", or else a policy file's path.
-    pub fn named(name: &str) -> Result<Policy, String> {
+    pub fn named(name: &str) -> Result<Policy, WeightsError> {
         match name {
             "hand" => Ok(Policy::hand()),
             "trained" => Ok(Policy::trained().clone()),
@@ -318,9 +326,8 @@ impl Policy {
     }
 
     /// Reads a policy file from disk.
-    pub fn load(path: &str) -> Result<Policy, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        Policy::from_json(&text).map_err(|e| format!("{path}: {e}"))
+    pub fn load(path: &str) -> Result<Policy, WeightsError> {
+        Policy::from_json(&crate::weights_file::read(path)?).map_err(|e| e.in_file(path))
     }
 }
 
@@ -420,14 +427,17 @@ mod tests {
         let text = serde_json::to_string(&p.to_file(BTreeMap::new())).unwrap();
         assert_eq!(Policy::from_json(&text).unwrap(), p);
         let missing = text.replace("\"own_covered\"", "\"own_coverd\"");
-        let e = Policy::from_json(&missing).unwrap_err();
+        let e = Policy::from_json(&missing).unwrap_err().to_string();
         assert!(e.contains("\"own_coverd\" is not a feature"), "{e}");
         let mut file = p.to_file(BTreeMap::new());
         file.weights.remove("covered");
-        let e = Policy::from_json(&serde_json::to_string(&file).unwrap()).unwrap_err();
+        let e = Policy::from_json(&serde_json::to_string(&file).unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("\"covered\" is missing"), "{e}");
         assert!(Policy::from_json("{")
             .unwrap_err()
+            .to_string()
             .starts_with("not a policy file"));
     }
 }

@@ -36,15 +36,22 @@ pub enum Verdict {
     Undecided,
 }
 
+/// Bounds a test cannot run with.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    #[error("ELO0 must be below ELO1, not {0} and {1}")]
+    Elo(f64, f64),
+    #[error("alpha and beta are error rates between 0 and 0.5, not {0} and {1}")]
+    ErrorRates(f64, f64),
+}
+
 impl Sprt {
-    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, SprtError> {
         if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
-            return Err(format!("ELO0 must be below ELO1, not {elo0} and {elo1}"));
+            return Err(SprtError::Elo(elo0, elo1));
         }
         if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
-            return Err(format!(
-                "alpha and beta are error rates between 0 and 0.5, not {alpha} and {beta}"
-            ));
+            return Err(SprtError::ErrorRates(alpha, beta));
         }
         Ok(Sprt {
             elo0,

@@ -2,12 +2,13 @@
 //! a finished game, 0 to 1) from a logistic model of what they hold against what the others
 //! hold (solo: of what the player holds). `mcts` ends a playout with it after `playout_depth`
 //! steps instead of playing to the end; `sagani train --value` fits it to where the playout
-//! policy's own games ended (`value_train`), so that a cut playout estimates what the whole
+//! policy's own games ended (`sagani_lab::value_train`), so that a cut playout estimates what the whole
 //! one would have returned, without its noise, at a fraction of its cost. A model for each
 //! player count; the `solo-all` variant (scored otherwise) is not evaluated.
 
 use crate::aim::Aim;
 use crate::policy::lateness;
+use crate::weights_file::WeightsError;
 use sagani_core::{tile, Game, Variant, MAX_PLAYERS, SYMPHONY_TILES};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -147,18 +148,18 @@ pub fn solo_return(tiles: f32, symphony: f32, bonus: f32) -> f32 {
     0.1 + (0.9 - bonus) * tiles + bonus * symphony
 }
 
-pub(crate) fn dot(w: &Weights, f: &Features) -> f32 {
+pub fn dot(w: &Weights, f: &Features) -> f32 {
     w.iter().zip(f).map(|(a, b)| a * b).sum()
 }
 
 /// Whether a solo game can still end in a symphony: fewer than 25 tiles are placed.
-pub(crate) fn symphony_open(g: &Game) -> bool {
+pub fn symphony_open(g: &Game) -> bool {
     g.placements() < u16::from(SYMPHONY_TILES)
 }
 
 /// A solo position's return by the two parts' weights (`Value::symphony`): past 25 tiles no
 /// symphony can come, so that part is known, not guessed.
-pub(crate) fn in_two_parts(
+pub fn in_two_parts(
     tiles: &Weights,
     chance: &Weights,
     f: &Features,
@@ -229,22 +230,28 @@ impl Value {
 
     /// Reads an evaluation file (JSON, as `sagani train --value` writes it): a weight for every
     /// feature of every player count 1 to 4.
-    pub fn from_json(text: &str) -> Result<Value, String> {
+    pub fn from_json(text: &str) -> Result<Value, WeightsError> {
         let file: ValueFile =
-            serde_json::from_str(text).map_err(|e| format!("not an evaluation file: {e}"))?;
+            serde_json::from_str(text).map_err(|source| WeightsError::NotJson {
+                what: "an evaluation file",
+                source,
+            })?;
         let mut weights = [[0.0; FEATURES]; 4];
         if let Some(other) = file
             .players
             .keys()
             .find(|k| !["1", "2", "3", "4"].contains(&k.as_str()))
         {
-            return Err(format!("players: {other:?} is not 1, 2, 3 or 4"));
+            return Err(WeightsError::NotAPlayerCount(other.clone()));
         }
         for n in 1..=4usize {
             let named = file
                 .players
                 .get(&n.to_string())
-                .ok_or_else(|| format!("players: \"{n}\" is missing"))?;
+                .ok_or_else(|| WeightsError::Missing {
+                    part: "players".to_string(),
+                    name: n.to_string(),
+                })?;
             weights[n - 1] = read_weights(named, &format!("players \"{n}\""))?;
         }
         let symphony = match &file.solo_symphony {
@@ -254,28 +261,33 @@ impl Value {
         Ok(Value { weights, symphony })
     }
 
-    pub fn load(path: &str) -> Result<Value, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        Value::from_json(&text).map_err(|e| format!("{path}: {e}"))
+    pub fn load(path: &str) -> Result<Value, WeightsError> {
+        Value::from_json(&crate::weights_file::read(path)?).map_err(|e| e.in_file(path))
     }
 }
 
 /// A weight for every feature, by name (`what` names the part of the file for errors).
-fn read_weights(named: &BTreeMap<String, f32>, what: &str) -> Result<Weights, String> {
+fn read_weights(named: &BTreeMap<String, f32>, what: &str) -> Result<Weights, WeightsError> {
     let names = feature_names();
     if let Some(bad) = named.keys().find(|k| !names.contains(k)) {
-        return Err(format!(
-            "{what}: {bad:?} is not a feature; the features are {}",
-            names.join(", ")
-        ));
+        return Err(WeightsError::NotAFeature {
+            part: what.to_string(),
+            name: bad.clone(),
+            features: names.join(", "),
+        });
     }
     let mut w = [0.0; FEATURES];
     for (i, name) in names.iter().enumerate() {
-        let x = *named
-            .get(name)
-            .ok_or_else(|| format!("{what}: {name:?} is missing"))?;
+        let x = *named.get(name).ok_or_else(|| WeightsError::Missing {
+            part: what.to_string(),
+            name: name.clone(),
+        })?;
         if !x.is_finite() {
-            return Err(format!("{what}: {name:?} is {x}, not a number"));
+            return Err(WeightsError::NotANumber {
+                part: what.to_string(),
+                name: name.clone(),
+                value: x,
+            });
         }
         w[i] = x;
     }
@@ -341,7 +353,7 @@ mod tests {
             // Games of the greedy policy, looked at once 40 tiles are drawn.
             let mut g = Game::seeded(2, seed).unwrap();
             while g.draw_pile_len() > 32 && !g.is_over() {
-                crate::mcts::playout_step(
+                crate::playout::playout_step(
                     &mut g,
                     &mut rng,
                     0,
@@ -370,7 +382,7 @@ mod tests {
             for _ in 0..12 {
                 for (g, samples) in [(&mut good, 0), (&mut careless, 2)] {
                     let hand = Policy::hand();
-                    crate::mcts::playout_step(
+                    crate::playout::playout_step(
                         g,
                         &mut rng,
                         samples,
@@ -408,14 +420,17 @@ mod tests {
         let text = serde_json::to_string(&v.to_file(BTreeMap::new())).unwrap();
         assert_eq!(Value::from_json(&text).unwrap(), v);
         let typo = text.replacen("\"late_supply\"", "\"late_suply\"", 1);
-        let e = Value::from_json(&typo).unwrap_err();
+        let e = Value::from_json(&typo).unwrap_err().to_string();
         assert!(e.contains("\"late_suply\" is not a feature"), "{e}");
         let mut file = v.to_file(BTreeMap::new());
         file.players.remove("3");
-        let e = Value::from_json(&serde_json::to_string(&file).unwrap()).unwrap_err();
+        let e = Value::from_json(&serde_json::to_string(&file).unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("\"3\" is missing"), "{e}");
         assert!(Value::from_json("[]")
             .unwrap_err()
+            .to_string()
             .starts_with("not an evaluation file"));
         // The solo symphony part, when there is one, goes along and is checked the same way.
         let mut weights = [0.0; FEATURES];
@@ -428,14 +443,18 @@ mod tests {
         let sym = typo.solo_symphony.as_mut().unwrap();
         let w = sym.remove("late_score").unwrap();
         sym.insert("late_scor".into(), w);
-        let e = Value::from_json(&serde_json::to_string(&typo).unwrap()).unwrap_err();
+        let e = Value::from_json(&serde_json::to_string(&typo).unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("solo_symphony: \"late_scor\" is not a feature"),
             "{e}"
         );
         let mut short = file;
         short.solo_symphony.as_mut().unwrap().remove("supply");
-        let e = Value::from_json(&serde_json::to_string(&short).unwrap()).unwrap_err();
+        let e = Value::from_json(&serde_json::to_string(&short).unwrap())
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "solo_symphony: \"supply\" is missing");
     }
 

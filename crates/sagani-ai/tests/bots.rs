@@ -3,7 +3,7 @@
 
 use sagani_ai::arena::play_game;
 use sagani_ai::sampler::PileSampler;
-use sagani_ai::{make_bot, Bot, Budget, Mcts, MctsConfig};
+use sagani_ai::{Bot, BotSpec, Budget, Mcts, MctsConfig};
 use sagani_core::record::RecordedGame;
 use sagani_core::{tile, Game, Setup, Variant};
 
@@ -17,7 +17,12 @@ fn setup(players: u8, seed: u64) -> Setup {
 /// Plays a whole game; every complaint `play_game` logs (a move outside the legal list) fails.
 fn game(names: &[&str], players: u8, seed: u64, budget: Budget) -> RecordedGame {
     let mut bots: Vec<Box<dyn Bot>> = (0..players as usize)
-        .map(|s| make_bot(names[s % names.len()], seed * 10 + s as u64).unwrap())
+        .map(|s| {
+            names[s % names.len()]
+                .parse::<BotSpec>()
+                .unwrap()
+                .bot(seed * 10 + s as u64)
+        })
         .collect();
     let mut faults = Vec::new();
     let rg = play_game(&setup(players, seed), &mut bots, budget, seed, &mut |l| {
@@ -118,8 +123,8 @@ fn the_same_seed_gives_the_same_decisions() {
     // A different seed plays differently (so the check above can fail).
     let a = game(&["random"], 2, 3, Budget::default());
     let mut bots: Vec<Box<dyn Bot>> = vec![
-        make_bot("random", 999).unwrap(),
-        make_bot("random", 998).unwrap(),
+        "random".parse::<BotSpec>().unwrap().bot(999),
+        "random".parse::<BotSpec>().unwrap().bot(998),
     ];
     let b = play_game(&setup(2, 3), &mut bots, Budget::default(), 3, &mut |_| {}).unwrap();
     assert_ne!(a.record().moves, b.record().moves);
@@ -140,7 +145,7 @@ fn decisions_do_not_depend_on_the_hidden_order_of_the_draw_pile() {
     // decides the same, since it only ever sees the view.
     for seed in 0..6u64 {
         let mut real = Game::seeded(2, seed).unwrap();
-        let mut greedy = make_bot("greedy", seed).unwrap();
+        let mut greedy = "greedy".parse::<BotSpec>().unwrap().bot(seed);
         for _ in 0..(8 + seed * 3) {
             let seat = real.to_act().unwrap();
             let legal = real.legal_moves();
@@ -171,7 +176,7 @@ fn decisions_do_not_depend_on_the_hidden_order_of_the_draw_pile() {
             let choices: Vec<_> = [&real, &other, &third]
                 .iter()
                 .map(|g| {
-                    let mut bot = make_bot(name, 5).unwrap();
+                    let mut bot = name.parse::<BotSpec>().unwrap().bot(5);
                     bot.choose(
                         &g.view(Some(seat)),
                         &g.legal_moves(),

@@ -2,7 +2,7 @@
 
 use sagani_ai::arena::play_game;
 use sagani_ai::engine::{EngineBot, Request};
-use sagani_ai::{make_bot, Bot, Budget};
+use sagani_ai::{Bot, BotSpec, Budget};
 use sagani_core::{Game, Setup};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -25,7 +25,7 @@ fn script(name: &str, body: &str) -> String {
 fn match_with(command: &str, ms: u64) -> (Vec<String>, Game) {
     let mut bots: Vec<Box<dyn Bot>> = vec![
         Box::new(EngineBot::new("e", command, 1, Duration::from_millis(ms))),
-        make_bot("greedy", 2).unwrap(),
+        "greedy".parse::<BotSpec>().unwrap().bot(2),
     ];
     let mut log = Vec::new();
     let rg = play_game(
@@ -199,7 +199,7 @@ fn an_engine_that_never_reads_its_input_cannot_block_the_caller() {
     // Requests pile up in a full pipe; the caller must still time out each decision.
     let cmd = script("deaf.py", "import time\ntime.sleep(30)\n");
     let mut game = Game::seeded(4, 3).unwrap();
-    let mut greedy = make_bot("greedy", 1).unwrap();
+    let mut greedy = "greedy".parse::<BotSpec>().unwrap().bot(1);
     for _ in 0..40 {
         let seat = game.to_act().unwrap();
         let legal = game.legal_moves();

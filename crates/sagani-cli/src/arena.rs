@@ -90,7 +90,7 @@ fn run_inner(args: Args) -> Result<(), String> {
             if args.bots.len() != 2 || args.players != 2 {
                 return Err("--sprt tests two bots in 2-player games: name two bots".into());
             }
-            Some(Sprt::new(*e0, *e1, args.alpha, args.beta)?)
+            Some(Sprt::new(*e0, *e1, args.alpha, args.beta).map_err(|e| e.to_string())?)
         }
         _ => return Err("--sprt takes two numbers, ELO0,ELO1".into()),
     };

@@ -3,9 +3,7 @@
 use indicatif::ProgressBar;
 use sagani_ai::arena::play_game;
 use sagani_ai::engine::EngineBot;
-use sagani_ai::{
-    known_bot, make_bot, Bot, Budget, Config2026, Mcts, Mcts2026, MctsConfig, BOT_NAMES,
-};
+use sagani_ai::{Bot, BotSpec, BotSpecError, Budget, Tuning, BOT_NAMES};
 use sagani_core::record::RecordedGame;
 use sagani_core::Setup;
 use std::path::{Path, PathBuf};
@@ -36,11 +34,8 @@ pub struct Roster {
     /// widening, candidates, playout_samples, solo_playout_samples, symphony_bonus, policy
     /// and solo_policy (trained, solo-trained, hand or a file), reuse, shared_tree,
     /// tree_positional, intermezzo_reveal (off or a number), playout_depth, solo_playout_depth,
-    /// value (trained or a file), solo_hindsight, hindsight_width, hindsight_branch, solo_race,
-    /// race_min, solo_paired, solo_puct, puct_temperature, solo_td (trained, none or a file),
-    /// solo_td_depth, solo_expecti, expecti_depth, expecti_root_width, expecti_width,
-    /// expecti_prior; see
-    /// `MctsConfig` and docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too,
+    /// value (trained or a file), solo_paired, solo_td (trained, none or a file) and
+    /// solo_td_depth; see `MctsConfig` and docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too,
     /// so two settings can meet in one match.
     #[arg(long, value_name = "NAME=VALUE,…", value_delimiter = ',')]
     mcts_config: Vec<String>,
@@ -88,11 +83,11 @@ impl Roster {
             }
         }
         for n in names {
-            if let Some(settings) = n.strip_prefix("mcts/") {
-                MctsConfig::default().set_all(settings)?;
-                continue;
+            let spec = n.parse::<BotSpec>();
+            if let Err(BotSpecError::Setting(e)) = spec {
+                return Err(e.to_string());
             }
-            if !known_bot(n) && self.engine(n)?.is_none() {
+            if spec.is_err() && self.engine(n)?.is_none() {
                 return Err(format!(
                     "unknown bot {n:?}; use {}, mcts:LEVEL (1 to 8), mcts-2026 or a NAME given with --engine NAME=COMMAND",
                     BOT_NAMES.join(", ")
@@ -111,27 +106,14 @@ impl Roster {
                     None => bot,
                 }))
             }
-            None if name == "mcts" || name.starts_with("mcts/") => {
-                let mut cfg = MctsConfig::default();
-                if let Some(t) = self.threads {
-                    cfg.threads = t as usize;
-                }
-                for setting in &self.mcts_config {
-                    cfg.set(setting)?;
-                }
-                if let Some(settings) = name.strip_prefix("mcts/") {
-                    cfg.set_all(settings)?;
-                }
-                Ok(Box::new(Mcts::new(seed, cfg)))
+            None => {
+                let tuning = Tuning {
+                    threads: self.threads.map(usize::from),
+                    mcts: self.mcts_config.clone(),
+                };
+                let spec: BotSpec = name.parse().map_err(|e: BotSpecError| e.to_string())?;
+                spec.tuned(seed, &tuning).map_err(|e| e.to_string())
             }
-            None if name == "mcts-2026" => {
-                let mut cfg = Config2026::default();
-                if let Some(t) = self.threads {
-                    cfg.threads = t as usize;
-                }
-                Ok(Box::new(Mcts2026::new(seed, cfg)))
-            }
-            None => make_bot(name, seed),
         }
     }
 }

@@ -1,13 +1,13 @@
-//! `sagani train`: fits the search's move policy to its own self-play (`sagani_ai::train`),
-//! or with `--value` the evaluation its cut playouts end with (`sagani_ai::value_train`).
+//! `sagani train`: fits the search's move policy to its own self-play (`sagani_lab::train`),
+//! or with `--value` the evaluation its cut playouts end with (`sagani_lab::value_train`).
 
 use crate::arena::progress;
 use crate::out::say;
 use crate::seats::exit;
 use sagani_ai::policy::{Policy, FEATURES};
-use sagani_ai::train::{fit, self_play, SelfPlay};
-use sagani_ai::value_train::{self, positions, Positions};
 use sagani_ai::MctsConfig;
+use sagani_lab::train::{fit, self_play, SelfPlay};
+use sagani_lab::value_train::{self, positions, Positions};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,9 +153,11 @@ fn run_inner(args: Args) -> Result<(), String> {
     mcts.set(&format!(
         "policy={}",
         args.from.as_deref().unwrap_or("trained")
-    ))?;
+    ))
+    .map_err(|e| e.to_string())?;
     let solo_from = args.from.as_deref().unwrap_or("solo-trained");
-    mcts.set(&format!("solo_policy={solo_from}"))?;
+    mcts.set(&format!("solo_policy={solo_from}"))
+        .map_err(|e| e.to_string())?;
     // Fail before hours of self-play, not after (without emptying a file already there).
     std::fs::OpenOptions::new()
         .append(true)
@@ -248,7 +250,7 @@ fn run_inner(args: Args) -> Result<(), String> {
 
 /// `--td`: learns the solo value, scores it and the playout policy on held-out decks, writes it.
 fn td(args: &Args, mcts: &MctsConfig) -> Result<(), String> {
-    use sagani_ai::td::{learn, score, TdLearn};
+    use sagani_lab::td_learn::{learn, score, TdLearn};
     let cfg = TdLearn {
         games: args.games.unwrap_or(300_000),
         warm: args.warm,
@@ -261,7 +263,7 @@ fn td(args: &Args, mcts: &MctsConfig) -> Result<(), String> {
     bar.finish_and_clear();
     let held = args.seed.wrapping_add(5_000_000);
     let mine = score(&td, held, args.held_out, cfg.symphony);
-    let policy = sagani_ai::solo_tune::score(&mcts.solo_policy, held, args.held_out, cfg.symphony);
+    let policy = sagani_lab::solo_tune::score(&mcts.solo_policy, held, args.held_out, cfg.symphony);
     say!(
         "held out ({} decks from {held}): the value alone reached 75 on {}, {} symphonies, \
          mean tiles {:.2}; the playout policy alone reached 75 on {}, {} symphonies, mean \
@@ -456,7 +458,7 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
 
 /// `--solo`: tunes the solo playout policy by its games, reports it and writes it.
 fn solo(args: &Args, mcts: MctsConfig) -> Result<(), String> {
-    use sagani_ai::solo_tune::{score, tune, SoloScore, SoloTune};
+    use sagani_lab::solo_tune::{score, tune, SoloScore, SoloTune};
     let decks = args.games.unwrap_or(400);
     let generations = args.steps.unwrap_or(30) as u32;
     let t = SoloTune {

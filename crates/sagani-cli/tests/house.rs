@@ -34,18 +34,23 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("sagani-ai", &[
         // Measures and guesses that know no bot: statistics, SPRT, one placement's worth, the
-        // draw pile's order, where open arrows aim.
-        "stats sprt evaluate sampler aim",
-        // The bot contract, and what any search may use: reasons, the policy, position values.
-        "bot explain policy value",
-        // Solo searches and learned values that `mcts` hands work to.
-        "clairvoyant hindsight race td solo_tune",
+        // draw pile's order, where open arrows aim, what can be wrong with a file of weights.
+        "stats sprt evaluate sampler aim weights_file",
+        // The bot contract, and what any search may use: reasons, the policy, position
+        // values, playouts.
+        "bot explain policy value playout",
+        // The solo solver that sees the whole pile, and the learned solo value.
+        "clairvoyant td",
+        // The search's settings.
+        "mcts_config",
+        // The search tree and its walks.
+        "tree",
         // The strategies.
         "random greedy mcts mcts_2026",
-        // The named levels, made of strategies.
-        "levels",
-        // What runs bots: matches, the engine protocol, training.
-        "arena engine train value_train",
+        // The named levels, made of strategies, and bots by name.
+        "levels spec",
+        // What runs bots: matches, the engine protocol.
+        "arena engine",
         "lib.rs",
     ]),
     ("sagani-server", &[
@@ -82,6 +87,13 @@ const LAYERS: &[(&str, &[&str])] = &[
         // Latency counts; one player; the run.
         "latency",
         "player",
+        "lib.rs",
+    ]),
+    ("sagani-lab", &[
+        // Tuning the solo policy, fitting the policy and the value to searches.
+        "solo_tune train value_train",
+        // Learning the solo value, measured as the tuned policy is.
+        "td_learn",
         "lib.rs",
     ]),
     ("sagani-cli", &[

@@ -2,7 +2,7 @@
 //! blocking thread. The search checks its own budget, so a decision ends on time and the
 //! scheduler's workers really bound the CPU the bots take.
 
-use sagani_ai::{Bot, Budget, Mcts, MctsConfig, BOT_NAMES};
+use sagani_ai::{Bot, BotSpec, BotSpecError, Budget, Tuning, BOT_NAMES};
 use sagani_core::view::View;
 use sagani_core::Move;
 use std::sync::Arc;
@@ -41,28 +41,42 @@ pub fn check(bot: &str, level: Option<u8>) -> Result<u8, String> {
 
 /// A bot as a command line names it: `greedy`, `random`, `mcts` or `mcts:LEVEL`.
 pub fn parse_spec(spec: &str) -> Result<(String, u8), String> {
-    let (bot, level) = match spec.split_once(':') {
-        Some((bot, level)) => {
-            let level = level.parse::<u8>().map_err(|_| {
-                format!(
-                    "{spec:?}: the level after ':' is a number 1 to {}",
-                    sagani_ai::levels::LEVELS
-                )
-            })?;
-            (bot, Some(level))
+    let top = sagani_ai::levels::LEVELS;
+    let (bot, level) = match spec.parse::<BotSpec>() {
+        Ok(BotSpec::Level(n)) => ("mcts", Some(n)),
+        Ok(_) => (spec, None),
+        Err(BotSpecError::NoSuchLevel(n)) => {
+            return Err(format!("mcts levels are 1 to {top}, not {}", n.0))
         }
-        None => (spec, None),
+        // A level after another bot's name: `check` says why it cannot be.
+        Err(BotSpecError::Unknown(_)) => match spec.split_once(':') {
+            Some((bot, level)) => match level.parse::<u8>() {
+                Ok(level) => (bot, Some(level)),
+                Err(_) => {
+                    return Err(format!(
+                        "{spec:?}: the level after ':' is a number 1 to {top}"
+                    ))
+                }
+            },
+            None => (spec, None),
+        },
+        Err(e) => return Err(e.to_string()),
     };
     check(bot, level).map(|level| (bot.to_string(), level))
 }
 
-/// The name `make_bot` knows a seat's bot by: a level of the ladder for mcts.
-pub fn bot_name(bot: &str, level: u8) -> String {
+/// The bot `sagani_ai` knows a seat's bot by: a level of the ladder for mcts.
+pub fn spec(bot: &str, level: u8) -> Result<BotSpec, BotSpecError> {
     if bot == "mcts" {
-        format!("mcts:{level}")
+        Ok(BotSpec::Level(level))
     } else {
-        bot.to_string()
+        bot.parse()
     }
+}
+
+/// The name `spec` knows a seat's bot by.
+pub fn bot_name(bot: &str, level: u8) -> String {
+    spec(bot, level).map_or_else(|_| bot.to_string(), |s| s.to_string())
 }
 
 /// Searching bots think long; the others answer at once and get a queue of their own.
@@ -78,18 +92,20 @@ pub fn is_slow(bot: &str, level: u8) -> bool {
 pub type BotMaker = Arc<dyn Fn(&str, u64) -> Box<dyn Bot> + Send + Sync>;
 
 /// The bots by the names `bot_name` gives: the ladder's levels (each on one thread: the
-/// scheduler runs several decisions side by side), greedy, random.
+/// scheduler runs several decisions side by side), greedy, random; a name that is no bot
+/// plays at random.
 pub fn standard_maker() -> BotMaker {
-    Arc::new(|bot: &str, seed: u64| match bot {
-        "mcts" => Box::new(Mcts::new(
-            seed,
-            MctsConfig {
-                threads: 1,
-                ..MctsConfig::default()
-            },
-        )) as Box<dyn Bot>,
-        name => sagani_ai::make_bot(name, seed)
-            .unwrap_or_else(|_| Box::new(sagani_ai::RandomBot::new(seed)) as Box<dyn Bot>),
+    let one_thread = Tuning {
+        threads: Some(1),
+        mcts: Vec::new(),
+    };
+    Arc::new(move |bot: &str, seed: u64| {
+        bot.parse::<BotSpec>()
+            .and_then(|spec| match spec {
+                BotSpec::Mcts(_) => spec.tuned(seed, &one_thread),
+                _ => Ok(spec.bot(seed)),
+            })
+            .unwrap_or_else(|_| Box::new(sagani_ai::RandomBot::new(seed)))
     })
 }
 
@@ -147,5 +163,21 @@ mod tests {
         assert!(!is_slow("mcts", 4) && !is_slow("greedy", 1));
         assert_eq!(bot_name("mcts", 3), "mcts:3");
         assert_eq!(bot_name("greedy", 1), "greedy");
+    }
+
+    #[test]
+    fn command_line_bots_are_read_as_sagani_ai_names_them() {
+        assert_eq!(parse_spec("mcts:3"), Ok(("mcts".to_string(), 3)));
+        assert_eq!(parse_spec("mcts"), Ok(("mcts".to_string(), DEFAULT_LEVEL)));
+        assert_eq!(parse_spec("greedy"), Ok(("greedy".to_string(), 1)));
+        let err = |s| parse_spec(s).unwrap_err();
+        assert_eq!(err("mcts:9"), "mcts levels are 1 to 8, not 9");
+        assert_eq!(
+            err("mcts:x"),
+            "\"mcts:x\": the level after ':' is a number 1 to 8"
+        );
+        assert_eq!(err("greedy:2"), "greedy has no levels (only mcts has)");
+        assert!(err("mcts-2026").contains("unknown bot"));
+        assert!(err("alphazero").contains("unknown bot"));
     }
 }

@@ -5,9 +5,9 @@
 //! ascent on their log-likelihood. The fitted weights are a `Policy` for the search's
 //! candidates and playouts: the search taught what it finds by looking ahead.
 
-use crate::aim::Aim;
-use crate::policy::{features, lateness, Features, Policy, FEATURES};
-use crate::{Bot, Budget, Mcts, MctsConfig};
+use sagani_ai::aim::Aim;
+use sagani_ai::policy::{features, lateness, Features, Policy, FEATURES};
+use sagani_ai::{Bot, Budget, Mcts, MctsConfig};
 use sagani_core::{Game, Move, Setup};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;

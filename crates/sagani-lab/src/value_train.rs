@@ -5,15 +5,16 @@
 //! (soft labels, cross-entropy, Adam) per player count then learns what a position is worth
 //! where a playout would have gone on.
 
-use crate::aim::Aim;
-use crate::bot::{Bot, Budget};
-use crate::mcts::{playout_step, returns, solo_tiles_share, Mcts, MctsConfig};
-use crate::value::{
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sagani_ai::aim::Aim;
+use sagani_ai::playout::{playout_step, returns, solo_tiles_share};
+use sagani_ai::value::{
     dot, features, in_two_parts, room_features, sigmoid, symphony_open, Features, Value, FEATURES,
     HOLDINGS,
 };
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use sagani_ai::{Bot, Budget};
+use sagani_ai::{Mcts, MctsConfig};
 use sagani_core::{Game, Outcome, Setup};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -346,7 +347,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::solo_return;
+    use sagani_ai::value::solo_return;
 
     /// Targets made by a known logistic rule are recovered.
     #[test]
@@ -375,7 +376,7 @@ mod tests {
             })
             .collect();
         // Feature 9 is a room holding (`hubs`): fitted only when asked.
-        assert!(crate::value::ROOM.contains(&9));
+        assert!(sagani_ai::value::ROOM.contains(&9));
         let f = fit(&samples, |g| g == 4, 400, 0.0, None, true);
         let w = f.value.weights[1];
         for j in 0..FEATURES {

@@ -8,11 +8,11 @@
 //! there the search's move is the fitted policy's best in 33% of decisions against 32.6% for
 //! the hand-set weights.
 
-use crate::aim::Aim;
-use crate::mcts::{outcome_returns, playout_step};
-use crate::policy::{Policy, FEATURES, FIRST_POSITIONAL};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sagani_ai::aim::Aim;
+use sagani_ai::playout::{outcome_returns, playout_step};
+use sagani_ai::policy::{Policy, FEATURES, FIRST_POSITIONAL};
 use sagani_core::{Game, Outcome, Setup, Variant};
 
 /// How the policy is tuned.
