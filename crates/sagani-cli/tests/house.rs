@@ -70,8 +70,9 @@ const LAYERS: &[(&str, &[&str])] = &[
         "lib.rs",
     ]),
     ("sagani-tui", &[
-        // Words, colours, keys, the log's notation, the clock the game is handed.
-        "words style keys notation clock",
+        // Words, colours, keys, the log's notation, the clock the game is handed, what goes
+        // wrong at a server's table.
+        "words style keys notation clock online_error",
         // Parts: the board widget, help, a bot's thread, the server, record files.
         "board help bots online record_file",
         // The whole screen, drawn from a scene.
@@ -83,9 +84,19 @@ const LAYERS: &[(&str, &[&str])] = &[
         "terminal",
         "lib.rs",
     ]),
+    ("sagani-protocol", &[
+        // Shapes that stand alone: refusals, time controls, the OpenAPI-only shapes, tiles,
+        // chat, health.
+        "error time_control schema tiles chat health",
+        // A game's state.
+        "state",
+        // What refers to a state: games made and listed, moves, the socket's messages.
+        "games moves socket",
+        "lib.rs",
+    ]),
     ("sagani-load", &[
-        // Latency counts; one player; the run.
-        "latency",
+        // What goes wrong, latency counts; one player; the run.
+        "error latency",
         "player",
         "lib.rs",
     ]),

@@ -62,7 +62,7 @@ pub fn server(url: &str) -> Result<String, OnlineError> {
     }
 }
 
-pub use crate::online_error::OnlineError;
+pub use crate::online_error::{OnlineError, Refusal};
 /// The shapes the server sends (the protocol crate declares them once, for the server too).
 pub use sagani_protocol::{
     ClockState as Clocks, DailyMark, GameState as State, PlayedMove as Played, Replaced,
@@ -80,19 +80,6 @@ pub fn game_of(state: &State) -> Result<Game, OnlineError> {
             game: state.game.clone(),
             why: e.to_string(),
         })
-}
-
-/// A refusal by the server: its code (`illegal_move`, `stale_version`, …) and message.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Refusal {
-    pub code: String,
-    pub message: String,
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
 }
 
 /// What the connection heard.

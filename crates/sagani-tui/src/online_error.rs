@@ -1,7 +1,6 @@
 //! Why a seat at a server's table could not be had: a link or address that is not one, a
 //! refusal, an answer that is not what the protocol says.
 
-use crate::online::Refusal;
 use serde_json::Value;
 
 #[derive(Debug, thiserror::Error)]
@@ -26,4 +25,17 @@ pub enum OnlineError {
     NoSeat { url: String, answer: Value },
     #[error("{url}: the new game has no invite for the first seat: {answer}")]
     NoInvite { url: String, answer: Value },
+}
+
+/// A refusal by the server: its code (`illegal_move`, `stale_version`, …) and message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub code: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
