@@ -21,46 +21,51 @@ pub fn level_ms(level: u8, think_ms: u64) -> u64 {
     }
 }
 
+/// Why a bot seat cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum BotSeatError {
+    #[error("unknown bot {0:?}; the bots are {names}", names = BOT_NAMES.join(", "))]
+    Unknown(String),
+    #[error("mcts levels are 1 to {top}, not {0}", top = sagani_ai::levels::LEVELS)]
+    NoSuchLevel(u8),
+    #[error("{0} has no levels (only mcts has)")]
+    NoLevels(String),
+    #[error("{0:?}: the level after ':' is a number 1 to {top}", top = sagani_ai::levels::LEVELS)]
+    LevelNotANumber(String),
+    #[error(transparent)]
+    Spec(#[from] BotSpecError),
+}
+
 /// Checks a bot seat's request and gives its level (1 for bots without levels).
-pub fn check(bot: &str, level: Option<u8>) -> Result<u8, String> {
+pub fn check(bot: &str, level: Option<u8>) -> Result<u8, BotSeatError> {
     if !BOT_NAMES.contains(&bot) {
-        return Err(format!(
-            "unknown bot {bot:?}; the bots are {}",
-            BOT_NAMES.join(", ")
-        ));
+        return Err(BotSeatError::Unknown(bot.to_string()));
     }
     let top = sagani_ai::levels::LEVELS;
     match (bot, level) {
         ("mcts", None) => Ok(DEFAULT_LEVEL),
         ("mcts", Some(l)) if (1..=top).contains(&l) => Ok(l),
-        ("mcts", Some(l)) => Err(format!("mcts levels are 1 to {top}, not {l}")),
+        ("mcts", Some(l)) => Err(BotSeatError::NoSuchLevel(l)),
         (_, None) => Ok(1),
-        (_, Some(_)) => Err(format!("{bot} has no levels (only mcts has)")),
+        (_, Some(_)) => Err(BotSeatError::NoLevels(bot.to_string())),
     }
 }
 
 /// A bot as a command line names it: `greedy`, `random`, `mcts` or `mcts:LEVEL`.
-pub fn parse_spec(spec: &str) -> Result<(String, u8), String> {
-    let top = sagani_ai::levels::LEVELS;
+pub fn parse_spec(spec: &str) -> Result<(String, u8), BotSeatError> {
     let (bot, level) = match spec.parse::<BotSpec>() {
         Ok(BotSpec::Level(n)) => ("mcts", Some(n)),
         Ok(_) => (spec, None),
-        Err(BotSpecError::NoSuchLevel(n)) => {
-            return Err(format!("mcts levels are 1 to {top}, not {}", n.0))
-        }
+        Err(BotSpecError::NoSuchLevel(n)) => return Err(BotSeatError::NoSuchLevel(n.0)),
         // A level after another bot's name: `check` says why it cannot be.
         Err(BotSpecError::Unknown(_)) => match spec.split_once(':') {
             Some((bot, level)) => match level.parse::<u8>() {
                 Ok(level) => (bot, Some(level)),
-                Err(_) => {
-                    return Err(format!(
-                        "{spec:?}: the level after ':' is a number 1 to {top}"
-                    ))
-                }
+                Err(_) => return Err(BotSeatError::LevelNotANumber(spec.to_string())),
             },
             None => (spec, None),
         },
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e.into()),
     };
     check(bot, level).map(|level| (bot.to_string(), level))
 }
@@ -142,15 +147,21 @@ mod tests {
 
     #[test]
     fn bot_requests_are_checked() {
-        assert_eq!(check("mcts", None), Ok(DEFAULT_LEVEL));
-        assert_eq!(check("mcts", Some(8)), Ok(8));
-        assert!(check("mcts", Some(0)).unwrap_err().contains("1 to 8"));
-        assert!(check("mcts", Some(9)).unwrap_err().contains("1 to 8"));
-        assert_eq!(check("greedy", None), Ok(1));
-        assert!(check("greedy", Some(2)).unwrap_err().contains("no levels"));
-        assert!(check("alphazero", None)
-            .unwrap_err()
-            .contains("unknown bot"));
+        let err = |bot, level| check(bot, level).unwrap_err().to_string();
+        assert_eq!(check("mcts", None).unwrap(), DEFAULT_LEVEL);
+        assert_eq!(check("mcts", Some(8)).unwrap(), 8);
+        assert!(err("mcts", Some(0)).contains("1 to 8"));
+        assert!(matches!(
+            check("mcts", Some(9)),
+            Err(BotSeatError::NoSuchLevel(9))
+        ));
+        assert_eq!(check("greedy", None).unwrap(), 1);
+        assert!(err("greedy", Some(2)).contains("no levels"));
+        assert!(matches!(
+            check("alphazero", None),
+            Err(BotSeatError::Unknown(_))
+        ));
+        assert!(err("alphazero", None).contains("unknown bot"));
     }
 
     #[test]
@@ -167,10 +178,17 @@ mod tests {
 
     #[test]
     fn command_line_bots_are_read_as_sagani_ai_names_them() {
-        assert_eq!(parse_spec("mcts:3"), Ok(("mcts".to_string(), 3)));
-        assert_eq!(parse_spec("mcts"), Ok(("mcts".to_string(), DEFAULT_LEVEL)));
-        assert_eq!(parse_spec("greedy"), Ok(("greedy".to_string(), 1)));
-        let err = |s| parse_spec(s).unwrap_err();
+        assert_eq!(parse_spec("mcts:3").unwrap(), ("mcts".to_string(), 3));
+        assert_eq!(
+            parse_spec("mcts").unwrap(),
+            ("mcts".to_string(), DEFAULT_LEVEL)
+        );
+        assert_eq!(parse_spec("greedy").unwrap(), ("greedy".to_string(), 1));
+        let err = |s| parse_spec(s).unwrap_err().to_string();
+        assert!(matches!(
+            parse_spec("mcts:9"),
+            Err(BotSeatError::NoSuchLevel(9))
+        ));
         assert_eq!(err("mcts:9"), "mcts levels are 1 to 8, not 9");
         assert_eq!(
             err("mcts:x"),

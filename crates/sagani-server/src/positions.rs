@@ -6,7 +6,18 @@ use crate::api::PlayedMove;
 use crate::store::replay::GameLog;
 use sagani_core::record::Record;
 use sagani_core::view::View;
-use sagani_core::Outcome;
+use sagani_core::{IllegalMove, Outcome, SetupError};
+
+/// Why a record does not replay: its setup, or its first move that does not fit.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayFault {
+    #[error("record: {0}")]
+    Setup(#[from] SetupError),
+    #[error("move {n}: it is not player {player}'s move")]
+    NotTheirMove { n: usize, player: u8 },
+    #[error("move {n}: {illegal}")]
+    Illegal { n: usize, illegal: IllegalMove },
+}
 
 /// A game from its first position to its last.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,8 +32,8 @@ pub struct Positions {
 }
 
 /// The positions of `record`, replayed by the engine; the first illegal move is the error.
-pub fn positions(record: &Record) -> Result<Positions, String> {
-    let mut game = GameLog::new(&record.setup()).map_err(|e| format!("record: {e}"))?;
+pub fn positions(record: &Record) -> Result<Positions, ReplayFault> {
+    let mut game = GameLog::new(&record.setup())?;
     let scores_of = |v: &View| v.seats.iter().map(|s| s.score).collect::<Vec<_>>();
     let first = game.game().view(None);
     let mut scores = vec![scores_of(&first)];
@@ -30,9 +41,13 @@ pub fn positions(record: &Record) -> Result<Positions, String> {
     let mut moves = Vec::new();
     for (n, m) in record.moves.iter().enumerate() {
         if game.game().to_act() != Some(m.player) {
-            return Err(format!("move {n}: it is not player {}'s move", m.player));
+            return Err(ReplayFault::NotTheirMove {
+                n,
+                player: m.player,
+            });
         }
-        game.play(m.mv).map_err(|e| format!("move {n}: {e}"))?;
+        game.play(m.mv)
+            .map_err(|illegal| ReplayFault::Illegal { n, illegal })?;
         moves.push(PlayedMove {
             version: n as u64,
             seat: m.player,
@@ -95,6 +110,11 @@ mod tests {
         assert!(!json.contains("\"deck\""));
         let mut bad = record.clone();
         bad.moves[5].player = (bad.moves[5].player + 1) % 4;
-        assert!(positions(&bad).unwrap_err().starts_with("move 5:"));
+        let fault = positions(&bad).unwrap_err();
+        assert!(
+            matches!(fault, super::ReplayFault::NotTheirMove { n: 5, .. }),
+            "{fault}"
+        );
+        assert!(fault.to_string().starts_with("move 5:"));
     }
 }

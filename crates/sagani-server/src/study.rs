@@ -190,7 +190,8 @@ fn replay_of(
     names: Vec<Option<String>>,
     ended: Option<String>,
 ) -> Result<ReplayAnswer, ApiError> {
-    let p = crate::positions::positions(record).map_err(ApiError::bad_request)?;
+    let p =
+        crate::positions::positions(record).map_err(|e| ApiError::bad_request(e.to_string()))?;
     Ok(ReplayAnswer {
         game,
         players: record.players,
