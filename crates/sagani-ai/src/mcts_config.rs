@@ -3,6 +3,7 @@
 use crate::policy::Policy;
 use crate::value::Value;
 use sagani_core::Game;
+use serde::Deserialize;
 use std::time::Duration;
 
 /// Why a setting of `mcts` cannot be set.
@@ -15,25 +16,77 @@ pub enum SettingError {
         setting: String,
         source: Box<dyn std::error::Error + Send + Sync>,
     },
-    #[error(
-        "{0:?} is not an mcts setting: exploration, widening, candidates, playout_samples, \
-         solo_playout_samples, symphony_bonus, policy, solo_policy, reuse, shared_tree, \
-         tree_positional, intermezzo_reveal, playout_depth, solo_playout_depth, value, \
-         solo_paired, solo_td, solo_td_depth"
-    )]
-    Unknown(String),
+    /// The name is none of [`Settings`]' fields; serde's message lists them.
+    #[error("{name:?} is not an mcts setting: {source}")]
+    Unknown {
+        name: String,
+        #[source]
+        source: serde_json::Error,
+    },
 }
 
-/// The value of `setting`, read as its type.
-fn parsed<T>(setting: &str, value: &str) -> Result<T, SettingError>
-where
-    T: std::str::FromStr,
-    T::Err: std::error::Error + Send + Sync + 'static,
-{
-    value.parse().map_err(|e: T::Err| SettingError::BadValue {
-        setting: setting.to_string(),
-        source: Box::new(e),
-    })
+/// The settings a caller may change, by name (`NAME=VALUE`), read by serde: a value is a
+/// number, `true` or `false`, or a word (`trained`, `off`, `none`, a file's path).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Settings {
+    exploration: Option<f32>,
+    widening: Option<f32>,
+    candidates: Option<usize>,
+    playout_samples: Option<usize>,
+    solo_playout_samples: Option<usize>,
+    symphony_bonus: Option<f32>,
+    reuse: Option<bool>,
+    shared_tree: Option<bool>,
+    tree_positional: Option<bool>,
+    playout_depth: Option<usize>,
+    solo_playout_depth: Option<usize>,
+    /// `trained` or a file.
+    value: Option<String>,
+    /// `off` or a margin.
+    intermezzo_reveal: Option<Reveal>,
+    solo_paired: Option<bool>,
+    /// `none`, `trained` or a file.
+    solo_td: Option<String>,
+    solo_td_depth: Option<usize>,
+    /// `trained`, `solo-trained`, `hand` or a file.
+    policy: Option<String>,
+    solo_policy: Option<String>,
+}
+
+/// `intermezzo_reveal`: a margin, or `off`.
+#[derive(Deserialize)]
+#[serde(untagged, expecting = "a number (the margin) or off")]
+enum Reveal {
+    Margin(f32),
+    Word(Off),
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Off {
+    Off,
+}
+
+impl Settings {
+    fn one(name: &str, value: serde_json::Value) -> Result<Settings, serde_json::Error> {
+        let mut map = serde_json::Map::new();
+        map.insert(name.to_string(), value);
+        serde_json::from_value(serde_json::Value::Object(map))
+    }
+
+    /// The one setting `name` holds `value`: as a number or truth where it reads as one, else
+    /// as a word (so that a file named `7` is still a file).
+    fn read(name: &str, value: &str) -> Result<Settings, serde_json::Error> {
+        let one = |v| Settings::one(name, v);
+        let word = serde_json::Value::String(value.to_string());
+        match serde_json::from_str::<serde_json::Value>(value.trim()) {
+            Ok(v) if v.is_number() || v.is_boolean() => {
+                one(v).or_else(|first| one(word).map_err(|_| first))
+            }
+            _ => one(word),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -193,49 +246,122 @@ impl MctsConfig {
         let (name, value) = setting
             .split_once('=')
             .ok_or_else(|| SettingError::NotNameValue(setting.to_string()))?;
+        let name = name.trim();
         let bad = |e: Box<dyn std::error::Error + Send + Sync>| SettingError::BadValue {
             setting: setting.to_string(),
             source: e,
         };
-        match name.trim() {
-            "exploration" => self.exploration = parsed(setting, value)?,
-            "widening" => self.widening = parsed(setting, value)?,
-            "candidates" => self.candidates = parsed(setting, value)?,
-            "playout_samples" => self.playout_samples = parsed(setting, value)?,
-            "solo_playout_samples" => self.solo_playout_samples = parsed(setting, value)?,
-            "symphony_bonus" => self.symphony_bonus = parsed(setting, value)?,
-            "reuse" => self.reuse = parsed(setting, value)?,
-            "shared_tree" => self.shared_tree = parsed(setting, value)?,
-            "tree_positional" => self.tree_positional = parsed(setting, value)?,
-            "playout_depth" => self.playout_depth = parsed(setting, value)?,
-            "solo_playout_depth" => self.solo_playout_depth = parsed(setting, value)?,
-            "value" => {
-                self.value = match value {
-                    "trained" => Value::trained().clone(),
-                    path => Value::load(path).map_err(|e| bad(e.into()))?,
-                }
+        // Every field is optional, so a name with no value is read only when it is a field.
+        if let Err(source) = Settings::one(name, serde_json::Value::Null) {
+            return Err(SettingError::Unknown {
+                name: name.to_string(),
+                source,
+            });
+        }
+        let s = Settings::read(name, value).map_err(|e| bad(e.into()))?;
+        fn set<T>(to: &mut T, v: Option<T>) {
+            if let Some(v) = v {
+                *to = v;
             }
-            "intermezzo_reveal" => {
-                self.intermezzo_reveal = match value {
-                    "off" => None,
-                    v => Some(parsed(setting, v)?),
-                }
-            }
-            "solo_paired" => self.solo_paired = parsed(setting, value)?,
-            "solo_td" => {
-                self.solo_td = match value {
-                    "none" => None,
-                    "trained" => Some(crate::td::Td::trained().clone()),
-                    path => Some(std::sync::Arc::new(
-                        crate::td::Td::load(path).map_err(|e| bad(e.into()))?,
-                    )),
-                }
-            }
-            "solo_td_depth" => self.solo_td_depth = parsed(setting, value)?,
-            "policy" => self.policy = Policy::named(value).map_err(|e| bad(e.into()))?,
-            "solo_policy" => self.solo_policy = Policy::named(value).map_err(|e| bad(e.into()))?,
-            other => return Err(SettingError::Unknown(other.to_string())),
+        }
+        set(&mut self.exploration, s.exploration);
+        set(&mut self.widening, s.widening);
+        set(&mut self.symphony_bonus, s.symphony_bonus);
+        set(&mut self.candidates, s.candidates);
+        set(&mut self.playout_samples, s.playout_samples);
+        set(&mut self.solo_playout_samples, s.solo_playout_samples);
+        set(&mut self.playout_depth, s.playout_depth);
+        set(&mut self.solo_playout_depth, s.solo_playout_depth);
+        set(&mut self.solo_td_depth, s.solo_td_depth);
+        set(&mut self.reuse, s.reuse);
+        set(&mut self.shared_tree, s.shared_tree);
+        set(&mut self.tree_positional, s.tree_positional);
+        set(&mut self.solo_paired, s.solo_paired);
+        if let Some(v) = s.value {
+            self.value = match v.as_str() {
+                "trained" => Value::trained().clone(),
+                path => Value::load(path).map_err(|e| bad(e.into()))?,
+            };
+        }
+        if let Some(r) = s.intermezzo_reveal {
+            self.intermezzo_reveal = match r {
+                Reveal::Word(Off::Off) => None,
+                Reveal::Margin(m) => Some(m),
+            };
+        }
+        if let Some(v) = s.solo_td {
+            self.solo_td = match v.as_str() {
+                "none" => None,
+                "trained" => Some(crate::td::Td::trained().clone()),
+                path => Some(std::sync::Arc::new(
+                    crate::td::Td::load(path).map_err(|e| bad(e.into()))?,
+                )),
+            };
+        }
+        if let Some(v) = s.policy {
+            self.policy = Policy::named(&v).map_err(|e| bad(e.into()))?;
+        }
+        if let Some(v) = s.solo_policy {
+            self.solo_policy = Policy::named(&v).map_err(|e| bad(e.into()))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_read_by_their_types() {
+        let mut cfg = MctsConfig::default();
+        cfg.set_all("candidates=12/reuse=false/intermezzo_reveal=1.5/exploration=0.25")
+            .unwrap();
+        assert_eq!(
+            (
+                cfg.candidates,
+                cfg.reuse,
+                cfg.intermezzo_reveal,
+                cfg.exploration
+            ),
+            (12, false, Some(1.5), 0.25)
+        );
+        cfg.set("intermezzo_reveal=off").unwrap();
+        assert_eq!(cfg.intermezzo_reveal, None);
+        cfg.set("solo_td=trained").unwrap();
+        assert!(cfg.solo_td.is_some());
+        cfg.set("solo_td=none").unwrap();
+        assert!(cfg.solo_td.is_none());
+    }
+
+    #[test]
+    fn a_wrong_setting_says_what_and_changes_nothing() {
+        let mut cfg = MctsConfig::default();
+        let e = cfg.set("candidates=-3").unwrap_err();
+        assert!(matches!(e, SettingError::BadValue { .. }), "{e}");
+        assert!(e.to_string().contains("\"candidates=-3\""), "{e}");
+        let e = cfg.set("reuse=maybe").unwrap_err().to_string();
+        assert!(e.contains("expected a boolean"), "{e}");
+        let e = cfg.set("intermezzo_reveal=on").unwrap_err();
+        assert!(matches!(e, SettingError::BadValue { .. }), "{e}");
+        assert!(
+            e.to_string().contains("a number (the margin) or off"),
+            "{e}"
+        );
+        // A file named like a number is a file still.
+        let e = cfg.set("policy=7").unwrap_err().to_string();
+        assert!(e.contains("\"policy=7\""), "{e}");
+        let e = cfg.set("speed=3").unwrap_err().to_string();
+        assert!(e.contains("\"speed\" is not an mcts setting"), "{e}");
+        assert!(
+            e.contains("exploration") && e.contains("solo_td_depth"),
+            "{e}"
+        );
+        assert!(matches!(
+            cfg.set("reuse"),
+            Err(SettingError::NotNameValue(_))
+        ));
+        assert_eq!(cfg.candidates, MctsConfig::default().candidates);
+        assert!(cfg.reuse);
     }
 }

@@ -1,5 +1,6 @@
 //! `sagani arena`: seat-balanced matches between bots and engines, with a results table.
 
+use crate::error::CliError;
 use crate::out::say;
 use crate::seats::{exit, records_dir, write_record, Roster};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -68,19 +69,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+    exit(run_inner(args))
 }
 
-fn run_inner(args: Args) -> Result<(), String> {
+fn run_inner(args: Args) -> Result<(), CliError> {
     if args.svg.is_some() || args.records.is_some() {
         crate::out::keep_going();
     }
     args.roster.check(&args.bots)?;
     for (i, name) in args.bots.iter().enumerate() {
         if args.bots[..i].contains(name) {
-            return Err(format!(
+            return Err(CliError::Usage(format!(
                 "bot {name:?} is listed twice; list each bot once (a bot takes several seats when there are more seats than bots)"
-            ));
+            )));
         }
     }
     records_dir(&args.records)?;
@@ -88,11 +89,17 @@ fn run_inner(args: Args) -> Result<(), String> {
         [] => None,
         [e0, e1] => {
             if args.bots.len() != 2 || args.players != 2 {
-                return Err("--sprt tests two bots in 2-player games: name two bots".into());
+                return Err(CliError::Usage(
+                    "--sprt tests two bots in 2-player games: name two bots".into(),
+                ));
             }
-            Some(Sprt::new(*e0, *e1, args.alpha, args.beta).map_err(|e| e.to_string())?)
+            Some(Sprt::new(*e0, *e1, args.alpha, args.beta)?)
         }
-        _ => return Err("--sprt takes two numbers, ELO0,ELO1".into()),
+        _ => {
+            return Err(CliError::Usage(
+                "--sprt takes two numbers, ELO0,ELO1".into(),
+            ))
+        }
     };
     let seatings = seatings(args.bots.len(), args.players as usize);
     let b = seatings.len() as u64;

@@ -1,6 +1,7 @@
 //! `sagani daily`: today's daily challenge of a game server, played at the terminal table, then
 //! the result line to share, par and the place on the day's leaderboard.
 
+use crate::error::CliError;
 use crate::out::say;
 use crate::seats::exit;
 use sagani_tui::{App, Options, SaveTo, WallClock};
@@ -38,16 +39,15 @@ pub fn run(args: Args) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    exit(play(server, &args).map_err(|e| format!("error: {e}")))
+    exit(play(server, &args))
 }
 
-fn play(server: &str, args: &Args) -> Result<(), String> {
-    let server = sagani_tui::online::server(server).map_err(|e| e.to_string())?;
+fn play(server: &str, args: &Args) -> Result<(), CliError> {
+    let server = sagani_tui::online::server(server)?;
     // Checked before anything starts: an attempt begun without a screen would be lost.
-    sagani_tui::interactive().map_err(|e| e.to_string())?;
+    sagani_tui::interactive()?;
     let (conn, started) =
-        sagani_tui::Connection::daily(&server, &args.variant, args.name.as_deref())
-            .map_err(|e| e.to_string())?;
+        sagani_tui::Connection::daily(&server, &args.variant, args.name.as_deref())?;
     let day = started["day"].as_str().unwrap_or_default().to_string();
     let link = conn.link();
     let mut app = App::online(
@@ -59,9 +59,8 @@ fn play(server: &str, args: &Args) -> Result<(), String> {
             bot_pace: Duration::ZERO,
             clock: Box::new(WallClock),
         },
-    )
-    .map_err(|e| e.to_string())?;
-    sagani_tui::run_play(&mut app).map_err(|e| e.to_string())?;
+    )?;
+    sagani_tui::run_play(&mut app)?;
     if !app.over() {
         say!("You left today's challenge ({day}); it waits for you.");
         say!("Come back with: sagani play --join {link}");
@@ -76,11 +75,14 @@ fn play(server: &str, args: &Args) -> Result<(), String> {
 
 /// The game's standing once it is over, par included: the bot plays the day's deck on the
 /// server, which takes a moment the first time.
-fn standing(app: &App) -> Result<Value, String> {
-    let conn = &app.table().ok_or("the game is not a server's")?.conn;
+fn standing(app: &App) -> Result<Value, CliError> {
+    let conn = &app
+        .table()
+        .ok_or_else(|| CliError::Found("the game is not a server's".into()))?
+        .conn;
     let waited = Instant::now();
     loop {
-        let card = conn.daily_card().map_err(|e| e.to_string())?;
+        let card = conn.daily_card()?;
         if card["par_pending"] != true || waited.elapsed() > Duration::from_secs(10) {
             return Ok(card);
         }

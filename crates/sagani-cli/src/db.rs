@@ -2,6 +2,7 @@
 //! store (moving a site up from SQLite to PostgreSQL), back it up while it is served, bring its
 //! schema up to date.
 
+use crate::error::CliError;
 use crate::out::say;
 use crate::seats::exit;
 use sagani_server::store::{self, is_postgres, shown, SqliteStore};
@@ -49,44 +50,47 @@ enum Command {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+    exit(run_inner(args))
 }
 
-fn run_inner(args: Args) -> Result<(), String> {
+fn run_inner(args: Args) -> Result<(), CliError> {
     crate::logging::init();
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(CliError::io("cannot start the runtime"))?;
     match args.command {
         Command::Copy { from, to } => runtime.block_on(copy(&from, &to)),
         Command::Backup { file, db } => {
-            SqliteStore::backup(&db, &file).map_err(|e| e.to_string())?;
+            SqliteStore::backup(&db, &file)?;
             say!("backed up {} to {}", db.display(), file.display());
             Ok(())
         }
         Command::Migrate { db } => runtime.block_on(async {
             if !is_postgres(&db) && !std::path::Path::new(&db).exists() {
-                return Err(format!("{db} does not exist"));
+                return Err(does_not_exist(&db));
             }
-            store::open(&db, false).await.map_err(|e| e.to_string())?;
+            store::open(&db, false).await?;
             say!("{} is up to date", shown(&db));
             Ok(())
         }),
     }
 }
 
-async fn copy(from: &str, to: &str) -> Result<(), String> {
+async fn copy(from: &str, to: &str) -> Result<(), CliError> {
     if from == to {
-        return Err("--from and --to name the same database".into());
+        return Err(CliError::Usage(
+            "--from and --to name the same database".into(),
+        ));
     }
     if !is_postgres(from) && !std::path::Path::new(from).exists() {
-        return Err(format!("{from} does not exist"));
+        return Err(does_not_exist(from));
     }
-    let source = store::open(from, false)
-        .await
-        .map_err(|e| format!("{}: {e}", shown(from)))?;
-    let target = store::open(to, false)
-        .await
-        .map_err(|e| format!("{}: {e}", shown(to)))?;
-    let total = source.counts().await.map_err(|e| e.to_string())?.games;
+    let opened = |db: &str| {
+        let db = shown(db);
+        move |source| CliError::Database { db, source }
+    };
+    let source = store::open(from, false).await.map_err(opened(from))?;
+    let target = store::open(to, false).await.map_err(opened(to))?;
+    let total = source.counts().await?.games;
     let bar = indicatif::ProgressBar::new(total);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {eta}")
@@ -94,7 +98,7 @@ async fn copy(from: &str, to: &str) -> Result<(), String> {
     );
     let report = store::copy(&*source, &*target, |_| bar.inc(1)).await;
     bar.finish_and_clear();
-    let report = report.map_err(|e| e.to_string())?;
+    let report = report?;
     say!(
         "copied {} games from {} to {} ({} were there already, identical); each copy replays to the same state",
         report.copied,
@@ -108,9 +112,13 @@ async fn copy(from: &str, to: &str) -> Result<(), String> {
     if report.skipped.is_empty() {
         Ok(())
     } else {
-        Err(format!(
+        Err(CliError::Found(format!(
             "{} games could not be read and were not copied",
             report.skipped.len()
-        ))
+        )))
     }
+}
+
+fn does_not_exist(db: &str) -> CliError {
+    CliError::Usage(format!("{db} does not exist"))
 }

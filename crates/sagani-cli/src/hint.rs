@@ -1,5 +1,6 @@
 //! `sagani hint`: the best few moves for whoever must act at the end of a (partial) record.
 
+use crate::error::CliError;
 use crate::out::say;
 use crate::replay::read_record;
 use crate::seats::{exit, Roster};
@@ -65,26 +66,27 @@ pub fn run(args: Args) -> ExitCode {
     exit(run_inner(args))
 }
 
-fn run_inner(args: Args) -> Result<(), String> {
+fn run_inner(args: Args) -> Result<(), CliError> {
     args.roster.check(std::slice::from_ref(&args.bot))?;
     let text = read_record(&args.file)?;
-    let one_line = |e: sagani_core::record::RecordError| e.to_string().replace('\n', " ");
-    let (mut record, game) = replay_json(&text).map_err(one_line)?;
+    let (mut record, game) = replay_json(&text)?;
     let game = match args.after {
         Some(n) if (n as usize) < record.moves.len() => {
             record.moves.truncate(n as usize);
-            record.replay().map_err(one_line)?
+            record.replay()?
         }
         Some(n) if n as usize > record.moves.len() => {
-            return Err(format!(
+            return Err(CliError::Usage(format!(
                 "--after {n}: the record has only {} moves",
                 record.moves.len()
-            ))
+            )))
         }
         _ => game,
     };
     let (Some(player), Some(expects)) = (game.to_act(), game.expects()) else {
-        return Err("the game is over: there is no move to hint".into());
+        return Err(CliError::Usage(
+            "the game is over: there is no move to hint".into(),
+        ));
     };
     let view = game.view(Some(player));
     let legal = game.legal_moves();

@@ -2,6 +2,7 @@
 //! `sagani serve` processes on 127.0.0.1 and a new database), then the accepted moves per
 //! second, the latencies, and a check that every acknowledged move is in the database.
 
+use crate::error::CliError;
 use crate::out::say;
 use crate::seats::exit;
 use sagani_load::{run, LoadConfig, LoadReport, Percentiles};
@@ -48,7 +49,7 @@ pub struct Args {
 }
 
 pub fn run_cmd(args: Args) -> ExitCode {
-    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+    exit(run_inner(args))
 }
 
 /// A `sagani serve` child, killed (SIGKILL) when dropped.
@@ -64,8 +65,8 @@ impl Drop for Server {
     }
 }
 
-fn start_server(db: &str) -> Result<Server, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+fn start_server(db: &str) -> Result<Server, CliError> {
+    let exe = std::env::current_exe().map_err(CliError::io("cannot find this program"))?;
     let mut child = Command::new(exe)
         .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
         .args([
@@ -82,7 +83,7 @@ fn start_server(db: &str) -> Result<Server, String> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+        .map_err(CliError::io("cannot start the server"))?;
     let stdout = child.stdout.take().expect("piped");
     let mut server = Server {
         child,
@@ -91,11 +92,11 @@ fn start_server(db: &str) -> Result<Server, String> {
     let mut line = String::new();
     BufReader::new(stdout)
         .read_line(&mut line)
-        .map_err(|e| e.to_string())?;
+        .map_err(CliError::io("cannot read the server's first line"))?;
     server.url = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
-        .ok_or_else(|| format!("the server did not start: {line:?}"))?
+        .ok_or_else(|| CliError::Found(format!("the server did not start: {line:?}")))?
         .to_string();
     Ok(server)
 }
@@ -155,9 +156,9 @@ fn print(report: &LoadReport, cfg: &LoadConfig) {
     }
 }
 
-fn run_inner(args: Args) -> Result<(), String> {
+fn run_inner(args: Args) -> Result<(), CliError> {
     if !args.rate.is_finite() || args.rate <= 0.0 {
-        return Err("--rate must be a number above 0".into());
+        return Err(CliError::Usage("--rate must be a number above 0".into()));
     }
     let config = |urls: Vec<String>| LoadConfig {
         urls,
@@ -166,22 +167,21 @@ fn run_inner(args: Args) -> Result<(), String> {
         duration: Duration::from_secs(args.seconds),
         seed: args.seed,
     };
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(CliError::io("cannot start the runtime"))?;
     if !args.url.is_empty() {
         let cfg = config(args.url.clone());
-        let report = runtime
-            .block_on(run(cfg.clone()))
-            .map_err(|e| e.to_string())?;
+        let report = runtime.block_on(run(cfg.clone()))?;
         print(&report, &cfg);
         return Ok(());
     }
 
     let postgres = args.db.as_deref().is_some_and(is_postgres);
     if args.instances > 1 && !postgres {
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "--instances {} needs a PostgreSQL database (--db postgres://…): a SQLite file is served by one process only",
             args.instances
-        ));
+        )));
     }
     // Declared before the servers, so dropped after them.
     let mut _scratch = None;
@@ -189,31 +189,32 @@ fn run_inner(args: Args) -> Result<(), String> {
         Some(db) => db.clone(),
         None => {
             let dir = std::env::temp_dir().join(format!("sagani-loadtest-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(&dir)
+                .map_err(CliError::io(format!("cannot create {}", dir.display())))?;
             let file = dir.join("load.db");
             _scratch = Some(Scratch(dir));
             file.to_str()
-                .ok_or("the temporary folder's path is not UTF-8")?
+                .ok_or_else(|| {
+                    CliError::Usage("the temporary folder's path is not UTF-8: give --db".into())
+                })?
                 .to_string()
         }
     };
     if !postgres && Path::new(&db).exists() {
-        return Err(format!("{db} exists: give a new database file"));
+        return Err(CliError::Usage(format!(
+            "{db} exists: give a new database file"
+        )));
     }
     let servers = (0..args.instances)
         .map(|_| start_server(&db))
         .collect::<Result<Vec<_>, _>>()?;
     let cfg = config(servers.iter().map(|s| s.url.clone()).collect());
-    let report = runtime
-        .block_on(run(cfg.clone()))
-        .map_err(|e| e.to_string())?;
+    let report = runtime.block_on(run(cfg.clone()))?;
     print(&report, &cfg);
     // Kill every server outright: what they acknowledged must already be stored.
     drop(servers);
     let games: Vec<String> = report.acknowledged_by_game.keys().cloned().collect();
-    let stored = runtime
-        .block_on(sagani_server::store::move_counts(&db, &games))
-        .map_err(|e| e.to_string())?;
+    let stored = runtime.block_on(sagani_server::store::move_counts(&db, &games))?;
     // Only this run's games: a PostgreSQL database may hold others.
     let mut kept = 0;
     let mut lost = 0;
@@ -227,7 +228,9 @@ fn run_inner(args: Args) -> Result<(), String> {
         report.acknowledged,
     );
     if lost > 0 {
-        return Err("acknowledged moves are missing from the database".into());
+        return Err(CliError::Found(
+            "acknowledged moves are missing from the database".into(),
+        ));
     }
     Ok(())
 }

@@ -4,6 +4,7 @@ mod arena;
 mod bench;
 mod daily;
 mod db;
+mod error;
 mod hint;
 mod loadtest;
 mod logging;

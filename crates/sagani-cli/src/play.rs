@@ -1,12 +1,15 @@
 //! `sagani play`: a full-screen game in the terminal (crates/sagani-tui), and `sagani view`, its
 //! replay viewer.
 
+use crate::error::CliError;
 use crate::out::say;
 use crate::seats::{bot_seed, exit, Roster};
+use sagani_ai::BotSpec;
 use sagani_core::record::RecordedGame;
 use sagani_core::{Setup, Variant};
+use sagani_protocol::games::{CreateGame, SeatRequest};
+use sagani_protocol::time_control::TimeControl;
 use sagani_tui::{App, Options, Player, SaveTo, Viewer, WallClock};
-use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -77,11 +80,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+    exit(run_inner(args))
 }
 
 /// Who plays each seat, from `--players` and `--bots`.
-fn seat_names(players: u8, bots: &[String]) -> Result<Vec<String>, String> {
+fn seat_names(players: u8, bots: &[String]) -> Result<Vec<String>, CliError> {
     let n = players as usize;
     let bots: Vec<String> = if bots.is_empty() {
         vec!["mcts".to_string(); n - 1]
@@ -93,21 +96,23 @@ fn seat_names(players: u8, bots: &[String]) -> Result<Vec<String>, String> {
     } else if bots.len() + 1 == n {
         Ok(std::iter::once("human".to_string()).chain(bots).collect())
     } else {
-        Err(format!(
+        Err(CliError::Usage(format!(
             "--bots names {} seat{}, but a {n}-player game has {} after yours (name {n} to fill them all)",
             bots.len(),
             if bots.len() == 1 { "" } else { "s" },
             n - 1
-        ))
+        )))
     }
 }
 
-fn players_of(args: &Args) -> Result<(u8, Option<Variant>), String> {
+fn players_of(args: &Args) -> Result<(u8, Option<Variant>), CliError> {
     let variant = args.variant.as_deref().and_then(Variant::parse);
     let solo = args.solo || variant.is_some();
     match (solo, args.players) {
         (true, None | Some(1)) => Ok((1, variant.or(Some(Variant::Solo)))),
-        (true, Some(n)) => Err(format!("a solo game has 1 player, not {n}")),
+        (true, Some(n)) => Err(CliError::Usage(format!(
+            "a solo game has 1 player, not {n}"
+        ))),
         (false, Some(n)) => Ok((n, None)),
         (false, None) => Ok((
             (args.bots.len() as u8 + 1)
@@ -118,13 +123,13 @@ fn players_of(args: &Args) -> Result<(u8, Option<Variant>), String> {
     }
 }
 
-fn run_inner(args: Args) -> Result<(), String> {
+fn run_inner(args: Args) -> Result<(), CliError> {
     if args.join.is_some() || args.server.is_some() {
         return online(&args);
     }
     let (rg, names, seed, save_to) = match &args.load {
         Some(file) => {
-            let loaded = sagani_tui::load(file).map_err(|e| e.to_string())?;
+            let loaded = sagani_tui::load(file)?;
             let players = loaded.game.game().players();
             let names = match (&loaded.seats, args.bots.is_empty()) {
                 (_, false) => seat_names(players, &args.bots)?,
@@ -150,7 +155,7 @@ fn run_inner(args: Args) -> Result<(), String> {
                 variant,
                 ..Setup::seeded(players, seed)
             };
-            let rg = RecordedGame::new(&setup).map_err(|e| e.to_string())?;
+            let rg = RecordedGame::new(&setup)?;
             let save = match &args.save {
                 Some(s) => SaveTo::File(s.clone()),
                 None => SaveTo::NewIn(PathBuf::new()),
@@ -162,15 +167,14 @@ fn run_inner(args: Args) -> Result<(), String> {
     args.roster
         .check(&bots)
         .map_err(|e| match (&args.load, args.bots.is_empty()) {
-            (Some(file), true) => format!(
+            (Some(file), true) => CliError::Usage(format!(
                 "{}: the seats it names: {e}; choose them with --bots",
                 file.display()
-            ),
+            )),
             _ => e,
         })?;
     // Checked before the screen opens, so that a wrong argument reads as one line.
-    sagani_tui::interactive()
-        .map_err(|e| format!("{e} (to let bots play without a screen, use sagani arena)"))?;
+    sagani_tui::interactive().map_err(CliError::NoScreen)?;
     // An engine writing to our terminal would write over the table.
     let mut roster = args.roster.clone();
     roster.engine_logs = Some(std::env::temp_dir());
@@ -185,7 +189,7 @@ fn run_inner(args: Args) -> Result<(), String> {
                 Ok(Player::bot(name.clone(), bot, roster.budget()))
             }
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, CliError>>()?;
     let mut app = App::new(
         rg,
         players,
@@ -195,9 +199,8 @@ fn run_inner(args: Args) -> Result<(), String> {
             bot_pace: Duration::from_millis(args.bot_pace_ms),
             clock: Box::new(WallClock),
         },
-    )
-    .map_err(|e| e.to_string())?;
-    let Some(path) = sagani_tui::run_play(&mut app).map_err(|e| e.to_string())? else {
+    )?;
+    let Some(path) = sagani_tui::run_play(&mut app)? else {
         say!("Quit without saving.");
         return Ok(());
     };
@@ -217,81 +220,95 @@ fn run_inner(args: Args) -> Result<(), String> {
     Ok(())
 }
 
-/// The time control a new game on a server gets, as `POST /api/games` takes it.
-fn clock_of(text: &str) -> Result<Value, String> {
+/// The time control a new game on a server gets, checked as the server checks it.
+fn clock_of(text: &str) -> Result<TimeControl, CliError> {
     let bad = || {
-        format!("--clock {text:?}: give none, M+S (minutes and seconds, e.g. 5+5) or turn:D (days)")
+        CliError::Usage(format!(
+            "--clock {text:?}: give none, M+S (minutes and seconds, e.g. 5+5) or turn:D (days)"
+        ))
     };
     let t = text.trim();
-    if t == "none" {
-        return Ok(json!({ "kind": "none" }));
-    }
-    if let Some(days) = t.strip_prefix("turn:") {
-        let days: u32 = days.parse().map_err(|_| bad())?;
-        return Ok(json!({ "kind": "turn", "days": days }));
-    }
-    let (m, s) = t.split_once('+').ok_or_else(bad)?;
-    let (m, s): (u64, u64) = (m.parse().map_err(|_| bad())?, s.parse().map_err(|_| bad())?);
-    Ok(json!({ "kind": "realtime", "initial_s": m * 60, "increment_s": s }))
+    let control = if t == "none" {
+        TimeControl::None
+    } else if let Some(days) = t.strip_prefix("turn:") {
+        TimeControl::Turn {
+            days: days.parse().map_err(|_| bad())?,
+        }
+    } else {
+        let (m, s) = t.split_once('+').ok_or_else(bad)?;
+        let m: u32 = m.parse().map_err(|_| bad())?;
+        TimeControl::Realtime {
+            initial_s: m.checked_mul(60).ok_or_else(bad)?,
+            increment_s: s.parse().map_err(|_| bad())?,
+        }
+    };
+    control.check().map_err(|source| CliError::Clock {
+        text: text.to_string(),
+        source,
+    })
 }
 
 /// A server's seat for each name after mine: a person (with an invite link) or one of the
-/// server's bots.
-fn seat_request(name: &str) -> Result<Value, String> {
-    let (bot, level) = match name.split_once(':') {
-        Some((b, l)) => (b, Some(l)),
-        None => (name, None),
+/// server's bots (the simple ones, mcts and its levels).
+fn seat_request(name: &str) -> Result<SeatRequest, CliError> {
+    let bot = |bot: &str, level| SeatRequest::Bot {
+        bot: bot.to_string(),
+        level,
     };
-    match (bot, level) {
-        ("human", None) => Ok(json!({ "kind": "human" })),
-        ("random" | "greedy" | "mcts", None) => Ok(json!({ "kind": "bot", "bot": bot })),
-        ("mcts", Some(l)) => match l.parse::<u8>() {
-            Ok(l @ 1..=8) => Ok(json!({ "kind": "bot", "bot": "mcts", "level": l })),
-            _ => Err(format!("{name:?}: an mcts level is 1 to 8")),
-        },
-        _ => Err(format!(
+    if name == "human" {
+        return Ok(SeatRequest::Human);
+    }
+    match name.parse::<BotSpec>() {
+        Ok(BotSpec::Random) => Ok(bot("random", None)),
+        Ok(BotSpec::Greedy) => Ok(bot("greedy", None)),
+        Ok(BotSpec::Mcts(settings)) if settings.is_empty() => Ok(bot("mcts", None)),
+        Ok(BotSpec::Level(n)) => Ok(bot("mcts", Some(n))),
+        Err(e @ sagani_ai::BotSpecError::NoSuchLevel(_)) => {
+            Err(CliError::Usage(format!("{name:?}: {e}")))
+        }
+        Err(e @ sagani_ai::BotSpecError::LevelNotANumber(_)) => Err(e.into()),
+        _ => Err(CliError::Usage(format!(
             "{name:?} cannot play at a server's table: name random, greedy, mcts, mcts:LEVEL or human"
-        )),
+        ))),
     }
 }
 
 /// A seat at a game server's table: joined by an invite, or in a new game made there.
-fn online(args: &Args) -> Result<(), String> {
+fn online(args: &Args) -> Result<(), CliError> {
     let name = args.name.as_deref();
     let (conn, invites) = match (&args.join, &args.server) {
         (Some(link), _) => {
-            let invite = sagani_tui::Invite::parse(link).map_err(|e| e.to_string())?;
-            (
-                sagani_tui::Connection::join(&invite, name).map_err(|e| e.to_string())?,
-                Vec::new(),
-            )
+            let invite = sagani_tui::Invite::parse(link)?;
+            (sagani_tui::Connection::join(&invite, name)?, Vec::new())
         }
         (None, Some(server)) => {
-            let server = sagani_tui::online::server(server).map_err(|e| e.to_string())?;
+            let server = sagani_tui::online::server(server)?;
             let (players, variant) = players_of(args)?;
             let names = seat_names(players, &args.bots)?;
             if names[0] != "human" {
-                return Err("at a server's table the first seat is yours: name the seats after it with --bots".into());
+                return Err(CliError::Usage(
+                    "at a server's table the first seat is yours: name the seats after it with --bots".into(),
+                ));
             }
             let seats = names
                 .iter()
                 .map(|n| seat_request(n))
-                .collect::<Result<Vec<Value>, String>>()?;
-            let mut body = json!({ "seats": seats, "public": args.public });
-            if let Some(v) = variant {
-                body["variant"] = json!(v.name());
-            }
-            if let Some(c) = &args.clock {
-                body["clock"] = clock_of(c)?;
-            }
-            if let Some(n) = name {
-                body["name"] = json!(n);
-            }
-            sagani_tui::Connection::create(&server, body, name).map_err(|e| e.to_string())?
+                .collect::<Result<Vec<_>, _>>()?;
+            let game = CreateGame {
+                seats,
+                variant,
+                public: args.public,
+                tutorial: false,
+                rated: false,
+                practice: false,
+                name: name.map(str::to_string),
+                clock: args.clock.as_deref().map(clock_of).transpose()?,
+            };
+            sagani_tui::Connection::create(&server, &game, name)?
         }
         (None, None) => unreachable!("online() runs for --join or --server"),
     };
-    sagani_tui::interactive().map_err(|e| e.to_string())?;
+    sagani_tui::interactive()?;
     let (link, page) = (conn.link(), conn.page());
     let mut app = App::online(
         conn,
@@ -302,9 +319,8 @@ fn online(args: &Args) -> Result<(), String> {
             bot_pace: Duration::from_millis(args.bot_pace_ms),
             clock: Box::new(WallClock),
         },
-    )
-    .map_err(|e| e.to_string())?;
-    sagani_tui::run_play(&mut app).map_err(|e| e.to_string())?;
+    )?;
+    sagani_tui::run_play(&mut app)?;
     if app.over() {
         say!("The game is over. Look back at it in a browser: {page}");
     } else {
@@ -355,18 +371,15 @@ pub struct ViewArgs {
 }
 
 pub fn view(args: ViewArgs) -> ExitCode {
-    exit(
-        (|| {
-            let loaded = sagani_tui::load(&args.file).map_err(|e| e.to_string())?;
-            let name = args.file.file_name().map_or_else(
-                || args.file.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            let mut viewer = Viewer::new(name, loaded.game.record().clone(), loaded.seats)?;
-            sagani_tui::run_view(&mut viewer).map_err(|e| e.to_string())
-        })()
-        .map_err(|e| format!("error: {e}")),
-    )
+    exit((|| {
+        let loaded = sagani_tui::load(&args.file)?;
+        let name = args.file.file_name().map_or_else(
+            || args.file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let mut viewer = Viewer::new(name, loaded.game.record().clone(), loaded.seats)?;
+        Ok(sagani_tui::run_view(&mut viewer)?)
+    })())
 }
 
 #[cfg(test)]
@@ -390,10 +403,50 @@ mod tests {
             s(&["human", "human"])
         );
         assert_eq!(seat_names(1, &[]).unwrap(), s(&["human"]));
-        let e = seat_names(4, &s(&["mcts"])).unwrap_err();
+        let e = seat_names(4, &s(&["mcts"])).unwrap_err().to_string();
         assert!(
             e.contains("names 1 seat, but a 4-player game has 3 after yours"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_server_game_is_asked_for_in_the_protocol_s_shapes() {
+        assert_eq!(clock_of("none").unwrap(), TimeControl::None);
+        assert_eq!(
+            clock_of(" 5+5 ").unwrap(),
+            TimeControl::Realtime {
+                initial_s: 300,
+                increment_s: 5
+            }
+        );
+        assert_eq!(clock_of("turn:3").unwrap(), TimeControl::Turn { days: 3 });
+        for (bad, why) in [
+            ("5x5", "give none, M+S"),
+            ("5+900", "increment_s must be 0 to 600"),
+            ("turn:4", "days must be 1, 2, 3 or 7"),
+        ] {
+            let e = clock_of(bad).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("--clock {bad:?}")) && e.contains(why),
+                "{e}"
+            );
+        }
+        let json = |n: &str| serde_json::to_value(seat_request(n).unwrap()).unwrap();
+        assert_eq!(json("human"), serde_json::json!({ "kind": "human" }));
+        assert_eq!(
+            json("mcts:3"),
+            serde_json::json!({ "kind": "bot", "bot": "mcts", "level": 3 })
+        );
+        assert_eq!(json("greedy")["bot"], "greedy");
+        for (bad, why) in [
+            ("mcts:9", "the levels are 1 to 8, not 9"),
+            ("mcts-2026", "cannot play at a server's table"),
+            ("mcts/reuse=false", "cannot play at a server's table"),
+            ("unruly", "cannot play at a server's table"),
+        ] {
+            let e = seat_request(bad).unwrap_err().to_string();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! `sagani replay`: check a game record and print the state it reaches (RECORD.md).
 
+use crate::error::CliError;
 use crate::out::say;
 use sagani_core::record::{replay_json, Summary};
 use std::io::Read;
@@ -21,14 +22,17 @@ pub struct Args {
 }
 
 /// The text of a record file, or of standard input for `-`.
-pub fn read_record(file: &Path) -> Result<String, String> {
+pub fn read_record(file: &Path) -> Result<String, CliError> {
     let text = if file.as_os_str() == "-" {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map(|_| s)
     } else {
         std::fs::read_to_string(file)
     };
-    text.map_err(|e| format!("record: cannot read {}: {e}", file.display()))
+    text.map_err(CliError::io(format!(
+        "record: cannot read {}",
+        file.display()
+    )))
 }
 
 pub fn run(args: Args) -> ExitCode {

@@ -1,5 +1,6 @@
 //! Who plays a seat: a built-in bot or an engine (`--engine NAME=COMMAND`), and its budget.
 
+use crate::error::CliError;
 use indicatif::ProgressBar;
 use sagani_ai::arena::play_game;
 use sagani_ai::engine::EngineBot;
@@ -58,10 +59,10 @@ impl Roster {
         }
     }
 
-    fn engine(&self, name: &str) -> Result<Option<&str>, String> {
+    fn engine(&self, name: &str) -> Result<Option<&str>, CliError> {
         for e in &self.engines {
             let Some((n, cmd)) = e.split_once('=') else {
-                return Err(format!("--engine {e:?} must be NAME=COMMAND"));
+                return Err(not_an_engine(e));
             };
             if n == name {
                 return Ok(Some(cmd));
@@ -71,33 +72,35 @@ impl Roster {
     }
 
     /// Checks that every name is a bot or an engine before a match starts.
-    pub fn check(&self, names: &[String]) -> Result<(), String> {
+    pub fn check(&self, names: &[String]) -> Result<(), CliError> {
         for e in &self.engines {
             match e.split_once('=') {
                 Some((n, cmd)) if !n.is_empty() && !cmd.trim().is_empty() => {
                     if BOT_NAMES.contains(&n) {
-                        return Err(format!("engine name {n:?} is a built-in bot's name"));
+                        return Err(CliError::Usage(format!(
+                            "engine name {n:?} is a built-in bot's name"
+                        )));
                     }
                 }
-                _ => return Err(format!("--engine {e:?} must be NAME=COMMAND")),
+                _ => return Err(not_an_engine(e)),
             }
         }
         for n in names {
             let spec = n.parse::<BotSpec>();
             if let Err(BotSpecError::Setting(e)) = spec {
-                return Err(e.to_string());
+                return Err(e.into());
             }
             if spec.is_err() && self.engine(n)?.is_none() {
-                return Err(format!(
+                return Err(CliError::Usage(format!(
                     "unknown bot {n:?}; use {}, mcts:LEVEL (1 to 8), mcts-2026 or a NAME given with --engine NAME=COMMAND",
                     BOT_NAMES.join(", ")
-                ));
+                )));
             }
         }
         Ok(())
     }
 
-    pub fn make(&self, name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    pub fn make(&self, name: &str, seed: u64) -> Result<Box<dyn Bot>, CliError> {
         match self.engine(name)? {
             Some(cmd) => {
                 let bot = EngineBot::new(name, cmd, seed, Duration::from_millis(self.budget_ms));
@@ -111,8 +114,8 @@ impl Roster {
                     threads: self.threads.map(usize::from),
                     mcts: self.mcts_config.clone(),
                 };
-                let spec: BotSpec = name.parse().map_err(|e: BotSpecError| e.to_string())?;
-                spec.tuned(seed, &tuning).map_err(|e| e.to_string())
+                let spec: BotSpec = name.parse()?;
+                Ok(spec.tuned(seed, &tuning)?)
             }
         }
     }
@@ -128,46 +131,50 @@ impl Roster {
         seed: u64,
         i: u64,
         bar: &ProgressBar,
-    ) -> Result<RecordedGame, String> {
+    ) -> Result<RecordedGame, CliError> {
         let mut bots = names
             .iter()
             .enumerate()
             .map(|(s, name)| self.make(name, bot_seed(seed, i, s as u64)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut log = |line: String| bar.suspend(|| eprintln!("game {i}: {line}"));
-        let rg = play_game(
+        Ok(play_game(
             setup,
             &mut bots,
             self.budget(),
             bot_seed(seed, i, 99),
             &mut log,
-        )
-        .map_err(|e| e.to_string())?;
-        Ok(rg)
+        )?)
     }
 }
 
 /// Writes record `dir/<n>.json`.
-pub fn write_record(dir: &Path, n: u64, json: &str) -> Result<(), String> {
+pub fn write_record(dir: &Path, n: u64, json: &str) -> Result<(), CliError> {
     let path = dir.join(format!("{n}.json"));
-    std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    std::fs::write(&path, json).map_err(CliError::io(format!("cannot write {}", path.display())))
 }
 
 /// Creates the records directory of a run, if one was asked for.
-pub fn records_dir(dir: &Option<PathBuf>) -> Result<(), String> {
+pub fn records_dir(dir: &Option<PathBuf>) -> Result<(), CliError> {
     if let Some(dir) = dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create records directory {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(CliError::io(format!(
+            "cannot create records directory {}",
+            dir.display()
+        )))?;
     }
     Ok(())
 }
 
+fn not_an_engine(e: &str) -> CliError {
+    CliError::Usage(format!("--engine {e:?} must be NAME=COMMAND"))
+}
+
 /// The exit status of a command: an error is one line on standard error.
-pub fn exit(result: Result<(), String>) -> ExitCode {
+pub fn exit(result: Result<(), CliError>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("error: {}", e.to_string().replace('\n', " "));
             ExitCode::FAILURE
         }
     }

@@ -1,5 +1,6 @@
 //! `sagani serve`: the game server, on a SQLite file or a PostgreSQL database.
 
+use crate::error::CliError;
 use crate::out::say;
 use crate::seats::exit;
 use sagani_server::{Config, HttpLimits, Limits};
@@ -126,7 +127,7 @@ fn cidr(s: &str) -> Result<ipnet::IpNet, String> {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+    exit(run_inner(args))
 }
 
 /// An http:// or https:// address.
@@ -141,7 +142,7 @@ fn public_url(s: &str) -> Result<String, String> {
     Ok(s.trim_end_matches('/').to_string())
 }
 
-fn run_inner(args: Args) -> Result<(), String> {
+fn run_inner(args: Args) -> Result<(), CliError> {
     crate::logging::init();
     let mut config = Config {
         limits: Limits {
@@ -181,20 +182,21 @@ fn run_inner(args: Args) -> Result<(), String> {
     if let Some(n) = args.bot_threads {
         config.bot_threads = n as usize;
     }
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(CliError::io("cannot start the runtime"))?;
     runtime.block_on(async {
         if args.deck_seed.is_some() {
             // Never the seed itself: logs are read by more people than should know the piles.
             tracing::warn!("decks are dealt from a fixed seed: the draw piles are not secret");
         }
-        let app = sagani_server::open(&args.db, config)
-            .await
-            .map_err(|e| e.to_string())?;
-        let games = app.store.counts().await.map_err(|e| e.to_string())?.games;
+        let app = sagani_server::open(&args.db, config).await?;
+        let games = app.store.counts().await?.games;
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
-            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+            .map_err(CliError::io(format!("cannot listen on {}", args.addr)))?;
+        let addr = listener
+            .local_addr()
+            .map_err(CliError::io("cannot read the address listened on"))?;
         // Tests and scripts read this line to find the port.
         say!(
             "sagani server on http://{addr} (database {}, {games} games)",
@@ -204,7 +206,7 @@ fn run_inner(args: Args) -> Result<(), String> {
         let _ = std::io::stdout().flush();
         sagani_server::serve(app, listener, shutdown())
             .await
-            .map_err(|e| e.to_string())
+            .map_err(CliError::io("the server stopped"))
     })
 }
 

@@ -1,6 +1,7 @@
 //! `sagani solo`: a bot plays solo games; tiles used to reach 75 (or the solo-all final score).
 
 use crate::arena::progress;
+use crate::error::CliError;
 use crate::out::say;
 use crate::seats::{exit, records_dir, write_record, Roster};
 use sagani_ai::clairvoyant;
@@ -52,11 +53,11 @@ pub struct Args {
 }
 
 /// A deck solved by the clairvoyant, as a record.
-fn solved(setup: &Setup, beam: clairvoyant::Beam) -> Result<RecordedGame, String> {
-    let mut rg = RecordedGame::new(setup).map_err(|e| e.to_string())?;
+fn solved(setup: &Setup, beam: clairvoyant::Beam) -> Result<RecordedGame, CliError> {
+    let mut rg = RecordedGame::new(setup)?;
     let s = clairvoyant::solve(rg.game(), beam);
     for mv in s.moves {
-        rg.play(mv).map_err(|e| e.to_string())?;
+        rg.play(mv)?;
     }
     Ok(rg)
 }
@@ -73,10 +74,10 @@ fn tiles_to_75(o: Option<Outcome>) -> Option<u8> {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+    exit(run_inner(args))
 }
 
-fn run_inner(args: Args) -> Result<(), String> {
+fn run_inner(args: Args) -> Result<(), CliError> {
     if args.records.is_some() {
         crate::out::keep_going();
     }
@@ -86,7 +87,9 @@ fn run_inner(args: Args) -> Result<(), String> {
     }
     let variant = Variant::parse(&args.variant).expect("checked by clap");
     if (clairvoyant || args.gap) && variant != Variant::Solo {
-        return Err("the clairvoyant solves solo (reach 75), not solo-all".into());
+        return Err(CliError::Usage(
+            "the clairvoyant solves solo (reach 75), not solo-all".into(),
+        ));
     }
     let mut gaps: Vec<f64> = Vec::new();
     let beam = clairvoyant::Beam {

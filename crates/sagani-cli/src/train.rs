@@ -2,6 +2,7 @@
 //! or with `--value` the evaluation its cut playouts end with (`sagani_lab::value_train`).
 
 use crate::arena::progress;
+use crate::error::CliError;
 use crate::out::say;
 use crate::seats::exit;
 use sagani_ai::policy::{Policy, FEATURES};
@@ -127,10 +128,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit(run_inner(args).map_err(|e| format!("error: {e}")))
+    exit(run_inner(args))
 }
 
-fn run_inner(args: Args) -> Result<(), String> {
+fn run_inner(args: Args) -> Result<(), CliError> {
     // The file is the product: `sagani train … | head` must still write it.
     crate::out::keep_going();
     let players = args.players.clone().unwrap_or_else(|| match args.value {
@@ -138,32 +139,33 @@ fn run_inner(args: Args) -> Result<(), String> {
         false => vec![2, 3, 4],
     });
     if let Some(bad) = players.iter().find(|p| !(1..=4).contains(*p)) {
-        return Err(format!("--players: {bad} is not 1 to 4"));
+        return Err(CliError::Usage(format!("--players: {bad} is not 1 to 4")));
     }
     if args.solo_parts && !players.contains(&1) {
-        return Err(format!(
+        return Err(CliError::Usage(format!(
             "--solo-parts: --players {} has no solo games to fit in two parts",
             joined(&players)
-        ));
+        )));
     }
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
-        return Err(format!("--l2 {}: a penalty is 0 or more", args.l2));
+        return Err(CliError::Usage(format!(
+            "--l2 {}: a penalty is 0 or more",
+            args.l2
+        )));
     }
     let mut mcts = MctsConfig::default();
     mcts.set(&format!(
         "policy={}",
         args.from.as_deref().unwrap_or("trained")
-    ))
-    .map_err(|e| e.to_string())?;
+    ))?;
     let solo_from = args.from.as_deref().unwrap_or("solo-trained");
-    mcts.set(&format!("solo_policy={solo_from}"))
-        .map_err(|e| e.to_string())?;
+    mcts.set(&format!("solo_policy={solo_from}"))?;
     // Fail before hours of self-play, not after (without emptying a file already there).
     std::fs::OpenOptions::new()
         .append(true)
         .create(true)
         .open(&args.out)
-        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+        .map_err(CliError::io(format!("--out {}", args.out.display())))?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
@@ -243,13 +245,13 @@ fn run_inner(args: Args) -> Result<(), String> {
     );
     let text = serde_json::to_string_pretty(&policy.to_file(note)).expect("policies serialise");
     std::fs::write(&args.out, text + "\n")
-        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+        .map_err(CliError::io(format!("--out {}", args.out.display())))?;
     say!("wrote {}", args.out.display());
     Ok(())
 }
 
 /// `--td`: learns the solo value, scores it and the playout policy on held-out decks, writes it.
-fn td(args: &Args, mcts: &MctsConfig) -> Result<(), String> {
+fn td(args: &Args, mcts: &MctsConfig) -> Result<(), CliError> {
     use sagani_lab::td_learn::{learn, score, TdLearn};
     let cfg = TdLearn {
         games: args.games.unwrap_or(300_000),
@@ -290,7 +292,7 @@ fn td(args: &Args, mcts: &MctsConfig) -> Result<(), String> {
         "held_out_mean_tiles": mine.mean_tiles,
     });
     std::fs::write(&args.out, td.to_json(note) + "\n")
-        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+        .map_err(CliError::io(format!("--out {}", args.out.display())))?;
     say!("wrote {}", args.out.display());
     Ok(())
 }
@@ -311,7 +313,7 @@ fn joined(players: &[u8]) -> String {
 }
 
 /// `--value`: plays the positions, fits the evaluation, reports it and writes it.
-fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Result<(), String> {
+fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Result<(), CliError> {
     let games = args.games.unwrap_or(20_000);
     let steps = args.steps.unwrap_or(200);
     let symphony_bonus = mcts.symphony_bonus;
@@ -451,13 +453,13 @@ fn value(args: &Args, players: &[u8], mcts: MctsConfig, threads: usize) -> Resul
     }
     let text = serde_json::to_string_pretty(&value.to_file(note)).expect("evaluations serialise");
     std::fs::write(&args.out, text + "\n")
-        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+        .map_err(CliError::io(format!("--out {}", args.out.display())))?;
     say!("wrote {}", args.out.display());
     Ok(())
 }
 
 /// `--solo`: tunes the solo playout policy by its games, reports it and writes it.
-fn solo(args: &Args, mcts: MctsConfig) -> Result<(), String> {
+fn solo(args: &Args, mcts: MctsConfig) -> Result<(), CliError> {
     use sagani_lab::solo_tune::{score, tune, SoloScore, SoloTune};
     let decks = args.games.unwrap_or(400);
     let generations = args.steps.unwrap_or(30) as u32;
@@ -519,7 +521,7 @@ fn solo(args: &Args, mcts: MctsConfig) -> Result<(), String> {
     note.insert("start_held_out_symphonies".into(), before.symphonies.into());
     let text = serde_json::to_string_pretty(&policy.to_file(note)).expect("policies serialise");
     std::fs::write(&args.out, text + "\n")
-        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+        .map_err(CliError::io(format!("--out {}", args.out.display())))?;
     say!("wrote {}", args.out.display());
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! ascent on their log-likelihood. The fitted weights are a `Policy` for the search's
 //! candidates and playouts: the search taught what it finds by looking ahead.
 
+use crate::SelfPlayError;
 use sagani_ai::aim::Aim;
 use sagani_ai::policy::{features, lateness, Features, Policy, FEATURES};
 use sagani_ai::{Bot, Budget, Mcts, MctsConfig};
@@ -77,16 +78,13 @@ pub struct SelfPlay {
 /// Plays the self-play games and returns their decisions (those with more than one legal
 /// move), in game order; `done` is told each finished game. Deterministic for a seed: game d
 /// is deck `seed + d` with bots seeded from it, whichever thread plays it.
-pub fn self_play(sp: &SelfPlay, done: &(dyn Fn(u64) + Sync)) -> Result<Vec<Choice>, String> {
+pub fn self_play(sp: &SelfPlay, done: &(dyn Fn(u64) + Sync)) -> Result<Vec<Choice>, SelfPlayError> {
     if sp.players.is_empty() || sp.players.iter().any(|&p| !(1..=4).contains(&p)) {
-        return Err(format!(
-            "players {:?}: each is 1 to 4 and at least one is given",
-            sp.players
-        ));
+        return Err(SelfPlayError::Players(sp.players.clone()));
     }
     let next = AtomicU64::new(0);
     let out: Mutex<Vec<(u64, Vec<Choice>)>> = Mutex::new(Vec::new());
-    let err: Mutex<Option<String>> = Mutex::new(None);
+    let err: Mutex<Option<SelfPlayError>> = Mutex::new(None);
     std::thread::scope(|s| {
         for _ in 0..sp.threads.max(1) {
             s.spawn(|| loop {
@@ -115,10 +113,10 @@ pub fn self_play(sp: &SelfPlay, done: &(dyn Fn(u64) + Sync)) -> Result<Vec<Choic
     Ok(games.into_iter().flat_map(|(_, c)| c).collect())
 }
 
-fn one_game(sp: &SelfPlay, d: u64) -> Result<Vec<Choice>, String> {
+fn one_game(sp: &SelfPlay, d: u64) -> Result<Vec<Choice>, SelfPlayError> {
     let players = sp.players[(d % sp.players.len() as u64) as usize];
     let deck = sp.seed.wrapping_add(d);
-    let mut g = Game::new(&Setup::seeded(players, deck)).map_err(|e| e.to_string())?;
+    let mut g = Game::new(&Setup::seeded(players, deck))?;
     let mut cfg = sp.mcts.clone();
     cfg.threads = 1;
     let mut bots: Vec<Mcts> = (0..players as u64)
@@ -145,7 +143,8 @@ fn one_game(sp: &SelfPlay, d: u64) -> Result<Vec<Choice>, String> {
             }
             mv
         };
-        g.play(mv).map_err(|e| format!("game {d}: {e}"))?;
+        g.play(mv)
+            .map_err(|source| SelfPlayError::Illegal { game: d, source })?;
     }
     Ok(choices)
 }
@@ -364,6 +363,9 @@ mod tests {
             players: vec![5],
             ..sp
         };
-        assert!(self_play(&bad, &|_| {}).unwrap_err().contains("1 to 4"));
+        assert!(self_play(&bad, &|_| {})
+            .unwrap_err()
+            .to_string()
+            .contains("1 to 4"));
     }
 }

@@ -5,6 +5,7 @@
 //! (soft labels, cross-entropy, Adam) per player count then learns what a position is worth
 //! where a playout would have gone on.
 
+use crate::SelfPlayError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sagani_ai::aim::Aim;
@@ -53,12 +54,9 @@ pub struct Positions {
 
 /// Plays the games and returns their positions' samples, in game order; `done` is told each
 /// finished game. Deterministic for a seed: game d is deck `seed + d` with its own generator.
-pub fn positions(p: &Positions, done: &(dyn Fn(u64) + Sync)) -> Result<Vec<Sample>, String> {
+pub fn positions(p: &Positions, done: &(dyn Fn(u64) + Sync)) -> Result<Vec<Sample>, SelfPlayError> {
     if p.players.is_empty() || p.players.iter().any(|&n| !(1..=4).contains(&n)) {
-        return Err(format!(
-            "players {:?}: each is 1 to 4 and at least one is given",
-            p.players
-        ));
+        return Err(SelfPlayError::Players(p.players.clone()));
     }
     let next = AtomicU64::new(0);
     let out: Mutex<Vec<(u64, Vec<Sample>)>> = Mutex::new(Vec::new());
@@ -483,7 +481,10 @@ mod tests {
             players: vec![5],
             ..p
         };
-        assert!(positions(&five, &|_| {}).unwrap_err().contains("1 to 4"));
+        assert!(positions(&five, &|_| {})
+            .unwrap_err()
+            .to_string()
+            .contains("1 to 4"));
     }
 
     #[test]

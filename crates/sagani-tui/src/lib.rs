@@ -31,4 +31,4 @@ pub use online::{Connection, Invite};
 pub use record_file::{load, LoadError, Loaded, SaveError};
 pub use screen::{MIN_HEIGHT, MIN_WIDTH};
 pub use terminal::{interactive, run_play, run_view, TerminalError};
-pub use viewer::Viewer;
+pub use viewer::{Viewer, ViewerError};

@@ -69,7 +69,8 @@ pub use sagani_protocol::{
     SeatInfo as Seat,
 };
 use sagani_protocol::{
-    Created, EndReason, GameStatus, Joined, LeaveReason, SeatKind, ServerMessage, TimeControl,
+    CreateGame, Created, EndReason, GameStatus, Joined, LeaveReason, SeatKind, ServerMessage,
+    TimeControl,
 };
 
 /// The game a state describes, with a draw pile order that fits what the seat sees.
@@ -240,17 +241,17 @@ impl Connection {
         answer(self.http.get(&url).bearer_auth(&self.token).send())
     }
 
-    /// Makes a game on `server` (`body` as `POST /api/games` takes it) and claims its first
-    /// seat; the invites of the other human seats, to hand to their players.
+    /// Makes a game on `server` and claims its first seat; the invites of the other human
+    /// seats, to hand to their players.
     pub fn create(
         server: &str,
-        body: Value,
+        body: &CreateGame,
         name: Option<&str>,
     ) -> Result<(Connection, Vec<(u8, String)>), OnlineError> {
         let http = client()?;
         let url = format!("{server}/api/games");
         let made =
-            answer(http.post(&url).json(&body).send()).map_err(|refusal| OnlineError::NotMade {
+            answer(http.post(&url).json(body).send()).map_err(|refusal| OnlineError::NotMade {
                 server: server.to_string(),
                 refusal,
             })?;

@@ -34,6 +34,8 @@ pub struct Refusal {
     pub message: String,
 }
 
+impl std::error::Error for Refusal {}
+
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)

@@ -11,7 +11,25 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::text::Line;
 use ratatui::Frame;
 use sagani_core::record::{Record, RecordMove};
-use sagani_core::{Game, Move, TileId};
+use sagani_core::{Game, IllegalMove, Move, SetupError, TileId};
+
+/// Why a record cannot be shown: it does not replay (`load` checks this first).
+#[derive(Debug, thiserror::Error)]
+pub enum ViewerError {
+    #[error("{name}: record: {source}")]
+    Setup {
+        name: String,
+        #[source]
+        source: SetupError,
+    },
+    #[error("{name}: move {index}: {source}")]
+    Illegal {
+        name: String,
+        index: usize,
+        #[source]
+        source: IllegalMove,
+    },
+}
 
 pub struct Viewer {
     name: String,
@@ -31,12 +49,22 @@ pub struct Viewer {
 
 impl Viewer {
     /// A viewer of a record that replays (the caller checked it with `load`).
-    pub fn new(name: String, record: Record, seats: Option<Vec<String>>) -> Result<Viewer, String> {
-        let mut game = Game::new(&record.setup()).map_err(|e| format!("{name}: record: {e}"))?;
+    pub fn new(
+        name: String,
+        record: Record,
+        seats: Option<Vec<String>>,
+    ) -> Result<Viewer, ViewerError> {
+        let mut game = Game::new(&record.setup()).map_err(|source| ViewerError::Setup {
+            name: name.clone(),
+            source,
+        })?;
         let mut states = vec![game.clone()];
-        for (i, m) in record.moves.iter().enumerate() {
-            game.play(m.mv)
-                .map_err(|e| format!("{name}: move {i}: {e}"))?;
+        for (index, m) in record.moves.iter().enumerate() {
+            game.play(m.mv).map_err(|source| ViewerError::Illegal {
+                name: name.clone(),
+                index,
+                source,
+            })?;
             states.push(game.clone());
         }
         let labels = (0..record.players as usize)
