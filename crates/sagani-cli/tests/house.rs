@@ -101,6 +101,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         "lib.rs",
     ]),
     ("sagani-lab", &[
+        // Why self-play stopped.
+        "error",
         // Tuning the solo policy, fitting the policy and the value to searches.
         "solo_tune train value_train",
         // Learning the solo value, measured as the tuned policy is.
@@ -108,6 +110,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         "lib.rs",
     ]),
     ("sagani-cli", &[
+        // What stops a command.
+        "error",
         // What the commands share: output, plots, seats and records.
         "out plot seats logging",
         // One module per command.
