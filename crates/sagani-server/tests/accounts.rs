@@ -23,7 +23,7 @@ async fn serve(store: Arc<dyn Store>) -> String {
         },
         ..Config::default()
     };
-    common::serve_store(store, config).await.0
+    common::serve_local(store, config).await
 }
 
 /// Everything an account does, on the server at `url` (and `other`, a second server on the

@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::local::send as send_by;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sagani_core::{Game, Setup, TileId, Variant};
@@ -30,7 +31,7 @@ async fn serve(store: Arc<dyn Store>, ms: u64, iterations: Option<u64>, per_minu
         analysis_iterations: iterations,
         ..Config::default()
     };
-    common::serve_store(store, config).await.0
+    common::serve_local(store, config).await
 }
 
 async fn send(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
@@ -39,11 +40,10 @@ async fn send(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16,
     if let Some(b) = body {
         r = r.json(&b);
     }
-    let response = r.send().await.expect("the server answers");
-    let status = response.status().as_u16();
-    let body: Value = response.json().await.expect("a JSON body");
-    common::assert_documented(method, path, status, &body);
-    (status, body)
+    let got = send_by(r).await;
+    let body: Value = serde_json::from_str(&got.text).expect("a JSON body");
+    common::assert_documented(method, path, got.status, &body);
+    (got.status, body)
 }
 
 async fn analyse(url: &str, body: Value) -> (u16, Value) {
@@ -262,25 +262,22 @@ async fn two_people_in_progress(url: &str) -> String {
     }
     let client = reqwest::Client::new();
     for token in &tokens {
-        let state: Value = client
-            .get(format!("{url}/api/games/{game}"))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let state = send_by(
+            client
+                .get(format!("{url}/api/games/{game}"))
+                .bearer_auth(token),
+        )
+        .await;
+        let state: Value = serde_json::from_str(&state.text).unwrap();
         if let Some(mv) = state["legal"].get(0) {
-            let played = client
-                .post(format!("{url}/api/games/{game}/moves"))
-                .bearer_auth(token)
-                .json(&json!({"version": 0, "move": mv}))
-                .send()
-                .await
-                .unwrap();
-            let status = played.status().as_u16();
-            assert_eq!(status, 200, "{}", played.text().await.unwrap());
+            let played = send_by(
+                client
+                    .post(format!("{url}/api/games/{game}/moves"))
+                    .bearer_auth(token)
+                    .json(&json!({"version": 0, "move": mv})),
+            )
+            .await;
+            assert_eq!(played.status, 200, "{}", played.text);
             // Its own token does not open the analysis either.
             let (s, refused) = analyse(url, json!({"game": game, "at": 1, "token": token})).await;
             assert_eq!(
@@ -348,16 +345,15 @@ async fn refused_bounded_and_limited(store: Arc<dyn Store>) {
     // One analysis a minute: the second is refused at once, and says when to come back.
     let limited = serve(store, 600_000, Some(50), 1).await;
     let (first, _) = analyse(&limited, json!({"game": "r1", "at": 5})).await;
-    let client = reqwest::Client::new();
-    let second = client
-        .post(format!("{limited}/api/analysis"))
-        .json(&json!({"game": "r1", "at": 6}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!((first, second.status().as_u16()), (200, 429));
-    assert!(second.headers().get("retry-after").is_some());
-    let body: Value = second.json().await.unwrap();
+    let second = send_by(
+        reqwest::Client::new()
+            .post(format!("{limited}/api/analysis"))
+            .json(&json!({"game": "r1", "at": 6})),
+    )
+    .await;
+    assert_eq!((first, second.status), (200, 429));
+    assert!(second.headers.get("retry-after").is_some());
+    let body: Value = serde_json::from_str(&second.text).unwrap();
     assert_eq!(body["error"], "rate_limited");
 }
 

@@ -47,6 +47,8 @@ async fn serve(store: Arc<dyn Store>, clock: Arc<ManualClock>) -> String {
     let app = App::start(store, config).await.expect("server opens");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
+    // Requests need no socket; a spectator's WebSocket has this one.
+    common::local::answer_at(&url, app.clone());
     tokio::spawn(async move {
         sagani_server::serve(app, listener, std::future::pending())
             .await

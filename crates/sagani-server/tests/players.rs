@@ -22,7 +22,7 @@ async fn serve(store: Arc<dyn Store>) -> String {
         },
         ..Config::default()
     };
-    common::serve_store(store, config).await.0
+    common::serve_local(store, config).await
 }
 
 fn token(a: &Answer) -> String {

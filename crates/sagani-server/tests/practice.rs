@@ -26,7 +26,7 @@ async fn serve(store: Arc<dyn Store>) -> String {
         analysis_iterations: Some(40),
         ..Config::default()
     };
-    common::serve_store(store, config).await.0
+    common::serve_local(store, config).await
 }
 
 /// A solo game made by `b` and its seat taken: the game's id and the seat's token.

@@ -20,11 +20,10 @@ async fn send(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16,
     if let Some(b) = body {
         r = r.json(&b);
     }
-    let response = r.send().await.expect("the server answers");
-    let status = response.status().as_u16();
-    let body: Value = response.json().await.expect("a JSON body");
-    common::assert_documented(method, path, status, &body);
-    (status, body)
+    let got = common::local::send(r).await;
+    let body: Value = serde_json::from_str(&got.text).expect("a JSON body");
+    common::assert_documented(method, path, got.status, &body);
+    (got.status, body)
 }
 
 /// A game of 3 bots played to its end with random moves, stored as `id` (finished, or not
@@ -90,7 +89,7 @@ async fn stored_game(store: &Arc<dyn Store>, id: &str, over: bool) -> Game {
 }
 
 async fn replays(store: Arc<dyn Store>) {
-    let (url, _server) = common::serve_store(store.clone(), common::open_limits()).await;
+    let url = common::serve_local(store.clone(), common::open_limits()).await;
     let finished = stored_game(&store, "done", true).await;
     stored_game(&store, "playing", false).await;
     let (s, r) = send(&url, "GET", "/api/games/done/replay", None).await;

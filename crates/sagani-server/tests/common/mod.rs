@@ -1,10 +1,12 @@
 //! A real server on 127.0.0.1 (an ephemeral port, a new database) and a small HTTP/WebSocket
-//! client that keeps every payload it receives.
+//! client that keeps every payload it receives; its HTTP requests go to the router in this
+//! process (`local`), its WebSockets over the socket.
 
 #![allow(dead_code)]
 
 pub mod browser;
 pub mod intercepted;
+pub mod local;
 
 use futures_util::StreamExt;
 use sagani_server::store::{SqliteStore, Store};
@@ -71,6 +73,14 @@ pub async fn start_with(
     }
 }
 
+/// A server on `store` in this process, reached without a socket (`local`): its URL.
+pub async fn serve_local(store: Arc<dyn Store>, config: Config) -> String {
+    let app = sagani_server::App::start(store, config)
+        .await
+        .expect("server opens");
+    local::serve(app)
+}
+
 /// A server on `store` at 127.0.0.1 (an ephemeral port): its URL, and the task serving it.
 pub async fn serve_store(store: Arc<dyn Store>, config: Config) -> (String, JoinHandle<()>) {
     let app = sagani_server::App::start(store, config)
@@ -80,6 +90,8 @@ pub async fn serve_store(store: Arc<dyn Store>, config: Config) -> (String, Join
         .await
         .expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
+    // The client's requests need no socket (`local`); WebSockets and raw requests use this one.
+    local::answer_at(&url, app.clone());
     let handle = tokio::spawn(async move {
         sagani_server::serve(app, listener, std::future::pending())
             .await
@@ -156,14 +168,11 @@ impl TestServer {
     async fn finish(&self, r: reqwest::RequestBuilder) -> Answer {
         let request = r.build().expect("a request");
         let (method, path) = (request.method().clone(), request.url().path().to_string());
-        let response = self
-            .client
-            .execute(request)
-            .await
-            .expect("the server answers");
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let text = response.text().await.expect("a body");
+        let local::Received {
+            status,
+            headers,
+            text,
+        } = local::execute(&self.client, request).await;
         self.payloads.lock().unwrap().push(text.clone());
         let body: Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("status {status}: body is not JSON ({e}): {text}"));
