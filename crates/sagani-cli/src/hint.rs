@@ -3,7 +3,7 @@
 use crate::error::CliError;
 use crate::out::say;
 use crate::replay::read_record;
-use crate::seats::{exit, Roster};
+use crate::seats::{exit_as_replay, Roster};
 use sagani_core::record::replay_json;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -63,7 +63,7 @@ struct HintMove {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    exit(run_inner(args))
+    exit_as_replay(run_inner(args))
 }
 
 fn run_inner(args: Args) -> Result<(), CliError> {

@@ -169,12 +169,22 @@ fn not_an_engine(e: &str) -> CliError {
     CliError::Usage(format!("--engine {e:?} must be NAME=COMMAND"))
 }
 
-/// The exit status of a command: an error is one line on standard error.
+/// The exit status of a command: an error is one line on standard error, `error: …`.
 pub fn exit(result: Result<(), CliError>) -> ExitCode {
+    exit_as(result, "error: ")
+}
+
+/// The exit status of a command that reads a record as `sagani replay` does: its error line
+/// is replay's (`record: …`, `move N: …`).
+pub fn exit_as_replay(result: Result<(), CliError>) -> ExitCode {
+    exit_as(result, "")
+}
+
+fn exit_as(result: Result<(), CliError>, prefix: &str) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", e.to_string().replace('\n', " "));
+            eprintln!("{prefix}{}", e.to_string().replace('\n', " "));
             ExitCode::FAILURE
         }
     }
