@@ -4,8 +4,8 @@
 use crate::error::CliError;
 use crate::out::say;
 use crate::seats::exit;
+use sagani_protocol::daily::{Card, ResultInfo};
 use sagani_tui::{App, Options, SaveTo, WallClock};
-use serde_json::Value;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -48,7 +48,7 @@ fn play(server: &str, args: &Args) -> Result<(), CliError> {
     sagani_tui::interactive()?;
     let (conn, started) =
         sagani_tui::Connection::daily(&server, &args.variant, args.name.as_deref())?;
-    let day = started["day"].as_str().unwrap_or_default().to_string();
+    let day = started.day;
     let link = conn.link();
     let mut app = App::online(
         conn,
@@ -75,7 +75,7 @@ fn play(server: &str, args: &Args) -> Result<(), CliError> {
 
 /// The game's standing once it is over, par included: the bot plays the day's deck on the
 /// server, which takes a moment the first time.
-fn standing(app: &App) -> Result<Value, CliError> {
+fn standing(app: &App) -> Result<Card, CliError> {
     let conn = &app
         .table()
         .ok_or_else(|| CliError::Found("the game is not a server's".into()))?
@@ -83,7 +83,7 @@ fn standing(app: &App) -> Result<Value, CliError> {
     let waited = Instant::now();
     loop {
         let card = conn.daily_card()?;
-        if card["par_pending"] != true || waited.elapsed() > Duration::from_secs(10) {
+        if !card.par_pending || waited.elapsed() > Duration::from_secs(10) {
             return Ok(card);
         }
         std::thread::sleep(Duration::from_millis(200));
@@ -104,16 +104,13 @@ fn ordinal(n: u64) -> String {
 
 /// A result in words: "symphony in 22 tiles", "81 points in 30 tiles", "62 points, the pile ran
 /// out"; in solo-all "96 points".
-fn result_words(variant: &str, r: &Value) -> String {
-    let (tiles, score) = (
-        r["tiles"].as_u64().unwrap_or(0),
-        r["score"].as_i64().unwrap_or(0),
-    );
+fn result_words(variant: &str, r: &ResultInfo) -> String {
+    let (tiles, score) = (r.tiles, r.score);
     if variant == "solo-all" {
         format!("{score} points")
-    } else if r["symphony"] == true {
+    } else if r.symphony {
         format!("symphony in {tiles} tiles")
-    } else if r["reached"] == true {
+    } else if r.reached {
         format!("{score} points in {tiles} tiles")
     } else {
         format!("{score} points, the pile ran out")
@@ -122,7 +119,7 @@ fn result_words(variant: &str, r: &Value) -> String {
 
 /// The line to share: "Sagani daily 2026-12-03: symphony in 22 tiles"; solo-all names itself:
 /// "Sagani daily 2026-12-03 (all 72 tiles): 96 points".
-fn share_line(day: &str, variant: &str, result: &Value) -> String {
+fn share_line(day: &str, variant: &str, result: &ResultInfo) -> String {
     let which = if variant == "solo-all" {
         " (all 72 tiles)"
     } else {
@@ -135,29 +132,26 @@ fn share_line(day: &str, variant: &str, result: &Value) -> String {
 }
 
 /// What is printed after the game: the line to share, par, the place on the leaderboard.
-fn summary(card: &Value) -> Vec<String> {
-    let (day, variant) = (
-        card["day"].as_str().unwrap_or_default(),
-        card["variant"].as_str().unwrap_or_default(),
-    );
-    let Some(result) = card.get("result").filter(|r| r.is_object()) else {
+fn summary(card: &Card) -> Vec<String> {
+    let (day, variant) = (card.day.as_str(), card.variant.as_str());
+    let Some(result) = &card.result else {
         return vec![format!("Today's challenge ({day}) ended without a result.")];
     };
     let mut lines = vec![share_line(day, variant, result)];
-    match card.get("par").filter(|p| p.is_object()) {
+    match &card.par {
         Some(par) => lines.push(format!(
             "Par (the {} bot on the same deck): {}",
-            par["bot"].as_str().unwrap_or("greedy"),
-            result_words(variant, par)
+            par.bot,
+            result_words(variant, &par.result)
         )),
         None => lines.push("Par is still being played; see it on the day's leaderboard.".into()),
     }
-    let players = card["players"].as_u64().unwrap_or(0);
-    let place = card["place"].as_u64().unwrap_or(players + 1);
-    lines.push(if card["ranked"] == true {
+    let players = u64::from(card.players);
+    let place = card.place.map_or(players + 1, u64::from);
+    lines.push(if card.ranked {
         format!(
             "Today's leaderboard: {} of {players}.",
-            ordinal(card["rank"].as_u64().unwrap_or(place))
+            ordinal(card.rank.map_or(place, u64::from))
         )
     } else {
         format!(
@@ -190,7 +184,12 @@ mod tests {
 
     #[test]
     fn the_share_line_words_each_kind_of_result() {
-        let r = |tiles, score, reached, symphony| json!({"tiles": tiles, "score": score, "reached": reached, "symphony": symphony});
+        let r = |tiles, score, reached, symphony| ResultInfo {
+            tiles,
+            score,
+            reached,
+            symphony,
+        };
         let day = "2026-12-03";
         assert_eq!(
             share_line(day, "solo", &r(22, 76, true, true)),
@@ -212,10 +211,14 @@ mod tests {
 
     #[test]
     fn a_guest_hears_where_the_result_would_stand() {
-        let card = json!({"day": "2026-12-03", "variant": "solo", "ranked": false,
+        // As the server sends it.
+        let card: Card = serde_json::from_value(json!({"day": "2026-12-03", "variant": "solo",
+            "ranked": false, "over": true, "day_over": false, "par_pending": false,
+            "leaderboard": [],
             "result": {"tiles": 24, "score": 77, "reached": true, "symphony": true},
             "place": 2, "players": 5,
-            "par": {"bot": "greedy", "tiles": 27, "score": 80, "reached": true, "symphony": false}});
+            "par": {"bot": "greedy", "tiles": 27, "score": 80, "reached": true, "symphony": false}}))
+        .unwrap();
         assert_eq!(
             summary(&card),
             [

@@ -86,12 +86,13 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("sagani-protocol", &[
         // Shapes that stand alone: refusals, time controls, the OpenAPI-only shapes, tiles,
-        // chat, health.
-        "error time_control schema tiles chat health",
+        // chat, health, accounts, the daily challenge.
+        "error time_control schema tiles chat health accounts daily",
         // A game's state.
         "state",
-        // What refers to a state: games made and listed, moves, the socket's messages.
-        "games moves socket",
+        // What refers to a state: games made and listed, moves, the socket's messages,
+        // players' games, the analysis and the replay.
+        "games moves socket players study",
         "lib.rs",
     ]),
     ("sagani-load", &[

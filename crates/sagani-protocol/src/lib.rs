@@ -3,18 +3,27 @@
 //! describes it; `/api/openapi.json` is made from these types). Views, moves and previews are
 //! the engine's own JSON (RECORD.md, `sagani_core::view`).
 
+pub mod accounts;
 pub mod chat;
+pub mod daily;
 pub mod error;
 pub mod games;
 pub mod health;
 pub mod moves;
+pub mod players;
 pub mod schema;
 pub mod socket;
 pub mod state;
+pub mod study;
 pub mod tiles;
 pub mod time_control;
 
+pub use accounts::{Confirmation, Credentials, Me, PasswordChange};
 pub use chat::{ChatLineInfo, ChatLines, ChatQuery, ChatRequest};
+pub use daily::{
+    Attempt, Board, BoardEntry, Card, DailyStarted, ParInfo, ResultInfo, StartDaily, Today,
+    VariantToday,
+};
 pub use error::{CellXY, ErrorBody, ErrorCode, IllegalReason};
 pub use games::{
     BotName, CreateGame, Created, Invite, JoinRequest, Joined, Lobby, LobbyEntry, SeatRequest,
@@ -22,11 +31,13 @@ pub use games::{
 };
 pub use health::{Health, Ready};
 pub use moves::{MoveList, MoveRequest, MoveResult, PreviewRequest, PreviewResult};
+pub use players::{GameEntry, Leader, Leaderboard, MyGames, Profile, RatingEntry, SoloRecords};
 pub use schema::{CoveredSchema, Effect, MoveSchema};
 pub use socket::{ClientMessage, ServerMessage, Update, WsError};
 pub use state::{
     ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, PlayedMove, Replaced,
     SeatInfo, SeatKind,
 };
+pub use study::{AnalysisAnswer, AnalysisRequest, RatedMove, ReplayAnswer, ReplayRequest};
 pub use tiles::{TileArrow, TileInfo, Tiles};
 pub use time_control::{StoredClockError, TimeControl, TimeControlError, OFFERED};

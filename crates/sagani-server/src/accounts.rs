@@ -16,9 +16,9 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
-use utoipa::ToSchema;
+
+pub use sagani_protocol::accounts::{Confirmation, Credentials, Me, PasswordChange};
 
 /// The session cookie's name.
 pub const COOKIE: &str = "sagani_session";
@@ -45,54 +45,6 @@ const RESERVED: [&str; 12] = [
     "mcts",
     "deleted",
 ];
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Credentials {
-    /// 3–20 letters, digits, `_` or `-`; unique regardless of case.
-    pub name: String,
-    /// 8–200 characters.
-    pub password: String,
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PasswordChange {
-    pub password: String,
-    pub new_password: String,
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Confirmation {
-    pub password: String,
-}
-
-/// Who a request is: an account (by its session cookie) or a guest.
-#[derive(Serialize, ToSchema, Debug, PartialEq)]
-pub struct Me {
-    /// `account` or `guest`.
-    pub kind: String,
-    /// The account's name as signed up (none for a guest).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-impl Me {
-    fn account(p: &Player) -> Me {
-        Me {
-            kind: "account".into(),
-            name: Some(p.name.clone()),
-        }
-    }
-
-    fn guest() -> Me {
-        Me {
-            kind: "guest".into(),
-            name: None,
-        }
-    }
-}
 
 fn bad(message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::BadRequest, message)
@@ -331,7 +283,7 @@ async fn log_in(app: &App, player: &Player, status: StatusCode) -> Result<Respon
         .open_session(&secret::hash(&token), &player.id, now)
         .await
         .map_err(store_refusal)?;
-    let mut response = (status, Json(Me::account(player))).into_response();
+    let mut response = (status, Json(Me::account(&player.name))).into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
         set_cookie(app, &token, SESSION_MS / 1000),
@@ -477,7 +429,7 @@ pub async fn log_out_everywhere(
 #[utoipa::path(get, path = "/api/me", responses((status = 200, body = Me)))]
 pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
     Ok(Json(match current(&app, &headers).await? {
-        Some((p, _)) => Me::account(&p),
+        Some((p, _)) => Me::account(&p.name),
         None => Me::guest(),
     }))
 }

@@ -13,9 +13,13 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use sagani_core::Variant;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::sync::Arc;
-use utoipa::ToSchema;
+
+pub use sagani_protocol::daily::{
+    Attempt, Board, BoardEntry, Card, DailyStarted, ParInfo, ResultInfo, StartDaily, Today,
+    VariantToday,
+};
 
 /// Entries of a day's leaderboard at most, and those shown with a daily game's result.
 const BOARD: usize = 100;
@@ -24,69 +28,6 @@ const NEAR: usize = 10;
 const STREAK_DAYS: u32 = 400;
 /// Tiles at most for a symphony (docs/RULES.md, "Solo game").
 const SYMPHONY: u8 = 25;
-
-/// `GET /api/daily`.
-#[derive(Serialize, ToSchema, Debug)]
-pub struct Today {
-    /// Today, by UTC: `YYYY-MM-DD`.
-    pub day: String,
-    /// When today's challenge ends and the next one begins (midnight UTC, milliseconds since
-    /// the Unix epoch).
-    pub ends_at_ms: i64,
-    /// The server's time when it answered.
-    pub now_ms: i64,
-    /// The two variants: `solo` and `solo-all`.
-    pub variants: Vec<VariantToday>,
-    /// The logged-in account's name; absent for a guest (a guest's attempts are unranked).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub account: Option<String>,
-    /// The account's streak: UTC days in a row, up to today (or yesterday, while today's is
-    /// still to be played), with a finished daily game.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub streak: Option<u32>,
-}
-
-#[derive(Serialize, ToSchema, Debug)]
-pub struct VariantToday {
-    /// `solo` (reach 75 with as few tiles as you can) or `solo-all` (all 72 tiles).
-    pub variant: String,
-    /// Where to start it: `POST` with `{}` (or `{"name": …}`, a guest's display name).
-    pub start: String,
-    /// Today's leaderboard in this variant.
-    pub leaderboard: String,
-    /// Accounts that finished it today.
-    pub players: u32,
-    /// The account's attempt today, once it started one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attempt: Option<Attempt>,
-}
-
-/// An account's attempt of the day.
-#[derive(Serialize, ToSchema, Debug)]
-pub struct Attempt {
-    pub game: String,
-    /// The table.
-    pub url: String,
-    /// Its result, once it is over by its rules (a resigned attempt has none).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<ResultInfo>,
-    /// Its rank on the day's leaderboard, once it has a result.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rank: Option<u32>,
-}
-
-/// A daily game's result.
-#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
-pub struct ResultInfo {
-    /// Tiles placed (72 in solo-all).
-    pub tiles: u8,
-    /// The score; in solo-all the final score (the score less the discs left).
-    pub score: i64,
-    /// The score reached 75 (solo; always true in solo-all).
-    pub reached: bool,
-    /// Solo: 75 in 25 tiles or fewer.
-    pub symphony: bool,
-}
 
 fn info(variant: Variant, r: &SoloResult) -> ResultInfo {
     ResultInfo {
@@ -97,123 +38,10 @@ fn info(variant: Variant, r: &SoloResult) -> ResultInfo {
     }
 }
 
-/// A place on a day's leaderboard.
-#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
-pub struct BoardEntry {
-    /// 1 for the best; equal results share a rank.
-    pub rank: u32,
-    /// The account's name.
-    pub name: String,
-    #[serde(flatten)]
-    pub result: ResultInfo,
-    /// The game, to replay it: only once the day is over.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-}
-
-/// Par: the bot's result on the same deck.
-#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
-pub struct ParInfo {
-    /// The bot (`greedy`: one ply, the best immediate move).
-    pub bot: String,
-    #[serde(flatten)]
-    pub result: ResultInfo,
-    /// The bot's game, to replay it: only once the day is over.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-}
-
 /// `GET /api/daily/{variant}/leaderboard?day=`.
 #[derive(Deserialize, Debug)]
 pub struct BoardQuery {
     pub day: Option<String>,
-}
-
-/// `GET /api/daily/{variant}/leaderboard`.
-#[derive(Serialize, ToSchema, Debug)]
-pub struct Board {
-    pub day: String,
-    pub variant: String,
-    /// The day is over: the games may be replayed, and par is shown to everyone.
-    pub over: bool,
-    /// Accounts that finished the day's challenge in this variant.
-    pub players: u32,
-    /// The best 100, best first.
-    pub entries: Vec<BoardEntry>,
-    /// The logged-in account's own place, once it finished that day's attempt.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub you: Option<BoardEntry>,
-    /// The bot's result on the same deck: once the day is over, or for an account that
-    /// finished that day's attempt (and once the bot has played it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub par: Option<ParInfo>,
-}
-
-/// `GET /api/games/{id}/daily`: a daily game's standing.
-#[derive(Serialize, ToSchema, Debug)]
-pub struct Card {
-    pub day: String,
-    pub variant: String,
-    /// An account's attempt (on the leaderboard); a guest's is unranked.
-    pub ranked: bool,
-    /// The game is over.
-    pub over: bool,
-    /// The day (UTC) is over.
-    pub day_over: bool,
-    /// Its result, once it is over by its rules.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<ResultInfo>,
-    /// Its rank on the day's leaderboard (a ranked attempt with a result).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rank: Option<u32>,
-    /// Where its result stands among the ranked ones (for a guest's: where it would stand).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub place: Option<u32>,
-    /// Accounts that finished the day's challenge in this variant.
-    pub players: u32,
-    /// The bot's result on the same deck, once this game is over (and the bot has played).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub par: Option<ParInfo>,
-    /// The game is over but the bot has not finished its game yet: ask again shortly.
-    pub par_pending: bool,
-    /// The best 10 of the day, once this game is over.
-    pub leaderboard: Vec<BoardEntry>,
-    /// The account's streak, for a ranked attempt.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub streak: Option<u32>,
-}
-
-/// `POST /api/daily/{variant}/start`.
-#[derive(Deserialize, ToSchema, Debug, Default)]
-#[serde(deny_unknown_fields)]
-pub struct StartDaily {
-    /// A guest's display name (1–24 characters); ignored with an account's session cookie.
-    #[serde(default)]
-    #[schema(max_length = 24)]
-    pub name: Option<String>,
-}
-
-/// The answer to a start: the game and the seat's token (as a claim answers).
-#[derive(Serialize, Deserialize, ToSchema, Debug)]
-pub struct DailyStarted {
-    pub game: String,
-    pub seat: u8,
-    /// Secret: the seat's token (`Authorization: Bearer …`).
-    pub token: String,
-    /// The seat's invite code, which claims it again (absent when an account's attempt is
-    /// taken up again: the account takes it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub invite: Option<String>,
-    /// The game's API resource and its table.
-    pub url: String,
-    pub watch_url: String,
-    pub day: String,
-    pub variant: String,
-    /// An account's attempt, on the leaderboard.
-    pub ranked: bool,
-    /// The account had started today's attempt already: this is it (its old token no longer
-    /// works).
-    pub again: bool,
 }
 
 fn variant_of(name: &str) -> Result<Variant, ApiError> {

@@ -3,7 +3,6 @@
 //! else of an account is shown: no e-mail is kept, and no address or time of a log-in.
 
 use crate::accounts::current;
-use crate::api::SeatInfo;
 use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
@@ -13,10 +12,12 @@ use crate::table::seat_infos;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
-use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;
-use utoipa::ToSchema;
+
+pub use sagani_protocol::players::{
+    GameEntry, Leader, Leaderboard, MyGames, Profile, RatingEntry, SoloRecords,
+};
 
 /// Recent games on a profile, and "my games", at most.
 const RECENT: u32 = 50;
@@ -24,105 +25,6 @@ const RECENT: u32 = 50;
 const HISTORY: u32 = 200;
 /// Players on the leaderboard at most.
 const LEADERS: u32 = 100;
-
-#[derive(Serialize, ToSchema, Debug)]
-pub struct Profile {
-    pub name: String,
-    /// On the displayed scale (1000 for a newcomer): `1000 + 40 × (mu − 3 sigma)` of the
-    /// Weng-Lin rating. Absent before the first rated game.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rating: Option<i64>,
-    /// Fewer than 10 rated games: the rating may still move a lot.
-    pub provisional: bool,
-    pub rated_games: u32,
-    /// Finished games (of every kind).
-    pub games: u32,
-    /// Finished games of 2–4 players won.
-    pub wins: u32,
-    pub solo: SoloRecords,
-    /// The rating after each rated game, oldest first (the last 200).
-    pub history: Vec<RatingEntry>,
-    /// The latest games, newest first (at most 50).
-    pub recent: Vec<GameEntry>,
-}
-
-/// Solo results.
-#[derive(Serialize, ToSchema, Debug, Default, PartialEq)]
-pub struct SoloRecords {
-    /// Finished solo games (both variants).
-    pub games: u32,
-    /// Fewest tiles used to reach 75 points in solo.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub best_tiles: Option<u8>,
-    /// Solo games that ended in a symphony.
-    pub symphonies: u32,
-    /// Best final score in solo with all 72 tiles.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub best_solo_all: Option<i64>,
-}
-
-#[derive(Serialize, ToSchema, Debug)]
-pub struct RatingEntry {
-    pub game: String,
-    /// Seconds since the Unix epoch.
-    pub at: i64,
-    pub rating: i64,
-}
-
-/// A game on a profile or in "my games".
-#[derive(Serialize, ToSchema, Debug)]
-pub struct GameEntry {
-    pub game: String,
-    pub variant: String,
-    /// `waiting`, `playing` or `over`.
-    pub status: String,
-    pub rated: bool,
-    /// Seconds since the Unix epoch.
-    pub created_at: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ended_at: Option<i64>,
-    /// The player's seat.
-    pub seat: u8,
-    pub seats: Vec<SeatInfo>,
-    /// Once over, with 2–4 players: the player's place (1 for the winner).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub place: Option<u8>,
-    /// Once over: the player's score (the final score in solo with all tiles).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<i64>,
-    /// The table (to watch, or to look back at).
-    pub url: String,
-    /// The game record (RECORD.md), once it is over.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub record_url: Option<String>,
-    /// In "my games", while it is played: the player's seat is to decide now.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub your_turn: bool,
-    /// In "my games", while it is played with a clock: the player's time left, in
-    /// milliseconds, as of this answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub left_ms: Option<i64>,
-}
-
-#[derive(Serialize, ToSchema, Debug)]
-pub struct Leaderboard {
-    pub players: Vec<Leader>,
-}
-
-#[derive(Serialize, ToSchema, Debug)]
-pub struct Leader {
-    /// 1 for the best.
-    pub rank: u32,
-    pub name: String,
-    pub rating: i64,
-    pub rated_games: u32,
-    pub provisional: bool,
-}
-
-#[derive(Serialize, ToSchema, Debug)]
-pub struct MyGames {
-    pub games: Vec<GameEntry>,
-}
 
 /// The player's place and score in a finished game, from its stored outcome.
 fn result(g: &PlayedGame) -> (Option<u8>, Option<i64>) {

@@ -63,14 +63,14 @@ pub fn server(url: &str) -> Result<String, OnlineError> {
 }
 
 pub use crate::online_error::{OnlineError, Refusal};
+use sagani_protocol::{
+    Card, CreateGame, Created, DailyStarted, EndReason, GameStatus, Joined, LeaveReason, SeatKind,
+    ServerMessage, StartDaily, TimeControl,
+};
 /// The shapes the server sends (the protocol crate declares them once, for the server too).
 pub use sagani_protocol::{
     ClockState as Clocks, DailyMark, GameState as State, PlayedMove as Played, Replaced,
     SeatInfo as Seat,
-};
-use sagani_protocol::{
-    CreateGame, Created, EndReason, GameStatus, Joined, LeaveReason, SeatKind, ServerMessage,
-    TimeControl,
 };
 
 /// The game a state describes, with a draw pile order that fits what the seat sees.
@@ -208,37 +208,48 @@ impl Connection {
         server: &str,
         variant: &str,
         name: Option<&str>,
-    ) -> Result<(Connection, Value), OnlineError> {
+    ) -> Result<(Connection, DailyStarted), OnlineError> {
         let http = client()?;
         let url = format!("{server}/api/daily/{variant}/start");
-        let mut body = json!({});
-        if let Some(n) = name {
-            body["name"] = json!(n);
-        }
-        let started = answer(http.post(&url).json(&body).send()).map_err(|refusal| {
+        let body = StartDaily {
+            name: name.map(str::to_string),
+        };
+        let answered = answer(http.post(&url).json(&body).send()).map_err(|refusal| {
             OnlineError::DailyRefused {
                 server: server.to_string(),
                 refusal,
             }
         })?;
-        let (Some(game), Some(token), Some(invite)) = (
-            started["game"].as_str(),
-            started["token"].as_str(),
-            started["invite"].as_str(),
-        ) else {
+        // A guest's start always has the invite that takes the seat again.
+        let started = serde_json::from_value::<DailyStarted>(answered.clone())
+            .ok()
+            .filter(|s| s.invite.is_some());
+        let Some(started) = started else {
             return Err(OnlineError::NoSeat {
                 url,
-                answer: started,
+                answer: answered,
             });
         };
-        let c = Connection::seated(http.clone(), server, game, 0, token, invite);
+        let invite = started.invite.as_deref().unwrap_or_default();
+        let c = Connection::seated(
+            http.clone(),
+            server,
+            &started.game,
+            0,
+            &started.token,
+            invite,
+        );
         Ok((c, started))
     }
 
     /// A daily game's standing (`GET /api/games/{id}/daily`): its result, its place, par.
-    pub fn daily_card(&self) -> Result<Value, Refusal> {
+    pub fn daily_card(&self) -> Result<Card, Refusal> {
         let url = format!("{}/api/games/{}/daily", self.server, self.game);
-        answer(self.http.get(&url).bearer_auth(&self.token).send())
+        let card = answer(self.http.get(&url).bearer_auth(&self.token).send())?;
+        serde_json::from_value(card).map_err(|e| Refusal {
+            code: "bad_answer".into(),
+            message: format!("the server's answer is not a daily game's standing: {e}"),
+        })
     }
 
     /// Makes a game on `server` and claims its first seat; the invites of the other human

@@ -1,0 +1,52 @@
+//! Accounts: signing up, logging in, a new password, who is logged in.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// 3–20 letters, digits, `_` or `-`; unique regardless of case.
+    pub name: String,
+    /// 8–200 characters.
+    pub password: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub password: String,
+    pub new_password: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Confirmation {
+    pub password: String,
+}
+
+/// Who a request is: an account (by its session cookie) or a guest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Me {
+    /// `account` or `guest`.
+    pub kind: String,
+    /// The account's name as signed up (none for a guest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Me {
+    pub fn account(name: &str) -> Me {
+        Me {
+            kind: "account".into(),
+            name: Some(name.to_string()),
+        }
+    }
+
+    pub fn guest() -> Me {
+        Me {
+            kind: "guest".into(),
+            name: None,
+        }
+    }
+}
