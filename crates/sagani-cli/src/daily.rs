@@ -133,7 +133,7 @@ fn share_line(day: &str, variant: &str, result: &ResultInfo) -> String {
 
 /// What is printed after the game: the line to share, par, the place on the leaderboard.
 fn summary(card: &Card) -> Vec<String> {
-    let (day, variant) = (card.day.as_str(), card.variant.as_str());
+    let (day, variant) = (card.day.as_str(), card.variant.name());
     let Some(result) = &card.result else {
         return vec![format!("Today's challenge ({day}) ended without a result.")];
     };

@@ -28,24 +28,31 @@ pub struct Confirmation {
 /// Who a request is: an account (by its session cookie) or a guest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Me {
-    /// `account` or `guest`.
-    pub kind: String,
+    pub kind: MeKind,
     /// The account's name as signed up (none for a guest).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
 
+/// An account, or a guest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MeKind {
+    Account,
+    Guest,
+}
+
 impl Me {
     pub fn account(name: &str) -> Me {
         Me {
-            kind: "account".into(),
+            kind: MeKind::Account,
             name: Some(name.to_string()),
         }
     }
 
     pub fn guest() -> Me {
         Me {
-            kind: "guest".into(),
+            kind: MeKind::Guest,
             name: None,
         }
     }

@@ -1,6 +1,7 @@
 //! The daily challenge: today's challenge, its start, a day's leaderboard, and a daily game's
 //! standing with par.
 
+use sagani_core::Variant;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -28,7 +29,8 @@ pub struct Today {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct VariantToday {
     /// `solo` (reach 75 with as few tiles as you can) or `solo-all` (all 72 tiles).
-    pub variant: String,
+    #[schema(value_type = crate::VariantName)]
+    pub variant: Variant,
     /// Where to start it: `POST` with `{}` (or `{"name": …}`, a guest's display name).
     pub start: String,
     /// Today's leaderboard in this variant.
@@ -97,7 +99,8 @@ pub struct ParInfo {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Board {
     pub day: String,
-    pub variant: String,
+    #[schema(value_type = crate::VariantName)]
+    pub variant: Variant,
     /// The day is over: the games may be replayed, and par is shown to everyone.
     pub over: bool,
     /// Accounts that finished the day's challenge in this variant.
@@ -117,7 +120,8 @@ pub struct Board {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Card {
     pub day: String,
-    pub variant: String,
+    #[schema(value_type = crate::VariantName)]
+    pub variant: Variant,
     /// An account's attempt (on the leaderboard); a guest's is unranked.
     pub ranked: bool,
     /// The game is over.
@@ -172,7 +176,8 @@ pub struct DailyStarted {
     pub url: String,
     pub watch_url: String,
     pub day: String,
-    pub variant: String,
+    #[schema(value_type = crate::VariantName)]
+    pub variant: Variant,
     /// An account's attempt, on the leaderboard.
     pub ranked: bool,
     /// The account had started today's attempt already: this is it (its old token no longer

@@ -18,7 +18,7 @@ pub mod study;
 pub mod tiles;
 pub mod time_control;
 
-pub use accounts::{Confirmation, Credentials, Me, PasswordChange};
+pub use accounts::{Confirmation, Credentials, Me, MeKind, PasswordChange};
 pub use chat::{ChatLineInfo, ChatLines, ChatQuery, ChatRequest};
 pub use daily::{
     Attempt, Board, BoardEntry, Card, DailyStarted, ParInfo, ResultInfo, StartDaily, Today,

@@ -1,6 +1,7 @@
 //! Players as everyone may see them: profiles, the leaderboard, an account's games.
 
-use crate::state::SeatInfo;
+use crate::state::{GameStatus, SeatInfo};
+use sagani_core::Variant;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -52,9 +53,10 @@ pub struct RatingEntry {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameEntry {
     pub game: String,
-    pub variant: String,
+    #[schema(value_type = crate::VariantName)]
+    pub variant: Variant,
     /// `waiting`, `playing` or `over`.
-    pub status: String,
+    pub status: GameStatus,
     pub rated: bool,
     /// Seconds since the Unix epoch.
     pub created_at: i64,

@@ -2,7 +2,7 @@
 
 use crate::state::{PlayedMove, SeatInfo};
 use sagani_core::view::View;
-use sagani_core::{Move, Outcome, Preview};
+use sagani_core::{Move, Outcome, Preview, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -80,7 +80,8 @@ pub struct ReplayAnswer {
     pub game: Option<String>,
     pub players: u8,
     /// `standard`, `solo` or `solo-all`.
-    pub variant: String,
+    #[schema(value_type = crate::VariantName)]
+    pub variant: Variant,
     pub start_player: u8,
     /// A stored game's seats, as its table shows them (absent for a record file).
     #[serde(skip_serializing_if = "Option::is_none")]

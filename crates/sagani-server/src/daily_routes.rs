@@ -138,7 +138,7 @@ pub async fn today(
                 game: e.game.clone(),
             });
         variants.push(VariantToday {
-            variant: variant.name().into(),
+            variant,
             start: format!("/api/daily/{variant}/start"),
             leaderboard: format!("/api/daily/{variant}/leaderboard?day={day}"),
             players: board.len() as u32,
@@ -199,7 +199,7 @@ pub async fn start(
             url,
             watch_url,
             day: s.day.to_string(),
-            variant: s.variant.name().into(),
+            variant: s.variant,
             ranked: s.ranked,
             again: s.again,
         }),
@@ -247,7 +247,7 @@ pub async fn board(
     });
     Ok(Json(Board {
         day: day.to_string(),
-        variant: variant.name().into(),
+        variant,
         over,
         players: board.len() as u32,
         entries: board
@@ -329,7 +329,7 @@ pub async fn card(
     };
     Ok(Json(Card {
         day: day.to_string(),
-        variant: variant.name().into(),
+        variant,
         ranked,
         over,
         day_over,

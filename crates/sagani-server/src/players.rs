@@ -3,6 +3,7 @@
 //! else of an account is shown: no e-mail is kept, and no address or time of a log-in.
 
 use crate::accounts::current;
+use crate::api::GameStatus;
 use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
@@ -56,8 +57,8 @@ fn entry(g: PlayedGame) -> GameEntry {
     GameEntry {
         url: format!("/games/{}", g.id),
         record_url: over.then(|| format!("/api/games/{}/record", g.id)),
-        variant: g.variant.name().into(),
-        status: g.status.name().into(),
+        variant: g.variant,
+        status: g.status.into(),
         rated: g.rated,
         created_at: g.created_at,
         ended_at: g.ended_at,
@@ -74,7 +75,7 @@ fn entry(g: PlayedGame) -> GameEntry {
 /// Whose turn it is in a game in play, and the player's time left: read from the game itself
 /// (its cached table, up to date with the store), so every server answers the same.
 async fn urgency(app: &App, e: &mut GameEntry) {
-    if e.status != "playing" {
+    if e.status != GameStatus::Playing {
         return;
     }
     // A game that cannot be read now is listed without it.

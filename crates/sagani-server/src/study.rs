@@ -93,7 +93,7 @@ fn replay_of(
     Ok(ReplayAnswer {
         game,
         players: record.players,
-        variant: record.variant.name().to_string(),
+        variant: record.variant,
         start_player: record.start_player,
         names,
         positions: p.views,
