@@ -75,16 +75,28 @@ impl Settings {
         serde_json::from_value(serde_json::Value::Object(map))
     }
 
-    /// The one setting `name` holds `value`: as a number or truth where it reads as one, else
-    /// as a word (so that a file named `7` is still a file).
+    /// The one setting `name` holds `value`: as a number or truth where it reads as one (as
+    /// Rust reads them: `.5`, `007`), else as a word (so that a file named `7` is still a file).
     fn read(name: &str, value: &str) -> Result<Settings, serde_json::Error> {
-        let one = |v| Settings::one(name, v);
         let word = serde_json::Value::String(value.to_string());
-        match serde_json::from_str::<serde_json::Value>(value.trim()) {
-            Ok(v) if v.is_number() || v.is_boolean() => {
-                one(v).or_else(|first| one(word).map_err(|_| first))
+        let v = value.trim();
+        let typed = if let Ok(i) = v.parse::<i64>() {
+            Some(serde_json::Value::from(i))
+        } else if let Ok(u) = v.parse::<u64>() {
+            Some(serde_json::Value::from(u))
+        } else if let Ok(b) = v.parse::<bool>() {
+            Some(serde_json::Value::from(b))
+        } else {
+            v.parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(serde_json::Value::Number)
+        };
+        match typed {
+            Some(t) => {
+                Settings::one(name, t).or_else(|first| Settings::one(name, word).map_err(|_| first))
             }
-            _ => one(word),
+            None => Settings::one(name, word),
         }
     }
 }
@@ -326,6 +338,9 @@ mod tests {
             ),
             (12, false, Some(1.5), 0.25)
         );
+        // Numbers as Rust reads them.
+        cfg.set_all("exploration=.5/candidates=007").unwrap();
+        assert_eq!((cfg.exploration, cfg.candidates), (0.5, 7));
         cfg.set("intermezzo_reveal=off").unwrap();
         assert_eq!(cfg.intermezzo_reveal, None);
         cfg.set("solo_td=trained").unwrap();

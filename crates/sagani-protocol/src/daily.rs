@@ -29,7 +29,7 @@ pub struct Today {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct VariantToday {
     /// `solo` (reach 75 with as few tiles as you can) or `solo-all` (all 72 tiles).
-    #[schema(value_type = crate::VariantName)]
+    #[schema(value_type = crate::schema::VariantName)]
     pub variant: Variant,
     /// Where to start it: `POST` with `{}` (or `{"name": …}`, a guest's display name).
     pub start: String,
@@ -99,7 +99,7 @@ pub struct ParInfo {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Board {
     pub day: String,
-    #[schema(value_type = crate::VariantName)]
+    #[schema(value_type = crate::schema::VariantName)]
     pub variant: Variant,
     /// The day is over: the games may be replayed, and par is shown to everyone.
     pub over: bool,
@@ -120,7 +120,7 @@ pub struct Board {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Card {
     pub day: String,
-    #[schema(value_type = crate::VariantName)]
+    #[schema(value_type = crate::schema::VariantName)]
     pub variant: Variant,
     /// An account's attempt (on the leaderboard); a guest's is unranked.
     pub ranked: bool,
@@ -156,7 +156,7 @@ pub struct Card {
 #[serde(deny_unknown_fields)]
 pub struct StartDaily {
     /// A guest's display name (1–24 characters); ignored with an account's session cookie.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 24)]
     pub name: Option<String>,
 }
@@ -176,7 +176,7 @@ pub struct DailyStarted {
     pub url: String,
     pub watch_url: String,
     pub day: String,
-    #[schema(value_type = crate::VariantName)]
+    #[schema(value_type = crate::schema::VariantName)]
     pub variant: Variant,
     /// An account's attempt, on the leaderboard.
     pub ranked: bool,

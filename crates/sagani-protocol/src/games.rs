@@ -1,20 +1,11 @@
 //! Creating and joining games, and the lobby.
 
+use crate::schema::{BotName, VariantName};
 use crate::state::{GameStatus, SeatInfo};
 use crate::time_control::TimeControl;
 use sagani_core::Variant;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-/// The variants, for the OpenAPI document (`CreateGame::variant`).
-#[derive(ToSchema)]
-#[serde(rename_all = "kebab-case")]
-#[allow(dead_code)]
-pub enum VariantName {
-    Standard,
-    Solo,
-    SoloAll,
-}
 
 /// `POST /api/games`.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -25,47 +16,37 @@ pub struct CreateGame {
     pub seats: Vec<SeatRequest>,
     /// `standard` (2–4 players), `solo` or `solo-all` (1 player). Default: `standard` for 2–4
     /// seats, `solo` for 1.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<VariantName>)]
     pub variant: Option<Variant>,
     /// List the game in the lobby (`GET /api/games`); anyone may then claim a free seat without
     /// an invite.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub public: bool,
     /// The interactive tutorial: a solo game (one human seat, variant `solo` or none) dealt the
     /// tutorial's fixed deck (`web/tutorial.json`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tutorial: bool,
     /// A rated game: 2 to 4 seats, every one of them human, claimed only by accounts (logged
     /// in with the session cookie); its end updates their ratings.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
     /// A practice game: one human seat, variant `solo` or `solo-all`. Its player may ask for
     /// the engine's hints while it is played (`POST /api/analysis` with the seat's token); it
     /// is unrated, and in no account's records, profile or games.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub practice: bool,
     /// The creator's name, as the lobby shows it (a guest's display name; a logged-in
     /// creator is shown by their account's name instead).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 24)]
     pub name: Option<String>,
     /// The time control: `{"kind":"none"}` (no clock), `{"kind":"realtime","initial_s":300,
     /// "increment_s":5}` (Fischer: `initial_s` 10–10800, `increment_s` 0–600) or
     /// `{"kind":"turn","days":1}` (1, 2, 3 or 7 days per decision). Default: none, or 10+10
     /// minutes+seconds for a public game (a public game must have a clock).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<TimeControl>,
-}
-
-/// The server's bots, for the OpenAPI document (`SeatRequest::Bot`).
-#[derive(ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum BotName {
-    Random,
-    Greedy,
-    Mcts,
 }
 
 /// Who plays a seat.
@@ -80,7 +61,7 @@ pub enum SeatRequest {
     Bot {
         #[schema(value_type = BotName)]
         bot: String,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(minimum = 1, maximum = 8)]
         level: Option<u8>,
     },
@@ -111,18 +92,18 @@ pub struct Invite {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
     /// A seat of a public game, counted from 0. Also: the seat of a game your account holds
     /// already (with the session cookie), to play it on this device (the seat's old token
     /// stops working).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 0, maximum = 3)]
     pub seat: Option<u8>,
     /// A guest's display name (1–24 characters, not unique), shown at the table. Ignored when
     /// the request carries an account's session cookie: the seat then belongs to the account
     /// and shows its name.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 24)]
     pub name: Option<String>,
 }

@@ -25,14 +25,11 @@ pub use daily::{
     VariantToday,
 };
 pub use error::{CellXY, ErrorBody, ErrorCode, IllegalReason};
-pub use games::{
-    BotName, CreateGame, Created, Invite, JoinRequest, Joined, Lobby, LobbyEntry, SeatRequest,
-    VariantName,
-};
+pub use games::{CreateGame, Created, Invite, JoinRequest, Joined, Lobby, LobbyEntry, SeatRequest};
 pub use health::{Health, Ready};
 pub use moves::{MoveList, MoveRequest, MoveResult, PreviewRequest, PreviewResult};
 pub use players::{GameEntry, Leader, Leaderboard, MyGames, Profile, RatingEntry, SoloRecords};
-pub use schema::{CoveredSchema, Effect, MoveSchema};
+pub use schema::{BotName, CoveredSchema, Effect, MoveSchema, VariantName};
 pub use socket::{ClientMessage, ServerMessage, Update, WsError};
 pub use state::{
     ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, PlayedMove, Replaced,

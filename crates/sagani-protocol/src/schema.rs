@@ -66,3 +66,23 @@ pub struct CoveredSchema {
     pub direction: String,
     pub element: String,
 }
+
+/// The variants, for the OpenAPI document (`CreateGame::variant`).
+#[derive(ToSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub enum VariantName {
+    Standard,
+    Solo,
+    SoloAll,
+}
+
+/// The server's bots, for the OpenAPI document (`SeatRequest::Bot`).
+#[derive(ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum BotName {
+    Random,
+    Greedy,
+    Mcts,
+}
