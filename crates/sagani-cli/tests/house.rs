@@ -592,7 +592,10 @@ fn an_import_from_a_higher_layer_is_an_upward_arrow() {
     // Both reach `Saved` through re-exports: their arrows end where it is defined.
     let src = sources(&[
         ("lib.rs", "mod rules; mod store;"),
-        ("rules.rs", "fn f(s: crate::store::Saved) -> crate::store::Saved { s }"),
+        (
+            "rules.rs",
+            "fn f(s: crate::store::Saved) -> crate::store::Saved { s }",
+        ),
         ("store/mod.rs", "mod game; mod sql; pub use game::Saved;"),
         ("store/game.rs", "pub struct Saved;"),
         ("store/sql/mod.rs", "pub mod games;"),
