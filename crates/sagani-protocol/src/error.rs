@@ -60,10 +60,15 @@ pub enum ErrorCode {
     /// A daily challenge's game, asked for by someone other than its player before its day is
     /// over.
     HistoryHidden,
+    /// The server is too busy for this request now (its password checks are all taken): try
+    /// again after `Retry-After`.
+    Busy,
+    /// This address holds as many connections as one address may: close one first.
+    TooManyConnections,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 29] = [
+    pub const ALL: [ErrorCode; 31] = [
         ErrorCode::BadRequest,
         ErrorCode::BadContentType,
         ErrorCode::BodyTooLarge,
@@ -93,6 +98,8 @@ impl ErrorCode {
         ErrorCode::SeatLeft,
         ErrorCode::GameStarted,
         ErrorCode::HistoryHidden,
+        ErrorCode::Busy,
+        ErrorCode::TooManyConnections,
     ];
 
     /// The name in the JSON body.

@@ -39,9 +39,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | SeatLeft | GameStarted => StatusCode::CONFLICT,
         IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
         NotAWebsocket => StatusCode::UPGRADE_REQUIRED,
-        TooManyGames | RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        TooManyGames | RateLimited | TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
         Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        Storage | Timeout => StatusCode::SERVICE_UNAVAILABLE,
+        Storage | Timeout | Busy => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 

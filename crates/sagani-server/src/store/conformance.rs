@@ -19,9 +19,40 @@ pub type Handles = (Arc<dyn Store>, Arc<dyn Store>);
 #[macro_export]
 macro_rules! store_conformance {
     ($open:path) => {
-        $crate::store_conformance!(@each $open: reads_back_as_written, created_once, moves_are_conditional, moves_need_the_token, claims_are_conditional, reclaim_revokes_in_rematch, lobby, open_games_limit, leases, listing_and_import, racing_moves, racing_claims, changes_are_heard, names_are_unique, sessions, deleted_accounts, login_failures, seat_holders, rated_end, unrated_end, clocks_start_once, leaving, due_clocks, idle_games, cancelling, chat, repairs, server_secrets, daily_attempts, daily_results);
+        $crate::store_conformance!(@each $open:
+            reads_back_as_written,
+            created_once,
+            moves_are_conditional,
+            moves_need_the_token,
+            claims_are_conditional,
+            reclaim_revokes_in_rematch,
+            lobby,
+            open_games_limit,
+            leases,
+            listing_and_import,
+            racing_moves,
+            racing_claims,
+            changes_are_heard,
+            names_are_unique,
+            sessions,
+            deleted_accounts,
+            login_failures,
+            seat_holders,
+            rated_end,
+            unrated_end,
+            clocks_start_once,
+            leaving,
+            due_clocks,
+            idle_games,
+            cancelling,
+            chat,
+            repairs,
+            server_secrets,
+            daily_attempts,
+            daily_results,
+        );
     };
-    (@each $open:path: $($case:ident),*) => {
+    (@each $open:path: $($case:ident),* $(,)?) => {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $case() {
