@@ -113,6 +113,11 @@ pub struct Args {
     /// WebSockets one client address may have open (0: no limit).
     #[arg(long, default_value_t = HttpLimits::default().max_sockets_per_ip)]
     max_sockets_per_ip: usize,
+    /// TCP connections one client address may have open, WebSockets included; beyond it a new
+    /// one is answered 429 and closed. Behind --trusted-proxy: requests in progress per
+    /// forwarded address (0: no limit).
+    #[arg(long, default_value_t = HttpLimits::default().max_connections_per_ip)]
+    max_connections_per_ip: usize,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -171,6 +176,7 @@ fn run_inner(args: Args) -> Result<(), CliError> {
             max_connections: args.max_connections,
             drain_deadline: Duration::from_millis(args.drain_ms),
             max_sockets_per_ip: args.max_sockets_per_ip,
+            max_connections_per_ip: args.max_connections_per_ip,
             trusted_proxies: args.trusted_proxies,
         },
         secure_cookies: args

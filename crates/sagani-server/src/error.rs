@@ -96,15 +96,21 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = ErrorBody {
+impl ApiError {
+    /// The JSON body the refusal is answered with.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
             error: self.code,
-            message: self.message,
+            message: self.message.clone(),
             version: self.version,
             reason: self.reason,
-        };
-        let mut response = (self.status, axum::Json(body)).into_response();
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, axum::Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             response
                 .headers_mut()

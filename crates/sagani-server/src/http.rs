@@ -1,13 +1,15 @@
 //! The server's own accept loop (instead of `axum::serve`, which has no timeouts and no cap):
 //! HTTP/1.1 with WebSocket upgrades, a deadline for request heads, an idle timeout between
-//! requests, a timeout per request, a cap on open connections, and a shutdown that drains
-//! within a deadline. See docs/operations.md.
+//! requests, a timeout per request, a cap on open connections (in all and per client address),
+//! and a shutdown that drains within a deadline. See docs/operations.md.
 
+use crate::client_addr::{client_ip, key};
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::HttpLimits;
 use crate::metrics::{self, Metrics};
+use crate::per_address::{PerAddress, Slot};
 use axum::extract::{ConnectInfo, Request};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self as mw, Next};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -15,7 +17,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -30,6 +32,7 @@ use tower::Service;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
 use tower_http::compression::CompressionLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 /// Cancelled when the server begins to stop. Every request carries it (an extension), so a
@@ -37,8 +40,9 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 #[derive(Clone, Default)]
 pub struct Stopping(pub CancellationToken);
 
-/// The layers every route gets, outermost first: tracing, metrics, compression, the request
-/// timeout and the panic catcher (innermost, so the others see its 500).
+/// The layers every route gets, outermost first: tracing, metrics, `nosniff`, requests per
+/// forwarded address, compression, the request timeout and the panic catcher (innermost, so
+/// the others see its 500).
 pub fn layers(router: Router, limits: &HttpLimits, metrics: &Metrics) -> Router {
     let mut router = router.layer(CatchPanicLayer::custom(panicked));
     let limit = limits.request_timeout;
@@ -54,8 +58,21 @@ pub fn layers(router: Router, limits: &HttpLimits, metrics: &Metrics) -> Router 
         .and(NotForContentType::SSE)
         .and(|status: StatusCode, _: _, _: &_, _: &_| status != StatusCode::SWITCHING_PROTOCOLS);
     let counted = metrics.clone();
+    let proxied = Proxied {
+        trusted: limits.trusted_proxies.clone(),
+        max: limits.max_connections_per_ip,
+        requests: Arc::default(),
+    };
     router
         .layer(CompressionLayer::new().compress_when(compress))
+        .layer(mw::from_fn(move |request: Request, next: Next| {
+            proxied.clone().count(request, next)
+        }))
+        // A browser must not read an answer as anything but the type it says it is.
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .layer(mw::from_fn(move |request: Request, next: Next| {
             metrics::track(counted.clone(), request, next)
         }))
@@ -72,6 +89,69 @@ pub fn layers(router: Router, limits: &HttpLimits, metrics: &Metrics) -> Router 
                 })
                 .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG)),
         )
+}
+
+/// Requests that came through a trusted proxy, counted by the address it forwards for: the
+/// proxy's own connections are not capped per address (they carry everyone), so a client
+/// behind it may have `max` requests in progress at once instead. (Its WebSockets are capped
+/// by `max_sockets_per_ip`.)
+#[derive(Clone)]
+struct Proxied {
+    trusted: Vec<ipnet::IpNet>,
+    max: usize,
+    requests: Arc<PerAddress>,
+}
+
+impl Proxied {
+    async fn count(self, request: Request, next: Next) -> Response {
+        let peer = request
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(peer)| peer.ip());
+        let Some(peer) = peer.filter(|ip| is_trusted(&self.trusted, ip)) else {
+            return next.run(request).await;
+        };
+        let addr = key(client_ip(peer, request.headers(), &self.trusted));
+        match self.requests.open(&addr, self.max) {
+            Some(_slot) => next.run(request).await,
+            None => too_many_connections(self.max).into_response(),
+        }
+    }
+}
+
+fn is_trusted(trusted: &[ipnet::IpNet], ip: &IpAddr) -> bool {
+    let ip = ip.to_canonical();
+    trusted.iter().any(|net| net.contains(&ip))
+}
+
+fn too_many_connections(max: usize) -> ApiError {
+    ApiError {
+        retry_after: Some(10),
+        ..ApiError::new(
+            ErrorCode::TooManyConnections,
+            format!("this address has {max} connections open already; close one first"),
+        )
+    }
+}
+
+/// Answers a connection beyond its address's cap with a 429 and closes it, without reading
+/// its request (that is the work the cap refuses). What the client has sent already is read
+/// away first, so the close does not reset the connection before the answer is read.
+fn refuse(stream: TcpStream, max: usize) {
+    let body = serde_json::to_string(&too_many_connections(max).body()).unwrap_or_default();
+    let answer = format!(
+        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\
+         x-content-type-options: nosniff\r\nretry-after: 10\r\nconnection: close\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut sent = [0u8; 4096];
+    let _ = stream.try_read(&mut sent);
+    // A fresh socket's send buffer takes this whole; if not, the client gets less.
+    let _ = stream.try_write(answer.as_bytes());
+    if let Ok(std) = stream.into_std() {
+        let _ = std.shutdown(std::net::Shutdown::Write);
+    }
 }
 
 /// A handler's panic, answered as the API answers any failure. Its text goes to the log only.
@@ -116,6 +196,7 @@ pub async fn serve_router(
     let (count, mut open) = watch::channel(0usize);
     let count = Arc::new(count);
     let mut connections = JoinSet::new();
+    let per_address = Arc::new(PerAddress::default());
     let mut refusing = false;
     tokio::pin!(shutdown);
     loop {
@@ -146,7 +227,20 @@ pub async fn serve_router(
             continue;
         }
         refusing = false;
-        let open = Open::new(count.clone(), metrics.clone());
+        // A trusted proxy's connections carry many clients: they are counted per request.
+        let slot = if is_trusted(&limits.trusted_proxies, &peer.ip()) {
+            None
+        } else {
+            match per_address.open(&key(peer.ip()), limits.max_connections_per_ip) {
+                Some(slot) => Some(slot),
+                None => {
+                    metrics.connection_refused();
+                    refuse(stream, limits.max_connections_per_ip);
+                    continue;
+                }
+            }
+        };
+        let open = Open::new(count.clone(), metrics.clone(), slot);
         connections.spawn(connection(
             stream,
             peer,
@@ -244,17 +338,23 @@ async fn connection(
     }
 }
 
-/// A connection counted as open until dropped (with its socket, also after an upgrade).
+/// A connection counted as open until dropped (with its socket, also after an upgrade), in
+/// all and against its address.
 struct Open {
     count: Arc<watch::Sender<usize>>,
     metrics: Metrics,
+    _slot: Option<Slot>,
 }
 
 impl Open {
-    fn new(count: Arc<watch::Sender<usize>>, metrics: Metrics) -> Open {
+    fn new(count: Arc<watch::Sender<usize>>, metrics: Metrics, slot: Option<Slot>) -> Open {
         count.send_modify(|n| *n += 1);
         metrics.connection_opened();
-        Open { count, metrics }
+        Open {
+            count,
+            metrics,
+            _slot: slot,
+        }
     }
 }
 

@@ -16,6 +16,7 @@ mod hub;
 pub mod limits;
 pub mod metrics;
 mod openapi;
+pub mod per_address;
 mod players;
 mod positions;
 pub mod rating;
@@ -114,7 +115,7 @@ pub fn router(app: Arc<App>) -> Router {
             DefaultBodyLimit::max(body_limit)
         })
         // The WebSockets open per address, shared by all of this router's connections.
-        .layer(Extension(Arc::new(ws::OpenSockets::default())))
+        .layer(Extension(ws::OpenSockets::default()))
         .with_state(app)
 }
 

@@ -193,6 +193,11 @@ pub struct HttpLimits {
     pub drain_deadline: Duration,
     /// WebSockets open at once per client address (see `ClientAddr`); beyond it, 429.
     pub max_sockets_per_ip: usize,
+    /// TCP connections open at once per client address, WebSockets included; beyond it a new
+    /// one is answered 429 (`too_many_connections`) and closed. Connections from a trusted
+    /// proxy are not counted: there, each forwarded address may have this many requests in
+    /// progress at once instead.
+    pub max_connections_per_ip: usize,
     /// Peers whose `X-Forwarded-For` is believed (reverse proxies). Empty: none.
     pub trusted_proxies: Vec<ipnet::IpNet>,
 }
@@ -206,6 +211,9 @@ impl Default for HttpLimits {
             max_connections: 4096,
             drain_deadline: Duration::from_secs(10),
             max_sockets_per_ip: 20,
+            // Room for a household behind one address: each browser holds up to six
+            // connections and a WebSocket a table.
+            max_connections_per_ip: 64,
             trusted_proxies: Vec::new(),
         }
     }

@@ -9,6 +9,7 @@ use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, ErrorCode};
 use crate::http::Stopping;
 use crate::metrics::Metrics;
+use crate::per_address::{PerAddress, Slot};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -17,8 +18,7 @@ use axum::response::Response;
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -54,7 +54,7 @@ pub async fn connect(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     ClientAddr(addr): ClientAddr,
-    Extension(sockets): Extension<Arc<OpenSockets>>,
+    Extension(OpenSockets(sockets)): Extension<OpenSockets>,
     stopping: Option<Extension<Stopping>>,
     query: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -70,7 +70,14 @@ pub async fn connect(
         let (_, st) = app.fresh(&id, None).await?;
         st.who(q.token.as_deref())?
     };
-    let slot = sockets.open(&addr, app.config.http.max_sockets_per_ip)?;
+    let max = app.config.http.max_sockets_per_ip;
+    let slot = sockets.open(&addr, max).ok_or_else(|| ApiError {
+        retry_after: Some(10),
+        ..ApiError::new(
+            ErrorCode::RateLimited,
+            format!("this address has {max} WebSockets open already; close one first"),
+        )
+    })?;
     let watcher = Watcher {
         app: app.clone(),
         id,
@@ -94,58 +101,18 @@ pub async fn connect(
 }
 
 /// WebSockets open per client address, for `HttpLimits::max_sockets_per_ip`.
-#[derive(Default)]
-pub struct OpenSockets(Mutex<HashMap<String, usize>>);
-
-/// One open WebSocket of an address, counted until dropped.
-struct SocketSlot {
-    sockets: Arc<OpenSockets>,
-    addr: String,
-}
-
-impl OpenSockets {
-    /// Counts one more socket for `addr`, or refuses it when `max` are open (0: no cap).
-    fn open(self: &Arc<Self>, addr: &str, max: usize) -> Result<SocketSlot, ApiError> {
-        let mut open = self.0.lock().expect("sockets lock");
-        let n = open.entry(addr.to_string()).or_insert(0);
-        if max > 0 && *n >= max {
-            return Err(ApiError {
-                retry_after: Some(10),
-                ..ApiError::new(
-                    ErrorCode::RateLimited,
-                    format!("this address has {max} WebSockets open already; close one first"),
-                )
-            });
-        }
-        *n += 1;
-        Ok(SocketSlot {
-            sockets: self.clone(),
-            addr: addr.to_string(),
-        })
-    }
-}
-
-impl Drop for SocketSlot {
-    fn drop(&mut self) {
-        let mut open = self.sockets.0.lock().expect("sockets lock");
-        if let Some(n) = open.get_mut(&self.addr) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.addr);
-            }
-        }
-    }
-}
+#[derive(Clone, Default)]
+pub struct OpenSockets(pub Arc<PerAddress>);
 
 /// An upgraded socket: counted in the metrics and against its address until dropped. Also
 /// dropped unused if the client never completes the upgrade.
 struct SocketOpen {
     metrics: Metrics,
-    _slot: SocketSlot,
+    _slot: Slot,
 }
 
 impl SocketOpen {
-    fn new(metrics: Metrics, slot: SocketSlot) -> SocketOpen {
+    fn new(metrics: Metrics, slot: Slot) -> SocketOpen {
         metrics.websocket_opened();
         SocketOpen {
             metrics,

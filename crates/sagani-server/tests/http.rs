@@ -550,3 +550,126 @@ async fn a_panicking_handler_answers_500_and_the_server_goes_on() {
         ) == Some(1.0)
     );
 }
+
+/// A connection to `at` from the local address `from` (any of 127.0.0.0/8 reaches 127.0.0.1).
+async fn connect_from(from: &str, at: &str) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket.connect(at.parse().unwrap()).await.unwrap()
+}
+
+#[tokio::test]
+async fn connections_per_address_are_capped_and_other_addresses_are_still_served() {
+    let server = start(config(HttpLimits {
+        max_connections_per_ip: 3,
+        header_timeout: LONG,
+        ..HttpLimits::default()
+    }))
+    .await;
+    let at = addr(&server.url);
+    // Three half-sent requests from one address hold its three connections.
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut c = connect_from("127.0.0.1", &at).await;
+        c.write_all(b"GET /healthz HTTP/1.1\r\nHo").await.unwrap();
+        held.push(c);
+    }
+    // A fourth from it is told why and closed, without the server reading its request.
+    let mut fourth = connect_from("127.0.0.1", &at).await;
+    let answer = String::from_utf8(read_until_closed(&mut fourth).await).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 429 "), "{answer}");
+    assert!(
+        answer.contains("\"error\":\"too_many_connections\""),
+        "{answer}"
+    );
+    assert!(answer.contains("retry-after: 10"), "{answer}");
+    // Another address is served as ever.
+    let mut other = connect_from("127.0.0.2", &at).await;
+    assert_eq!(round_trip(&mut other, "/healthz").await.0, 200);
+    // Once one of the three closes, the address gets a connection again (as soon as the server
+    // has seen the close).
+    drop(held.pop());
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        assert!(tokio::time::Instant::now() < deadline, "no room again");
+        let mut again = connect_from("127.0.0.1", &at).await;
+        let request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        if again.write_all(request).await.is_ok() {
+            let answer = String::from_utf8(read_until_closed(&mut again).await).unwrap();
+            if answer.starts_with("HTTP/1.1 200") {
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn behind_a_proxy_requests_in_progress_are_capped_per_forwarded_address() {
+    // A handler that stays in progress until the test lets it go, and says when it began.
+    let (began_tx, mut began) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let gate = Arc::new(tokio::sync::Notify::new());
+    let slow = {
+        let gate = gate.clone();
+        Router::new().route(
+            "/slow",
+            get(move || {
+                let (gate, began_tx) = (gate.clone(), began_tx.clone());
+                async move {
+                    let _ = began_tx.send(());
+                    gate.notified().await;
+                    "done"
+                }
+            }),
+        )
+    };
+    let server = start_stoppable(
+        config(HttpLimits {
+            max_connections_per_ip: 1,
+            trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+            ..HttpLimits::default()
+        }),
+        slow,
+    )
+    .await;
+    let client = reqwest::Client::new();
+    let get_as = |path: &str, forwarded_for: &str| {
+        client
+            .get(format!("{}{path}", server.url))
+            .header("x-forwarded-for", forwarded_for)
+            .send()
+    };
+    let first = tokio::spawn(get_as("/slow", "203.0.113.1"));
+    began.recv().await.expect("the slow request began");
+    // The same client, through the proxy's other connections: refused while its first is in
+    // progress.
+    let second = get_as("/healthz", "203.0.113.1").await.unwrap();
+    assert_eq!(second.status().as_u16(), 429);
+    let body: Value = second.json().await.unwrap();
+    assert_eq!(body["error"], "too_many_connections", "{body}");
+    // Another client behind the same proxy is served: the proxy's connections are not capped.
+    let other = get_as("/healthz", "203.0.113.2").await.unwrap();
+    assert_eq!(other.status().as_u16(), 200);
+    gate.notify_one();
+    let first = first.await.unwrap().unwrap();
+    assert_eq!(first.status().as_u16(), 200);
+    assert_eq!(
+        get_as("/healthz", "203.0.113.1").await.unwrap().status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn every_answer_says_nosniff() {
+    let server = start(config(HttpLimits::default())).await;
+    for path in ["/healthz", "/api/games/0000", "/", "/no/such/page"] {
+        let r = reqwest::get(format!("{}{path}", server.url)).await.unwrap();
+        assert_eq!(
+            r.headers()
+                .get("x-content-type-options")
+                .map(|v| v.to_str().unwrap()),
+            Some("nosniff"),
+            "{path}"
+        );
+    }
+}

@@ -222,3 +222,62 @@ async fn copying_to_postgres_moves_every_game_and_can_be_run_again() {
         .unwrap();
     assert_eq!((again.copied, again.already), (0, 5));
 }
+
+/// A server asking for a bot's turn while another commits that turn's move (which ends its
+/// lease) must not get the turn: PostgreSQL would otherwise check the game's version as it was
+/// when the statement began, and the turn would be searched twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_waits_for_a_move_being_committed() {
+    use sagani_server::store::{Progress, SavedSeat};
+    let Some(db) = TestDatabase::create("a_lease_waits_for_a_move_being_committed").await else {
+        return;
+    };
+    let store = PostgresStore::open(&db.url).await.unwrap();
+    let bot = SavedSeat::Bot {
+        bot: "greedy".into(),
+        level: 1,
+    };
+    let bot_turn = Progress {
+        over: false,
+        bot_to_act: true,
+        deadline_ms: None,
+    };
+    let g = conformance::game("g1", vec![bot.clone(), bot]);
+    store.create(&g, bot_turn, None, None).await.unwrap();
+    assert!(store.lease("g1", 0, "A", 1000, 5000).await.unwrap());
+    // Server A commits the bot's move: the game moves on and A's lease ends, in one
+    // transaction, held open here.
+    let (a, conn) = tokio_postgres::connect(&db.url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    a.batch_execute(
+        "BEGIN; UPDATE games SET version = 1 WHERE id = 'g1';
+         DELETE FROM bot_leases WHERE game_id = 'g1';",
+    )
+    .await
+    .unwrap();
+    // Server B, whose lease on A's turn expired, asks for the turn at the old version.
+    let b = tokio::spawn(async move { store.lease("g1", 0, "B", 6000, 9000).await });
+    // Once B waits for A's transaction, A commits.
+    loop {
+        let waiting: i64 = a
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        if waiting > 0 {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    a.batch_execute("COMMIT").await.unwrap();
+    assert!(
+        !b.await.unwrap().unwrap(),
+        "the game is at version 1: there is no turn at version 0 to lease"
+    );
+}

@@ -3,6 +3,7 @@
 //! the change. One file per role: creating, claiming, playing, rematches, bots.
 
 pub(crate) mod analysis;
+mod census;
 mod claim;
 pub use claim::Claimer;
 pub use start::StartError;
@@ -128,6 +129,8 @@ pub struct App {
     dealt: AtomicU64,
     /// The secret the daily decks come from, once read from the store.
     daily_secret: tokio::sync::OnceCell<String>,
+    /// The stored games as last counted (`census.rs`).
+    census: std::sync::Mutex<Option<crate::store::Counts>>,
 }
 
 /// The refusal for a store's answer.

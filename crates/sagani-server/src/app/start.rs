@@ -50,11 +50,13 @@ impl App {
             playing: Default::default(),
             dealt: AtomicU64::new(dealt),
             daily_secret: tokio::sync::OnceCell::new(),
+            census: Default::default(),
             store,
             config,
         });
         turns::start_workers(&app);
         leave::start_sweeps(&app);
+        app.start_census();
         if let Some(changes) = app.store.changes() {
             tokio::spawn(hear(Arc::downgrade(&app), changes));
         }

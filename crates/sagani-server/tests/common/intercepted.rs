@@ -26,6 +26,8 @@ pub struct Intercepted {
     pub created: Arc<AtomicUsize>,
     /// Moves refused or denied.
     pub refused: Arc<AtomicUsize>,
+    /// Times every game was counted.
+    pub counted: Arc<AtomicUsize>,
 }
 
 impl Intercepted {
@@ -36,6 +38,7 @@ impl Intercepted {
             mode,
             created: Arc::default(),
             refused: Arc::default(),
+            counted: Arc::default(),
         }
     }
 }
@@ -115,6 +118,7 @@ impl Store for Intercepted {
         self.inner.lobby(limit).await
     }
     async fn counts(&self) -> Result<Counts, StoreError> {
+        self.counted.fetch_add(1, Ordering::SeqCst);
         self.inner.counts().await
     }
     async fn bot_turns(&self, now_ms: i64, limit: u32) -> Result<Vec<BotTurn>, StoreError> {

@@ -114,18 +114,31 @@ pub(super) async fn lease(
     now_ms: i64,
     until_ms: i64,
 ) -> Result<bool, StoreError> {
+    // The game must still be at `version` when the lease is taken. PostgreSQL reads a
+    // statement's rows as they were when it began, so a move being committed meanwhile (which
+    // ends the old lease) would go unseen and the turn be searched twice: `FOR SHARE` waits for
+    // that commit and reads the game again. SQLite has one writer at a time: nothing to wait
+    // for.
     let got: Option<i64> = c
         .value(
-            Both(
-                "INSERT INTO bot_leases (game_id, version, holder, expires_at)
-                 SELECT $1, $2, $3, $5 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1
-                     AND version = $2 AND bot_to_act AND status <> 'over')
+            Each {
+                sqlite: "INSERT INTO bot_leases (game_id, version, holder, expires_at)
+                 SELECT id, version, $3, $5 FROM games WHERE id = $1
+                     AND version = $2 AND bot_to_act AND status <> 'over'
                  ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,
                      holder = excluded.holder, expires_at = excluded.expires_at
                  WHERE bot_leases.holder = excluded.holder OR bot_leases.expires_at <= $4
                      OR bot_leases.version <> excluded.version
                  RETURNING 1 AS leased",
-            ),
+                postgres: "INSERT INTO bot_leases (game_id, version, holder, expires_at)
+                 SELECT id, version, $3, $5 FROM games WHERE id = $1
+                     AND version = $2 AND bot_to_act AND status <> 'over' FOR SHARE
+                 ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,
+                     holder = excluded.holder, expires_at = excluded.expires_at
+                 WHERE bot_leases.holder = excluded.holder OR bot_leases.expires_at <= $4
+                     OR bot_leases.version <> excluded.version
+                 RETURNING 1 AS leased",
+            },
             args![game, version, holder, now_ms, until_ms],
         )
         .await?;
