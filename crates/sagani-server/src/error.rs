@@ -138,6 +138,28 @@ where
     }
 }
 
+/// `axum::extract::Query` with its refusal (a parameter of the wrong type or out of range) as
+/// an `ApiError`, in JSON like every other refusal.
+pub struct Params<T>(pub T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for Params<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(Params(v)),
+            Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
+        }
+    }
+}
+
 fn json_rejection(r: JsonRejection) -> ApiError {
     match r {
         JsonRejection::MissingJsonContentType(_) => ApiError::new(

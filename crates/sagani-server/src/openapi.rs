@@ -40,8 +40,15 @@ impl Modify for CommonErrors {
                     .build(),
             )
         };
-        // What every route can answer, what a route of a game can, what a route with a body can.
-        let add = |op: &mut Operation, of_a_game: bool, with_body: bool| {
+        // What every route can answer, what a route of a game can, what a route with a body or
+        // query parameters can.
+        let add = |op: &mut Operation, of_a_game: bool| {
+            let with_body = op.request_body.is_some();
+            let with_query = op
+                .parameters
+                .iter()
+                .flatten()
+                .any(|p| matches!(p.parameter_in, utoipa::openapi::path::ParameterIn::Query));
             let mut codes = vec![
                 ("405", "a method the route does not take (`method_not_allowed`)"),
                 ("500", "the server failed on this request (`internal`)"),
@@ -53,8 +60,10 @@ impl Modify for CommonErrors {
             if of_a_game {
                 codes.push(("404", "no such game (`not_found`)"));
             }
-            if with_body {
+            if with_body || with_query {
                 codes.push(("400", "a malformed request (`bad_request`)"));
+            }
+            if with_body {
                 codes.push(("413", "the body is too large (`body_too_large`)"));
                 codes.push(("415", "the body is not JSON (`bad_content_type`)"));
             }
@@ -67,12 +76,16 @@ impl Modify for CommonErrors {
         };
         for (path, item) in api.paths.paths.iter_mut() {
             let of_a_game = path.contains("{id}");
-            if let Some(op) = item.get.as_mut() {
-                add(op, of_a_game, false);
-            }
-            if let Some(op) = item.post.as_mut() {
-                let with_body = op.request_body.is_some();
-                add(op, of_a_game, with_body);
+            for op in [
+                item.get.as_mut(),
+                item.post.as_mut(),
+                item.put.as_mut(),
+                item.delete.as_mut(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                add(op, of_a_game);
             }
         }
     }

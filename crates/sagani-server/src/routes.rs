@@ -10,10 +10,10 @@ use crate::app::history::{self, History};
 use crate::app::{store_refusal, App};
 use crate::client_addr::ClientAddr;
 use crate::daily;
-use crate::error::{ApiError, Body, ErrorBody, ErrorCode};
+use crate::error::{ApiError, Body, ErrorBody, ErrorCode, Params};
 use crate::secret;
 use crate::table::seat_infos;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -411,12 +411,12 @@ pub async fn say(
 /// The game's chat, oldest first: up to 200 lines from number `from` (default 0) on.
 #[utoipa::path(get, path = "/api/games/{id}/chat",
     params(("id" = String, Path, description = "game id"),
-           ("from" = Option<u64>, Query, description = "the first line's number")),
+           ("from" = Option<u64>, Query, minimum = 0, description = "the first line's number")),
     responses((status = 200, body = ChatLines)))]
 pub async fn chat(
     State(app): AppState,
     Path(id): Path<String>,
-    Query(q): Query<ChatQuery>,
+    Params(q): Params<ChatQuery>,
 ) -> Result<Json<ChatLines>, ApiError> {
     let lines = app.chat_lines(&id, q.from.unwrap_or(0), 200).await?;
     Ok(Json(ChatLines {
