@@ -61,7 +61,11 @@ pub enum SeatRequest {
     Bot {
         #[schema(value_type = BotName)]
         bot: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::whole::option"
+        )]
         #[schema(minimum = 1, maximum = 8)]
         level: Option<u8>,
     },
@@ -97,7 +101,11 @@ pub struct JoinRequest {
     /// A seat of a public game, counted from 0. Also: the seat of a game your account holds
     /// already (with the session cookie), to play it on this device (the seat's old token
     /// stops working).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::whole::option"
+    )]
     #[schema(minimum = 0, maximum = 3)]
     pub seat: Option<u8>,
     /// A guest's display name (1–24 characters, not unique), shown at the table. Ignored when

@@ -17,6 +17,7 @@ pub mod state;
 pub mod study;
 pub mod tiles;
 pub mod time_control;
+pub mod whole;
 
 pub use accounts::{Confirmation, Credentials, Me, MeKind, PasswordChange};
 pub use chat::{ChatLineInfo, ChatLines, ChatQuery, ChatRequest};

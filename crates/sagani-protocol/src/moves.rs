@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     /// The version of the state the move was chosen in.
+    #[serde(deserialize_with = "crate::whole::number")]
     pub version: u64,
     /// A move as in RECORD.md: `{"action":"place","tile":7,"x":1,"y":0,"rot":2}`,
     /// `{"action":"intermezzo","tile":31}` or `{"action":"pass"}`.

@@ -18,7 +18,7 @@ pub struct AnalysisRequest {
     #[schema(value_type = Option<Object>)]
     pub record: Option<serde_json::Value>,
     /// The position after this many moves (0 to the number of moves). Default: after all.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::whole::option")]
     pub at: Option<u64>,
     /// The seat's token (also `Authorization: Bearer`): a practice game's player may ask while
     /// it is played.

@@ -14,12 +14,17 @@ pub enum TimeControl {
     /// with every decision it makes.
     Realtime {
         #[schema(minimum = 10, maximum = 10800)]
+        #[serde(deserialize_with = "crate::whole::number")]
         initial_s: u32,
         #[schema(minimum = 0, maximum = 600)]
+        #[serde(deserialize_with = "crate::whole::number")]
         increment_s: u32,
     },
     /// Turn-based: every decision may take up to `days` days (1, 2, 3 or 7).
-    Turn { days: u32 },
+    Turn {
+        #[serde(deserialize_with = "crate::whole::number")]
+        days: u32,
+    },
 }
 
 /// The real-time controls the page offers (minutes + seconds).
