@@ -15,6 +15,7 @@ pub mod http;
 mod hub;
 pub mod limits;
 pub mod metrics;
+mod names;
 mod openapi;
 mod players;
 mod positions;
@@ -115,6 +116,11 @@ pub fn router(app: Arc<App>) -> Router {
         })
         // The WebSockets open per address, shared by all of this router's connections.
         .layer(Extension(Arc::new(ws::OpenSockets::default())))
+        // The scheme the Origin check compares: a client's own `X-Forwarded-Proto` replaced.
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            client_addr::forwarded_proto,
+        ))
         .with_state(app)
 }
 
