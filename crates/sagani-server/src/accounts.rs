@@ -70,8 +70,14 @@ async fn guest_display_name(app: &App, name: &str) -> Result<String, ApiError> {
         .name_like(&names::skeleton(&name))
         .await
         .map_err(store_refusal)?;
-    let same = || app.store.player_named(&name.to_lowercase());
-    if like || same().await.map_err(store_refusal)?.is_some() {
+    let same = like
+        || app
+            .store
+            .player_named(&name.to_lowercase())
+            .await
+            .map_err(store_refusal)?
+            .is_some();
+    if same {
         return Err(bad(format!(
             "{name:?} looks like the name of an account: choose another name, or log in"
         )));

@@ -70,7 +70,12 @@ pub const FORWARDED_PROTO: &str = "x-forwarded-proto";
 /// The scheme a request reached the site by: what a trusted proxy says (`X-Forwarded-Proto`,
 /// one value, `http` or `https`); else `https` when the site's public address is (the
 /// `secure` cookies: a browser sends them over HTTPS only), else `http`.
-pub fn scheme(peer: Option<IpAddr>, headers: &HeaderMap, trusted: &[IpNet], secure: bool) -> &'static str {
+pub fn scheme(
+    peer: Option<IpAddr>,
+    headers: &HeaderMap,
+    trusted: &[IpNet],
+    secure: bool,
+) -> &'static str {
     let from_proxy = peer.is_some_and(|p| {
         let p = p.to_canonical();
         trusted.iter().any(|net| net.contains(&p))
@@ -93,7 +98,11 @@ pub fn scheme(peer: Option<IpAddr>, headers: &HeaderMap, trusted: &[IpNet], secu
 
 /// A layer that replaces a request's `X-Forwarded-Proto` with the scheme it reached the site
 /// by (`scheme`), so that what a client wrote there itself is never read.
-pub async fn forwarded_proto(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
+pub async fn forwarded_proto(
+    State(app): State<Arc<App>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -233,9 +242,17 @@ mod tests {
         let proxy = Some(ip("10.1.2.3"));
         let client = Some(ip("203.0.113.9"));
         assert_eq!(scheme(proxy, &h, &trusted, false), "https");
-        assert_eq!(scheme(client, &h, &trusted, false), "http", "a client's own header");
+        assert_eq!(
+            scheme(client, &h, &trusted, false),
+            "http",
+            "a client's own header"
+        );
         assert_eq!(scheme(None, &h, &trusted, false), "http");
-        assert_eq!(scheme(client, &h, &trusted, true), "https", "the public address");
+        assert_eq!(
+            scheme(client, &h, &trusted, true),
+            "https",
+            "the public address"
+        );
         h.insert(FORWARDED_PROTO, HeaderValue::from_static("HTTP "));
         assert_eq!(scheme(proxy, &h, &trusted, true), "http");
         // Nonsense, or a list: the default.

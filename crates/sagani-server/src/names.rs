@@ -310,7 +310,10 @@ mod tests {
         assert_eq!(check_chat_text("  hi \u{FF01} ").unwrap(), "hi !");
         // Emoji sequences and Persian's non-joiner are text as typed.
         for fine in ["👩\u{200D}💻 ok", "\u{2764}\u{FE0F}", "می\u{200C}خواهم"] {
-            assert_eq!(check_chat_text(fine).unwrap(), fine.nfkc().collect::<String>());
+            assert_eq!(
+                check_chat_text(fine).unwrap(),
+                fine.nfkc().collect::<String>()
+            );
         }
         for (text, why) in [
             ("a\u{202E}b", "writing direction"),

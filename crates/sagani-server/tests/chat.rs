@@ -140,7 +140,10 @@ async fn chat_lines_are_visible_text() {
         ("two\u{2028}lines", "line or paragraph separator (U+2028)"),
         ("Gree\u{200B}dy", "invisible character (U+200B)"),
         ("ad\u{00AD}min", "invisible character (U+00AD)"),
-        ("Z\u{0335}\u{0321}\u{0322}\u{0327}\u{0328}algo", "more than 3 marks"),
+        (
+            "Z\u{0335}\u{0321}\u{0322}\u{0327}\u{0328}algo",
+            "more than 3 marks",
+        ),
     ] {
         let a = b.post_with(&chat, &t0, json!({ "text": text })).await;
         assert_eq!(a.status, 400, "{text:?}: {}", a.body);
@@ -150,12 +153,19 @@ async fn chat_lines_are_visible_text() {
     // Kept as NFKC; emoji sequences (joiner, variation selector) are text as typed.
     for (text, kept) in [
         ("\u{FF48}\u{FF49} \u{FB01}ne", "hi fine"),
-        ("\u{1F469}\u{200D}\u{1F4BB} \u{2764}\u{FE0F}", "\u{1F469}\u{200D}\u{1F4BB} \u{2764}\u{FE0F}"),
+        (
+            "\u{1F469}\u{200D}\u{1F4BB} \u{2764}\u{FE0F}",
+            "\u{1F469}\u{200D}\u{1F4BB} \u{2764}\u{FE0F}",
+        ),
     ] {
         let a = b.post_with(&chat, &t0, json!({ "text": text })).await;
         assert_eq!(a.status, 201, "{}", a.body);
         assert_eq!(a.body["text"], kept);
     }
     let read = b.send("GET", &chat, None).await;
-    assert_eq!(read.body["lines"].as_array().unwrap().len(), 2, "refused lines are not kept");
+    assert_eq!(
+        read.body["lines"].as_array().unwrap().len(),
+        2,
+        "refused lines are not kept"
+    );
 }

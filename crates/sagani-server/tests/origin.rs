@@ -61,7 +61,10 @@ async fn over_plain_http_an_https_page_is_another_site() {
     let b = ada(&url, &url).await;
     let (status, body) = from(&b, &https, None).await;
     assert_eq!(status, 403, "{body}");
-    assert!(body.contains("wrong_origin") && body.contains(&url), "{body}");
+    assert!(
+        body.contains("wrong_origin") && body.contains(&url),
+        "{body}"
+    );
     // A client cannot make itself https by saying so.
     assert_eq!(from(&b, &https, Some("https")).await.0, 403);
     assert_eq!(from(&b, &url, Some("https")).await.0, 200);
@@ -75,7 +78,10 @@ async fn with_an_https_public_address_an_http_page_is_another_site() {
     let mut eve = Browser::new(&url);
     let body = json!({ "name": "Eve", "password": "long enough" });
     let a = eve.send("POST", "/api/players", Some(body)).await;
-    assert_eq!((a.status, a.body["error"].as_str()), (403, Some("wrong_origin")));
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (403, Some("wrong_origin"))
+    );
     let b = ada(&url, &https).await;
     assert_eq!(from(&b, &url, None).await.0, 403);
     assert_eq!(from(&b, &https, None).await.0, 200);

@@ -1240,12 +1240,19 @@ pub async fn chat_rates((a, b): Handles) {
     for r in racers {
         match r.await.unwrap() {
             Ok(_) => stored += 1,
-            Err(e) => assert_eq!(e, StoreError::Conflict(Conflict::TooFast { wait_ms: 10_000 })),
+            Err(e) => assert_eq!(
+                e,
+                StoreError::Conflict(Conflict::TooFast { wait_ms: 10_000 })
+            ),
         }
     }
     assert_eq!(stored, 3, "three lines in ten seconds, across both handles");
     let rev = a.rev("g1").await.unwrap();
-    assert_eq!(a.game("g1").await.unwrap().chats, 3, "refused lines are not counted");
+    assert_eq!(
+        a.game("g1").await.unwrap().chats,
+        3,
+        "refused lines are not counted"
+    );
     // The other seat has its own count.
     b.post_chat(&line(1, 1_000)).await.unwrap();
     // Ten seconds on, one more (the minute's fourth); then the minute is full until the first

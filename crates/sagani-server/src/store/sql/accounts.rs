@@ -35,7 +35,14 @@ pub(super) async fn sign_up(c: &mut dyn Conn, p: &NewPlayer) -> Result<(), Store
             "INSERT INTO players (id, name, name_key, name_skeleton, password, created_at)
              VALUES ($1, $2, $3, $4, $5, $6)",
         ),
-        args![&p.id, &p.name, &p.key, &p.skeleton, &p.password, p.created_at],
+        args![
+            &p.id,
+            &p.name,
+            &p.key,
+            &p.skeleton,
+            &p.password,
+            p.created_at
+        ],
     )
     .await?;
     Ok(())
