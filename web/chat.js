@@ -55,7 +55,9 @@ export class Chat {
       this.drawLines();
       return true;
     } catch (e) {
-      this.error.textContent = e.code === 'rate_limited' ? t('chat.slow') : e.code === 'network' ? t('error.network') : t('chat.refused');
+      // A refused line says why (an invisible character, a direction control, too long).
+      this.error.textContent = e.code === 'rate_limited' ? t('chat.slow') : e.code === 'network' ? t('error.network')
+        : e.code === 'bad_request' ? t('chat.refused.why', { reason: e.message }) : t('chat.refused');
       return false;
     }
   }

@@ -55,8 +55,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("sagani-server", &[
         // Each stands alone: errors, the clock, secrets, time controls, ratings, limits, who
-        // watches what, the tutorial's script.
-        "error clock secret time_control rating limits hub tutorial",
+        // watches what, the tutorial's script, what names and shown text may hold.
+        "error clock secret time_control rating limits hub tutorial names",
         // The store, the truth.
         "store",
         // A game at this server, built from the store: tables, positions, bots and their

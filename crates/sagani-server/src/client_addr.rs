@@ -1,12 +1,15 @@
 //! The client address that limits count by: the TCP peer, or, only when the peer is one of
 //! `HttpLimits::trusted_proxies`, the address that proxy says it served (`X-Forwarded-For`).
-//! Anyone can send that header, so from any other peer it is ignored.
+//! Anyone can send that header, so from any other peer it is ignored. Likewise the scheme the
+//! site was reached by (`X-Forwarded-Proto`), which the Origin check compares.
 
 use crate::app::App;
 use crate::error::{ApiError, ErrorCode};
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
 use ipnet::IpNet;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -58,6 +61,62 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr
     }
     // Nothing but proxies: a proxy speaks for itself.
     client
+}
+
+/// The header that says which scheme a request reached the site by. From a client it is not
+/// believed: `forwarded_proto` sets it on every request, so handlers can read it.
+pub const FORWARDED_PROTO: &str = "x-forwarded-proto";
+
+/// The scheme a request reached the site by: what a trusted proxy says (`X-Forwarded-Proto`,
+/// one value, `http` or `https`); else `https` when the site's public address is (the
+/// `secure` cookies: a browser sends them over HTTPS only), else `http`.
+pub fn scheme(
+    peer: Option<IpAddr>,
+    headers: &HeaderMap,
+    trusted: &[IpNet],
+    secure: bool,
+) -> &'static str {
+    let from_proxy = peer.is_some_and(|p| {
+        let p = p.to_canonical();
+        trusted.iter().any(|net| net.contains(&p))
+    });
+    let said = headers.get_all(FORWARDED_PROTO).iter().collect::<Vec<_>>();
+    match said.as_slice() {
+        [one] if from_proxy => match one.to_str().map(|s| s.trim().to_ascii_lowercase()) {
+            Ok(s) if s == "https" => return "https",
+            Ok(s) if s == "http" => return "http",
+            _ => {}
+        },
+        _ => {}
+    }
+    if secure {
+        "https"
+    } else {
+        "http"
+    }
+}
+
+/// A layer that replaces a request's `X-Forwarded-Proto` with the scheme it reached the site
+/// by (`scheme`), so that what a client wrote there itself is never read.
+pub async fn forwarded_proto(
+    State(app): State<Arc<App>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let scheme = scheme(
+        peer,
+        request.headers(),
+        &app.config.http.trusted_proxies,
+        app.config.secure_cookies,
+    );
+    request
+        .headers_mut()
+        .insert(FORWARDED_PROTO, HeaderValue::from_static(scheme));
+    next.run(request).await
 }
 
 /// An address as proxies write it: `1.2.3.4`, `2001:db8::1`, `[2001:db8::1]`, or with a port.
@@ -173,6 +232,36 @@ mod tests {
         // Only proxies: the leftmost one.
         let h = headers(&["10.7.7.7, 10.9.9.9"]);
         assert_eq!(client_ip(ip("10.1.2.3"), &h, &trusted), ip("10.7.7.7"));
+    }
+
+    #[test]
+    fn only_a_trusted_proxy_says_the_scheme() {
+        let trusted = nets(&["10.0.0.0/8"]);
+        let mut h = HeaderMap::new();
+        h.insert(FORWARDED_PROTO, HeaderValue::from_static("https"));
+        let proxy = Some(ip("10.1.2.3"));
+        let client = Some(ip("203.0.113.9"));
+        assert_eq!(scheme(proxy, &h, &trusted, false), "https");
+        assert_eq!(
+            scheme(client, &h, &trusted, false),
+            "http",
+            "a client's own header"
+        );
+        assert_eq!(scheme(None, &h, &trusted, false), "http");
+        assert_eq!(
+            scheme(client, &h, &trusted, true),
+            "https",
+            "the public address"
+        );
+        h.insert(FORWARDED_PROTO, HeaderValue::from_static("HTTP "));
+        assert_eq!(scheme(proxy, &h, &trusted, true), "http");
+        // Nonsense, or a list: the default.
+        h.insert(FORWARDED_PROTO, HeaderValue::from_static("https, http"));
+        assert_eq!(scheme(proxy, &h, &trusted, false), "http");
+        h.insert(FORWARDED_PROTO, HeaderValue::from_static("gopher"));
+        assert_eq!(scheme(proxy, &h, &trusted, true), "https");
+        h.remove(FORWARDED_PROTO);
+        assert_eq!(scheme(proxy, &h, &trusted, false), "http");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod http;
 mod hub;
 pub mod limits;
 pub mod metrics;
+mod names;
 mod openapi;
 pub mod per_address;
 mod players;
@@ -116,6 +117,11 @@ pub fn router(app: Arc<App>) -> Router {
         })
         // The WebSockets open per address, shared by all of this router's connections.
         .layer(Extension(ws::OpenSockets::default()))
+        // The scheme the Origin check compares: a client's own `X-Forwarded-Proto` replaced.
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            client_addr::forwarded_proto,
+        ))
         .with_state(app)
 }
 

@@ -1,8 +1,8 @@
 //! Limits on what one client may ask: body size, moves per second per seat token and per
 //! address, seat claims per second per address, open games per address. 0 turns a limit off.
 //! The per-second limits are counted by each server on its own (with several servers behind a
-//! balancer a client may get up to that many times as much); the open games are counted in the
-//! database, across servers.
+//! balancer a client may get up to that many times as much); the open games and the chat lines
+//! are counted in the database, across servers.
 
 use crate::error::{ApiError, ErrorCode};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -22,7 +22,8 @@ pub struct Limits {
     pub claims_per_ip: u32,
     /// Games an address may have created that are not over yet.
     pub open_games_per_ip: usize,
-    /// Chat lines per minute one seat may write (bursts of 5).
+    /// Chat lines per minute one seat may write (at most 5 in 10 seconds), counted in the
+    /// database (`app::chat`).
     pub chat_per_minute: u32,
     /// Analyses per minute one address may ask for (bursts of up to 10): each is a search.
     pub analyses_per_minute: u32,
@@ -74,9 +75,12 @@ impl Limiters {
             per_token: limiter(limits.moves_per_token),
             per_ip: limiter(limits.moves_per_ip),
             claims_per_ip: limiter(limits.claims_per_ip),
-            chat: NonZeroU32::new(limits.chat_per_minute).map(|rate| {
+            // Only a first filter that spares the database a flood: four times as lenient as
+            // the limit the database counts, so a client that waits when told is never
+            // refused by it.
+            chat: NonZeroU32::new(limits.chat_per_minute.saturating_mul(4)).map(|rate| {
                 RateLimiter::keyed(
-                    Quota::per_minute(rate).allow_burst(NonZeroU32::MIN.saturating_add(4)),
+                    Quota::per_minute(rate).allow_burst(NonZeroU32::MIN.saturating_add(19)),
                 )
             }),
             analyses: NonZeroU32::new(limits.analyses_per_minute).map(|rate| {
@@ -100,7 +104,8 @@ impl Limiters {
         Ok(())
     }
 
-    /// Counts one chat line by `seat` (a game and seat), or refuses it.
+    /// Counts one chat line by `seat` (a game and seat) at this server, or refuses a flood of
+    /// them (the limit itself is counted in the database).
     pub fn check_chat(&self, seat: &str) -> Result<(), ApiError> {
         if let Some(l) = &self.chat {
             l.check_key(&seat.to_string()).map_err(|_| ApiError {

@@ -25,6 +25,11 @@ use tokio::sync::broadcast::error::RecvError;
 /// The longest a close frame may take to leave when the server stops.
 const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The close code of a socket whose seat was claimed again (by its invite, or by the account on
+/// another device): the token it spoke for holds no seat any more. Codes 4000 to 4999 are the
+/// application's own (RFC 6455, 7.4.2); a client should not reconnect with that token.
+pub const SEAT_CLAIMED_AGAIN: u16 = 4001;
+
 #[derive(Deserialize)]
 pub struct WsQuery {
     /// The seat token; without it the socket watches as a spectator.
@@ -37,7 +42,9 @@ pub struct WsQuery {
 /// `{"type":"auth","token":…}` (a `ClientMessage`) to watch as that seat: a state for the seat
 /// follows at once, or, for a token that holds no seat here, a `WsError` (`wrong_token`) and
 /// the socket closes (1008). `?token=` does the same before the upgrade (403 if wrong). Other
-/// client messages are ignored.
+/// client messages are ignored. Every close by the server has a code and a reason saying why:
+/// 4001 when the seat was claimed again elsewhere (the token is revoked), 1008 for a wrong
+/// token, 1011 when the game could not be read (reconnect), 1001 when the server stops.
 #[utoipa::path(get, path = "/api/games/{id}/ws",
     params(("id" = String, Path, description = "game id"),
            ("token" = Option<String>, Query, description = "the seat token; absent for a spectator"),
@@ -215,14 +222,13 @@ async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
     // Subscribe before the first state, so no change can fall between the two.
     let mut updates = watcher.app.hub.subscribe(&watcher.id);
     match watcher.message(None, false).await {
-        Next::Send(first) => {
-            if !send(&mut tx, first, &stopping).await {
+        // A daily game's spectator: nothing yet, but an `auth` message may follow.
+        Next::Nothing => {}
+        next => {
+            if !act(next, &mut tx, &stopping).await {
                 return;
             }
         }
-        // A daily game's spectator: nothing yet, but an `auth` message may follow.
-        Next::Nothing => {}
-        _ => return,
     }
     let mut keepalive = tokio::time::interval(Duration::from_secs(30));
     keepalive.tick().await;
@@ -255,7 +261,11 @@ async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
                     Ok(rev) => rev,
                     // A watcher that fell behind gets the current state, which says it all.
                     Err(RecvError::Lagged(_)) => None,
-                    Err(RecvError::Closed) => break,
+                    // Nothing more would be heard here: the client's reconnect hears again.
+                    Err(RecvError::Closed) => {
+                        act(Next::Failed, &mut tx, &stopping).await;
+                        break;
+                    }
                 };
                 let next = watcher.message(rev, false).await;
                 if !act(next, &mut tx, &stopping).await {
@@ -277,28 +287,37 @@ async fn act(next: Next, tx: &mut SplitSink<WebSocket, Message>, stopping: &Stop
         Next::Send(m) => send(tx, m, stopping).await,
         Next::Nothing => true,
         Next::Revoked => {
-            send(tx, Message::Close(None), stopping).await;
+            let why = "your seat was claimed again elsewhere; this token holds it no more";
+            close(tx, SEAT_CLAIMED_AGAIN, why, stopping).await;
             false
         }
         Next::Failed => {
-            let close = CloseFrame {
-                code: close_code::ERROR,
-                reason: "the game could not be read; reconnect".into(),
-            };
-            send(tx, Message::Close(Some(close)), stopping).await;
+            let why = "the game could not be read; reconnect";
+            close(tx, close_code::ERROR, why, stopping).await;
             false
         }
         Next::Refused(m) => {
             if send(tx, m, stopping).await {
-                let close = CloseFrame {
-                    code: close_code::POLICY,
-                    reason: "wrong_token".into(),
-                };
-                send(tx, Message::Close(Some(close)), stopping).await;
+                let why = "wrong_token: this token holds no seat at this game";
+                close(tx, close_code::POLICY, why, stopping).await;
             }
             false
         }
     }
+}
+
+/// Closes the socket with `code` and `why` (at most 123 bytes: a close frame's reason).
+async fn close(
+    tx: &mut SplitSink<WebSocket, Message>,
+    code: u16,
+    why: &'static str,
+    stopping: &Stopping,
+) {
+    let frame = CloseFrame {
+        code,
+        reason: why.into(),
+    };
+    send(tx, Message::Close(Some(frame)), stopping).await;
 }
 
 /// Sends `message`, unless the server stops first (a client that reads nothing must not hold

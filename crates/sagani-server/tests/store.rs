@@ -107,7 +107,7 @@ async fn a_database_of_the_first_release_is_upgraded_in_place() {
         .unwrap()
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 7);
+    assert_eq!(version, 10);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,10 +1,12 @@
 //! Chat at the table: players write, players and spectators read. Lines are stored with the
-//! game (part of its history), at most `MAX_LINE` characters, rate-limited per seat, and given
-//! out as text: the page shows them as text, never as HTML.
+//! game (part of its history), at most `MAX_LINE` characters of visible text (`names`),
+//! rate-limited per seat in the database (every server counts the same lines), and given out
+//! as text: the page shows them as text, never as HTML.
 
 use super::{detached, store_refusal, wrong_token, App};
 use crate::error::{ApiError, ErrorCode};
-use crate::store::{ChatLine, ChatText, ChatWrite, Conflict, SavedSeat, StoreError};
+use crate::limits::Limits;
+use crate::store::{ChatLine, ChatRate, ChatText, ChatWrite, Conflict, SavedSeat, StoreError};
 use std::sync::Arc;
 
 /// The longest line, in characters.
@@ -12,6 +14,29 @@ pub const MAX_LINE: usize = 300;
 
 /// The most lines one game keeps.
 pub const MAX_LINES: u64 = 2000;
+
+/// Lines one seat may write at once (within `BURST_MS`), below the per-minute limit.
+const BURST: u64 = 5;
+const BURST_MS: i64 = 10_000;
+
+/// How fast a seat may write: `chat_per_minute` lines a minute, at most `BURST` of them within
+/// a few seconds. None with the limit off.
+pub fn rates(limits: &Limits) -> Vec<ChatRate> {
+    let per_minute = u64::from(limits.chat_per_minute);
+    if per_minute == 0 {
+        return Vec::new();
+    }
+    vec![
+        ChatRate {
+            lines: BURST.min(per_minute),
+            window_ms: BURST_MS,
+        },
+        ChatRate {
+            lines: per_minute,
+            window_ms: 60_000,
+        },
+    ]
+}
 
 /// The quick phrases: each reader sees them in their own language.
 pub const PHRASES: [&str; 5] = ["hello", "good_luck", "good_game", "thanks", "well_played"];
@@ -32,7 +57,7 @@ impl Say {
                 PHRASES.join(", ")
             ))),
             Say::Text(t) => {
-                let t = t.trim();
+                let t = crate::names::check_chat_text(&t).map_err(ApiError::bad_request)?;
                 let count = t.chars().count();
                 if count == 0 {
                     return Err(ApiError::bad_request("text: write something"));
@@ -42,12 +67,7 @@ impl Say {
                         "text: at most {MAX_LINE} characters, not {count}"
                     )));
                 }
-                if t.chars().any(|c| c.is_control()) {
-                    return Err(ApiError::bad_request(
-                        "text: one line, without control characters",
-                    ));
-                }
-                Ok(ChatText::Text(t.to_string()))
+                Ok(ChatText::Text(t))
             }
         }
     }
@@ -85,6 +105,7 @@ impl App {
                 name: crate::table::record_names(&st.seats)[seat as usize].clone(),
                 line: line.clone(),
                 max_lines: MAX_LINES,
+                rates: rates(&app.config.limits),
             };
             match app.store.post_chat(&write).await {
                 Ok((n, rev)) => {
@@ -109,6 +130,13 @@ impl App {
                     ErrorCode::RateLimited,
                     format!("this game's chat is full ({MAX_LINES} lines)"),
                 )),
+                Err(StoreError::Conflict(Conflict::TooFast { wait_ms })) => Err(ApiError {
+                    retry_after: Some(wait_ms.div_ceil(1000)),
+                    ..ApiError::new(
+                        ErrorCode::RateLimited,
+                        "too many chat lines from this seat; wait a few seconds",
+                    )
+                }),
                 Err(e) => Err(store_refusal(e)),
             }
         })

@@ -31,6 +31,7 @@ impl App {
             Some(_) => store.counts().await?.games,
             None => 0,
         };
+        fill_skeletons(&*store).await?;
         let tables = moka::future::Cache::builder()
             .max_capacity(config.cache_games.max(1))
             .time_to_idle(config.cache_idle)
@@ -61,6 +62,25 @@ impl App {
             tokio::spawn(hear(Arc::downgrade(&app), changes));
         }
         Ok(app)
+    }
+}
+
+/// Accounts made before names had skeletons (`names::skeleton`) get theirs, so that no new name
+/// and no guest can look like theirs. Names that look like an older account's stay without
+/// one (said in the log). A race with another server starting is left to the next start.
+async fn fill_skeletons(store: &dyn Store) -> Result<(), StoreError> {
+    match store.fill_skeletons().await {
+        Ok(left) => {
+            for name in left {
+                tracing::warn!("the account {name:?} looks like an older account's name");
+            }
+            Ok(())
+        }
+        Err(StoreError::Conflict(_)) => {
+            tracing::warn!("another server was filling in name skeletons; left to the next start");
+            Ok(())
+        }
+        Err(e) => Err(e),
     }
 }
 

@@ -15,12 +15,14 @@ pub struct Player {
     pub created_at: i64,
 }
 
-/// A new account: `key` is the name in lower case, unique among accounts that exist.
+/// A new account: `key` is the name in lower case, `skeleton` what it looks like
+/// (`names::skeleton`); each is unique among accounts that exist.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewPlayer {
     pub id: String,
     pub name: String,
     pub key: String,
+    pub skeleton: String,
     pub password: String,
     pub created_at: i64,
 }
@@ -64,8 +66,16 @@ pub struct PlayedGame {
 
 #[async_trait]
 pub trait Accounts: Send + Sync {
-    /// Stores a new account. `Conflict::Exists` if an account has the name (in any case).
+    /// Stores a new account. `Conflict::Exists` if an account has the name (in any case), or
+    /// one that looks the same (the same skeleton).
     async fn sign_up(&self, player: &NewPlayer) -> Result<(), StoreError>;
+
+    /// Whether an account's name has this skeleton (`names::skeleton`).
+    async fn name_like(&self, skeleton: &str) -> Result<bool, StoreError>;
+
+    /// Gives accounts made before names had skeletons theirs; the names left without one,
+    /// because another account's name looks the same.
+    async fn fill_skeletons(&self) -> Result<Vec<String>, StoreError>;
 
     /// The account named `key` (in lower case), if there is one (a deleted account has none).
     async fn player_named(&self, key: &str) -> Result<Option<Player>, StoreError>;

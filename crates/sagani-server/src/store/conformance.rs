@@ -3,7 +3,7 @@
 //! would hold them, so races between them are races between servers.
 
 use super::{
-    BotTurn, Change, ChatText, ChatWrite, ClaimWrite, Conflict, DailyTag, Ended, GameEnd,
+    BotTurn, Change, ChatRate, ChatText, ChatWrite, ClaimWrite, Conflict, DailyTag, Ended, GameEnd,
     IdleSweep, LeaveWrite, Left, LeftReason, MoveWrite, NewPlayer, Progress, SavedGame, SavedMove,
     SavedSeat, SoloResult, Status, Store, StoreError,
 };
@@ -46,6 +46,8 @@ macro_rules! store_conformance {
             idle_games,
             cancelling,
             chat,
+            chat_rates,
+            look_alike_names,
             repairs,
             server_secrets,
             daily_attempts,
@@ -627,6 +629,7 @@ fn new_player(id: &str, name: &str) -> NewPlayer {
         id: id.into(),
         name: name.into(),
         key: name.to_lowercase(),
+        skeleton: crate::names::skeleton(name),
         password: format!("hash-of-{name}"),
         created_at: 1_000,
     }
@@ -1156,6 +1159,7 @@ pub async fn chat((a, b): Handles) {
         name: Some(format!("seat {seat}")),
         line,
         max_lines: 3,
+        rates: Vec::new(),
     };
     let rev = a.rev("g1").await.unwrap();
     let mut racers = Vec::new();
@@ -1201,6 +1205,88 @@ pub async fn chat((a, b): Handles) {
         .await,
         Err(StoreError::NotFound)
     );
+}
+
+/// A seat's chat lines are counted in the store: two servers writing for one seat at once get
+/// no more lines stored than the rate allows, and a refused line changes nothing.
+pub async fn chat_rates((a, b): Handles) {
+    create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
+    let rates = vec![
+        ChatRate {
+            lines: 3,
+            window_ms: 10_000,
+        },
+        ChatRate {
+            lines: 4,
+            window_ms: 60_000,
+        },
+    ];
+    let line = |seat: u8, at_ms: i64| ChatWrite {
+        game: "g1".into(),
+        seat,
+        at_ms,
+        name: None,
+        line: ChatText::Phrase("thanks".into()),
+        max_lines: 100,
+        rates: rates.clone(),
+    };
+    let mut racers = Vec::new();
+    for i in 0..6 {
+        let s = if i % 2 == 0 { a.clone() } else { b.clone() };
+        let w = line(0, 1_000);
+        racers.push(tokio::spawn(async move { s.post_chat(&w).await }));
+    }
+    let mut stored = 0;
+    for r in racers {
+        match r.await.unwrap() {
+            Ok(_) => stored += 1,
+            Err(e) => assert_eq!(
+                e,
+                StoreError::Conflict(Conflict::TooFast { wait_ms: 10_000 })
+            ),
+        }
+    }
+    assert_eq!(stored, 3, "three lines in ten seconds, across both handles");
+    let rev = a.rev("g1").await.unwrap();
+    assert_eq!(
+        a.game("g1").await.unwrap().chats,
+        3,
+        "refused lines are not counted"
+    );
+    // The other seat has its own count.
+    b.post_chat(&line(1, 1_000)).await.unwrap();
+    // Ten seconds on, one more (the minute's fourth); then the minute is full until the first
+    // lines are a minute old.
+    assert_eq!(
+        a.post_chat(&line(0, 10_999)).await,
+        Err(StoreError::Conflict(Conflict::TooFast { wait_ms: 1 }))
+    );
+    a.post_chat(&line(0, 11_000)).await.unwrap();
+    assert_eq!(
+        b.post_chat(&line(0, 30_000)).await,
+        Err(StoreError::Conflict(Conflict::TooFast { wait_ms: 31_000 }))
+    );
+    b.post_chat(&line(0, 61_000)).await.unwrap();
+    assert_eq!(a.rev("g1").await.unwrap(), rev + 3);
+}
+
+/// Accounts whose names look alike (the same skeleton) cannot both exist; a deleted account's
+/// look is free again.
+pub async fn look_alike_names((a, b): Handles) {
+    use crate::names::skeleton;
+    a.sign_up(&new_player("p1", "Bob")).await.unwrap();
+    assert_eq!(
+        b.sign_up(&new_player("p2", "B0b")).await,
+        Err(StoreError::Conflict(Conflict::Exists))
+    );
+    assert_eq!(b.player_named("b0b").await, Ok(None), "nothing stored");
+    assert_eq!(b.name_like(&skeleton("BOB")).await, Ok(true));
+    assert_eq!(b.name_like(&skeleton("Bea")).await, Ok(false));
+    assert_eq!(a.fill_skeletons().await, Ok(Vec::new()), "nothing to fill");
+    a.delete_player("p1", 2_000).await.unwrap();
+    assert_eq!(b.name_like(&skeleton("bob")).await, Ok(false));
+    b.sign_up(&new_player("p2", "B0b")).await.unwrap();
+    assert_eq!(a.name_like(&skeleton("bob")).await, Ok(true));
 }
 
 /// A running clock without a deadline is found and repaired.

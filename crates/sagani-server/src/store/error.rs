@@ -51,6 +51,9 @@ pub enum Conflict {
     /// The account has an attempt at this daily challenge (day and variant) already.
     #[error("the daily challenge was played already")]
     Played,
+    /// The seat wrote as many chat lines as it may for now; one more in `wait_ms`.
+    #[error("the seat writes too fast; wait {wait_ms} ms")]
+    TooFast { wait_ms: u64 },
 }
 
 /// Errors are equal when they say the same (a cause is compared by its message).

@@ -34,7 +34,7 @@ pub use game::{
 pub use postgres::{Postgres, PostgresStore};
 pub use sql::SqlStore;
 pub use sqlite::{Sqlite, SqliteStore};
-pub use writes::{ChatWrite, ClaimWrite, GameEnd, IdleSweep, LeaveWrite, MoveWrite};
+pub use writes::{ChatRate, ChatWrite, ClaimWrite, GameEnd, IdleSweep, LeaveWrite, MoveWrite};
 
 pub use crate::rating::Rating;
 

@@ -28,7 +28,7 @@ const GROUP: usize = 512;
 
 /// SQLite's `user_version` of a file this code wrote: the first release wrote 1 and refuses
 /// anything else, so it never runs on a file it cannot read.
-const USER_VERSION: i64 = 7;
+const USER_VERSION: i64 = 10;
 
 /// Read connections kept open between reads.
 const IDLE_READERS: usize = 4;

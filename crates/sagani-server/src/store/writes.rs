@@ -90,4 +90,14 @@ pub struct ChatWrite {
     pub line: ChatText,
     /// The most lines a game keeps.
     pub max_lines: u64,
+    /// How fast one seat may write, counted from the lines stored (so every server counts the
+    /// same lines); each must hold. None: no limit.
+    pub rates: Vec<ChatRate>,
+}
+
+/// At most `lines` lines of one seat in any `window_ms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChatRate {
+    pub lines: u64,
+    pub window_ms: i64,
 }

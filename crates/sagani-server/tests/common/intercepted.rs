@@ -185,6 +185,12 @@ impl Accounts for Intercepted {
     async fn sign_up(&self, p: &NewPlayer) -> Result<(), StoreError> {
         self.inner.sign_up(p).await
     }
+    async fn name_like(&self, skeleton: &str) -> Result<bool, StoreError> {
+        self.inner.name_like(skeleton).await
+    }
+    async fn fill_skeletons(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.fill_skeletons().await
+    }
     async fn player_named(&self, key: &str) -> Result<Option<Player>, StoreError> {
         self.inner.player_named(key).await
     }

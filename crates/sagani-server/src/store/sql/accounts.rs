@@ -32,13 +32,77 @@ impl From<PlayerRow> for Player {
 pub(super) async fn sign_up(c: &mut dyn Conn, p: &NewPlayer) -> Result<(), StoreError> {
     c.execute(
         Both(
-            "INSERT INTO players (id, name, name_key, password, created_at)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO players (id, name, name_key, name_skeleton, password, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
         ),
-        args![&p.id, &p.name, &p.key, &p.password, p.created_at],
+        args![
+            &p.id,
+            &p.name,
+            &p.key,
+            &p.skeleton,
+            &p.password,
+            p.created_at
+        ],
     )
     .await?;
     Ok(())
+}
+
+pub(super) async fn name_like(c: &mut dyn Conn, skeleton: &str) -> Result<bool, StoreError> {
+    let found: Option<i64> = c
+        .value(
+            Both("SELECT 1 AS one FROM players WHERE name_skeleton = $1"),
+            args![skeleton],
+        )
+        .await?;
+    Ok(found.is_some())
+}
+
+/// Skeletons can only be computed here, not in SQL: each account without one gets it, unless
+/// another account holds it (then the name stays without, and is told).
+pub(super) async fn fill_skeletons(c: &mut dyn Conn) -> Result<Vec<String>, StoreError> {
+    from_row! {
+        struct Unfilled {
+            id: String,
+            name: String,
+        }
+    }
+    let rows: Vec<Unfilled> = c
+        .rows(
+            Both(
+                "SELECT id, name FROM players
+                 WHERE name_skeleton IS NULL AND deleted_at IS NULL ORDER BY created_at, id",
+            ),
+            args![],
+        )
+        .await?;
+    let mut left = Vec::new();
+    for r in rows {
+        let skeleton = crate::names::skeleton(&r.name);
+        let filled = c
+            .execute(
+                Both(
+                    "UPDATE players SET name_skeleton = $2
+                     WHERE id = $1 AND name_skeleton IS NULL
+                       AND NOT EXISTS (SELECT 1 FROM players WHERE name_skeleton = $2)",
+                ),
+                args![&r.id, &skeleton],
+            )
+            .await?;
+        if filled == 0 {
+            // Another server may have filled this one meanwhile; else another name holds it.
+            let now: Option<Option<String>> = c
+                .value(
+                    Both("SELECT name_skeleton FROM players WHERE id = $1"),
+                    args![&r.id],
+                )
+                .await?;
+            if now.flatten().is_none() {
+                left.push(r.name);
+            }
+        }
+    }
+    Ok(left)
 }
 
 pub(super) async fn named(c: &mut dyn Conn, key: &str) -> Result<Option<Player>, StoreError> {
@@ -124,7 +188,7 @@ pub(super) async fn delete(c: &mut dyn Conn, player: &str, now: i64) -> Result<(
     let forgotten = c
         .execute(
             Both(
-                "UPDATE players SET name_key = NULL, password = '', deleted_at = $2
+                "UPDATE players SET name_key = NULL, name_skeleton = NULL, password = '', deleted_at = $2
                  WHERE id = $1 AND deleted_at IS NULL",
             ),
             args![player, now],

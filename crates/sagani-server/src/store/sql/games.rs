@@ -505,6 +505,31 @@ pub(super) async fn post_chat(c: &mut dyn Conn, w: &ChatWrite) -> Result<(u64, u
     let Some(Counted { n, rev }) = row else {
         return Err(missing_or(c, &w.game, Conflict::Changed).await);
     };
+    // Counted after the game's row is locked by the update above: a line another server is
+    // storing for this game is committed (and counted) or waits for this one.
+    for rate in &w.rates {
+        let Some(skip) = rate.lines.checked_sub(1) else {
+            return Err(StoreError::Conflict(Conflict::TooFast {
+                wait_ms: rate.window_ms.max(1) as u64,
+            }));
+        };
+        // The oldest line that keeps the window full, if it is.
+        let full: Option<i64> = c
+            .value(
+                Both(
+                    "SELECT at FROM chat WHERE game_id = $1 AND seat = $2 AND at > $3
+                     ORDER BY at DESC LIMIT 1 OFFSET $4",
+                ),
+                args![&w.game, w.seat, w.at_ms - rate.window_ms, skip],
+            )
+            .await?;
+        if let Some(at) = full {
+            // The transaction is rolled back: the count above is undone.
+            return Err(StoreError::Conflict(Conflict::TooFast {
+                wait_ms: (at + rate.window_ms - w.at_ms).max(1) as u64,
+            }));
+        }
+    }
     let (text, phrase) = match &w.line {
         ChatText::Text(t) => (Some(t), None),
         ChatText::Phrase(p) => (None, Some(p)),

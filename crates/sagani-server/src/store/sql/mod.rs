@@ -275,6 +275,19 @@ impl<D: Database> Accounts for SqlStore<D> {
         .await
     }
 
+    async fn name_like(&self, skeleton: &str) -> Result<bool, StoreError> {
+        let skeleton = skeleton.to_string();
+        self.read(move |c| Box::pin(async move { accounts::name_like(c, &skeleton).await }))
+            .await
+    }
+
+    async fn fill_skeletons(&self) -> Result<Vec<String>, StoreError> {
+        self.write(Commit::Atomic, move |c| {
+            Box::pin(async move { accounts::fill_skeletons(c).await })
+        })
+        .await
+    }
+
     async fn player_named(&self, key: &str) -> Result<Option<Player>, StoreError> {
         let key = key.to_string();
         self.read(move |c| Box::pin(async move { accounts::named(c, &key).await }))
