@@ -7,8 +7,10 @@ use utoipa::ToSchema;
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
     /// 3–20 letters, digits, `_` or `-`; unique regardless of case.
+    #[schema(min_length = 3, max_length = 20, pattern = "^[A-Za-z0-9_-]*$")]
     pub name: String,
     /// 8–200 characters.
+    #[schema(min_length = 8, max_length = 200)]
     pub password: String,
 }
 

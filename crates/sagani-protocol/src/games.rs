@@ -39,7 +39,7 @@ pub struct CreateGame {
     /// The creator's name, as the lobby shows it (a guest's display name; a logged-in
     /// creator is shown by their account's name instead).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(max_length = 24)]
+    #[schema(min_length = 1, max_length = 24, pattern = r"\S")]
     pub name: Option<String>,
     /// The time control: `{"kind":"none"}` (no clock), `{"kind":"realtime","initial_s":300,
     /// "increment_s":5}` (Fischer: `initial_s` 10–10800, `increment_s` 0–600) or
@@ -112,7 +112,7 @@ pub struct JoinRequest {
     /// the request carries an account's session cookie: the seat then belongs to the account
     /// and shows its name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(max_length = 24)]
+    #[schema(min_length = 1, max_length = 24, pattern = r"\S")]
     pub name: Option<String>,
 }
 

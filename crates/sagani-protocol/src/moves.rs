@@ -15,7 +15,7 @@ pub struct MoveRequest {
     pub version: u64,
     /// A move as in RECORD.md: `{"action":"place","tile":7,"x":1,"y":0,"rot":2}`,
     /// `{"action":"intermezzo","tile":31}` or `{"action":"pass"}`.
-    #[serde(rename = "move")]
+    #[serde(rename = "move", deserialize_with = "crate::whole::within")]
     #[schema(value_type = MoveSchema)]
     pub mv: Move,
 }
@@ -32,7 +32,7 @@ pub struct MoveResult {
 #[serde(deny_unknown_fields)]
 pub struct PreviewRequest {
     /// A placement for the player who must act.
-    #[serde(rename = "move")]
+    #[serde(rename = "move", deserialize_with = "crate::whole::within")]
     #[schema(value_type = MoveSchema)]
     pub mv: Move,
 }

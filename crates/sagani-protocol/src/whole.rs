@@ -39,6 +39,32 @@ where
     Ok(Option::<Whole<T>>::deserialize(d)?.map(|Whole(n)| n))
 }
 
+/// A value of the engine's own JSON (a move), its whole numbers written with a point read as
+/// whole numbers first.
+pub fn within<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    fn points(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Number(n) => {
+                if let Some(f) = n.as_f64().filter(|_| !n.is_i64() && !n.is_u64()) {
+                    if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                        *v = (f as i64).into();
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(points),
+            serde_json::Value::Object(fields) => fields.values_mut().for_each(points),
+            _ => {}
+        }
+    }
+    let mut v = serde_json::Value::deserialize(d)?;
+    points(&mut v);
+    T::deserialize(v).map_err(D::Error::custom)
+}
+
 #[cfg(test)]
 mod tests {
     use serde::Deserialize;
@@ -74,5 +100,25 @@ mod tests {
             .unwrap_err()
             .contains("out of range"));
         assert!(read(r#"{"a": 1, "b": 1e300}"#).is_err());
+    }
+
+    #[test]
+    fn a_move_may_write_its_numbers_with_a_point() {
+        #[derive(Deserialize)]
+        struct Sent {
+            #[serde(deserialize_with = "super::within")]
+            mv: sagani_core::Move,
+        }
+        let sent: Sent = serde_json::from_str(
+            r#"{"mv": {"action": "place", "tile": 11.0, "x": -2.0, "y": 0, "rot": 1}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            sent.mv,
+            serde_json::from_str(r#"{"action": "place", "tile": 11, "x": -2, "y": 0, "rot": 1}"#)
+                .unwrap()
+        );
+        let half = r#"{"mv": {"action": "place", "tile": 11.5, "x": 0, "y": 0, "rot": 1}}"#;
+        assert!(serde_json::from_str::<Sent>(half).is_err());
     }
 }

@@ -390,6 +390,7 @@ pub async fn cancel(
     security(("seat_token" = [])),
     responses((status = 201, body = ChatLineInfo),
               (status = 400, body = ErrorBody, description = "empty, too long, several lines, or an unknown phrase (`bad_request`)"),
+              (status = 401, body = ErrorBody, description = "neither a seat's token nor an account's session (`missing_token`)"),
               (status = 403, body = ErrorBody, description = "a token or account that holds no seat here (`wrong_token`)"),
               (status = 429, body = ErrorBody, description = "too many lines (`rate_limited`)")))]
 pub async fn say(
