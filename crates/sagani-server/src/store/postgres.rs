@@ -46,31 +46,62 @@ impl Drop for Postgres {
 
 fn db_error(e: tokio_postgres::Error) -> DbError {
     if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
-        DbError::Constraint(Arc::new(e))
+        DbError::Constraint(Arc::new(Said(e)))
     } else {
-        DbError::failed(e)
+        DbError::failed(Said(e))
     }
 }
 
-/// The URL without its password, for messages.
-pub(super) fn shown(url: &str) -> String {
-    match url.parse::<tokio_postgres::Config>() {
-        Ok(c) => format!(
-            "postgres://{}@{}/{}",
-            c.get_user().unwrap_or(""),
-            c.get_hosts()
-                .iter()
-                .map(|h| match h {
-                    tokio_postgres::config::Host::Tcp(h) => h.clone(),
-                    #[cfg(unix)]
-                    tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(","),
-            c.get_dbname().unwrap_or("")
-        ),
-        Err(_) => "the PostgreSQL URL".into(),
+/// A PostgreSQL error in words: tokio-postgres says only "db error" or "error connecting to
+/// server", and keeps the server's own words (`database "x" does not exist`, `Connection
+/// refused`) in its source. This says the whole chain (so it has no source of its own).
+#[derive(Debug)]
+struct Said<E>(E);
+
+impl<E: Error> std::fmt::Display for Said<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut cause = self.0.source();
+        while let Some(c) = cause {
+            write!(f, ": {c}")?;
+            cause = c.source();
+        }
+        Ok(())
     }
+}
+
+impl<E: Error> Error for Said<E> {}
+
+/// A URL with its password hidden, for messages: the rest (hosts, ports, user, database,
+/// options) as given. By hand, as the URL crates do not read PostgreSQL's several hosts
+/// (`h1:5432,h2:5433`).
+pub(super) fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+    let authority = match authority.rsplit_once('@') {
+        Some((user, hosts)) => match user.split_once(':') {
+            Some((user, _)) => format!("{user}:***@{hosts}"),
+            None => format!("{user}@{hosts}"),
+        },
+        None => authority.to_string(),
+    };
+    // A password may be given as an option too.
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let options: Vec<String> = query
+                .split('&')
+                .map(|o| match o.split_once('=') {
+                    Some((k, _)) if k == "password" => format!("{k}=***"),
+                    _ => o.to_string(),
+                })
+                .collect();
+            format!("{path}?{}", options.join("&"))
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
 }
 
 /// A parameter as the statement's parameter type wants it (PostgreSQL is strict: an `i64` is
@@ -159,7 +190,7 @@ impl<C: GenericClient + Send + Sync> Conn for PgConn<'_, C> {
                 let values = (0..names.len())
                     .map(|i| column(r, i))
                     .collect::<Result<_, _>>()
-                    .map_err(DbError::failed)?;
+                    .map_err(|e| DbError::failed(Said(e)))?;
                 Ok(Row::new(names.clone(), values))
             })
             .collect()
@@ -204,23 +235,24 @@ impl SqlStore<Postgres> {
     pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
         let config: tokio_postgres::Config = url
             .parse()
-            .map_err(|e| StoreError::unusable_by(shown(url), e))?;
-        let (mut client, connection) = config
-            .connect(NoTls)
-            .await
-            .map_err(|e| StoreError::unusable_by(format!("cannot connect to {}", shown(url)), e))?;
+            .map_err(|e| StoreError::unusable_by(shown(url), Said(e)))?;
+        let (mut client, connection) = config.connect(NoTls).await.map_err(|e| {
+            StoreError::unusable_by(format!("cannot connect to {}", shown(url)), Said(e))
+        })?;
         let driver = tokio::spawn(connection);
         client
             .query_one("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
             .await
-            .map_err(StoreError::unavailable)?;
+            .map_err(|e| StoreError::unusable_by(shown(url), Said(e)))?;
         let migrated = embedded::migrations::runner().run_async(&mut client).await;
         let _ = client
             .query_one("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
             .await;
         drop(client);
         let _ = driver.await;
-        migrated.map_err(|e| StoreError::unusable_by(format!("{}: migrating", shown(url)), e))?;
+        migrated.map_err(|e| {
+            StoreError::unusable_by(format!("{}: migrating", shown(url)), Said(e))
+        })?;
         let manager = Manager::from_config(
             config.clone(),
             NoTls,
@@ -233,7 +265,7 @@ impl SqlStore<Postgres> {
             .wait_timeout(Some(Duration::from_secs(10)))
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
-            .map_err(|e| StoreError::unusable_by(shown(url), e))?;
+            .map_err(|e| StoreError::unusable_by(shown(url), Said(e)))?;
         let (changes, _) = broadcast::channel(4096);
         let (ready, listening) = tokio::sync::oneshot::channel();
         let listener = tokio::spawn(listen(config, changes.clone(), ready));
@@ -314,7 +346,7 @@ async fn listen(
 #[async_trait]
 impl Database for Postgres {
     async fn read<T: Send + 'static>(&self, work: Work<T>) -> Result<T, StoreError> {
-        let client = self.pool.get().await.map_err(StoreError::unavailable)?;
+        let client = self.pool.get().await.map_err(|e| StoreError::unavailable(Said(e)))?;
         let mut c = PgConn {
             client: &client,
             after: None,
@@ -327,19 +359,19 @@ impl Database for Postgres {
         commit: Commit,
         work: Work<T>,
     ) -> Result<T, StoreError> {
-        let mut client = self.pool.get().await.map_err(StoreError::unavailable)?;
+        let mut client = self.pool.get().await.map_err(|e| StoreError::unavailable(Said(e)))?;
         match commit {
             Commit::Atomic => {
                 let tx = client
                     .transaction()
                     .await
-                    .map_err(StoreError::unavailable)?;
+                    .map_err(|e| StoreError::unavailable(Said(e)))?;
                 let mut c = PgConn {
                     client: &tx,
                     after: None,
                 };
                 let result = work(&mut c).await?;
-                tx.commit().await.map_err(StoreError::unavailable)?;
+                tx.commit().await.map_err(|e| StoreError::unavailable(Said(e)))?;
                 Ok(result)
             }
             Commit::Single => {
