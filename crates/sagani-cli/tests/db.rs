@@ -88,9 +88,15 @@ fn build_site(db: &Path) {
     let (mut ada, mut bea) = (browser(&server.url), browser(&server.url));
     for (b, name) in [(&mut ada, "Ada"), (&mut bea, "Bea")] {
         let secret = format!("{name}'s secret");
-        b.send("POST", "/api/players", None, json!({ "name": name, "password": secret }));
+        b.send(
+            "POST",
+            "/api/players",
+            None,
+            json!({ "name": name, "password": secret }),
+        );
     }
-    let seats = json!({ "seats": [{"kind": "human"}, {"kind": "human"}], "rated": true, "public": true });
+    let seats =
+        json!({ "seats": [{"kind": "human"}, {"kind": "human"}], "rated": true, "public": true });
     let made = ada.send("POST", "/api/games", None, seats);
     let game = made["game"].as_str().unwrap().to_string();
     let join = format!("/api/games/{game}/join");
@@ -134,7 +140,14 @@ fn copy_prints_every_table(site: &Path, to: &str) -> String {
     for (table, rows) in [("players", 2), ("sessions", 2), ("ratings", 2), ("chat", 2)] {
         assert_eq!(counts(&out, table), (rows, rows), "{table}");
     }
-    for table in ["server_secrets", "games", "seats", "moves", "rating_history", "daily_games"] {
+    for table in [
+        "server_secrets",
+        "games",
+        "seats",
+        "moves",
+        "rating_history",
+        "daily_games",
+    ] {
         let (from, to) = counts(&out, table);
         assert!(from > 0 && from == to, "{table}: {out}");
     }
@@ -173,7 +186,10 @@ fn a_site_is_copied_whole_and_its_counts_printed() {
 fn only_a_sqlite_file_or_a_postgresql_url_is_a_database() {
     let dir = tempfile::tempdir().unwrap();
     let to = dir.path().join("to.db");
-    for from in ["mysql://root:pw@127.0.0.1/site", "postgresx://127.0.0.1/site"] {
+    for from in [
+        "mysql://root:pw@127.0.0.1/site",
+        "postgresx://127.0.0.1/site",
+    ] {
         let said = failed(
             &sagani()
                 .args(["db", "copy", "--from", from, "--to"])
@@ -202,7 +218,12 @@ fn a_postgresql_error_says_what_postgresql_said() {
     // Nothing listens on port 1.
     let said = failed(
         &sagani()
-            .args(["db", "migrate", "--db", "postgres://sagani:hunter2@127.0.0.1:1/site"])
+            .args([
+                "db",
+                "migrate",
+                "--db",
+                "postgres://sagani:hunter2@127.0.0.1:1/site",
+            ])
             .output()
             .unwrap(),
     );

@@ -98,8 +98,9 @@ async fn build_site(store: Arc<dyn Store>) -> Site {
     let rated = made["game"].as_str().unwrap().to_string();
     let join = format!("/api/games/{rated}/join");
     let invite = made["invites"][0]["code"].as_str().unwrap().to_string();
-    let ada_token = ok(&ada.send("POST", &join, Some(json!({ "invite": invite }))).await)
-        ["token"]
+    let ada_token = ok(&ada
+        .send("POST", &join, Some(json!({ "invite": invite })))
+        .await)["token"]
         .as_str()
         .unwrap()
         .to_string();
@@ -195,7 +196,12 @@ async fn copies_a_whole_site(from: Arc<dyn Store>, to: Arc<dyn Store>) {
     assert_eq!(chat.len(), 2);
     assert_eq!(to.chat(&site.rated, 0, 10).await.unwrap(), chat);
     assert_eq!(to.game(&site.rated).await, from.game(&site.rated).await);
-    let daily = to.game(&site.daily).await.unwrap().daily.expect("a daily game");
+    let daily = to
+        .game(&site.daily)
+        .await
+        .unwrap()
+        .daily
+        .expect("a daily game");
     assert!(daily.result.is_some(), "its result came along");
     let day = daily.day.clone();
     for variant in [sagani_core::Variant::Solo] {
@@ -204,7 +210,10 @@ async fn copies_a_whole_site(from: Arc<dyn Store>, to: Arc<dyn Store>) {
             from.daily_board(&day, variant).await.unwrap().len()
         );
     }
-    assert_eq!(to.daily_of(&ada.id, &day).await, from.daily_of(&ada.id, &day).await);
+    assert_eq!(
+        to.daily_of(&ada.id, &day).await,
+        from.daily_of(&ada.id, &day).await
+    );
     assert_eq!(
         to.server_secret("daily", "another").await.unwrap(),
         from.server_secret("daily", "another").await.unwrap(),
@@ -307,7 +316,11 @@ fn every_table_is_listed(kind: &str, tables: &[String]) {
              SKIPPED (with why) in crates/sagani-server/src/store/tables.rs"
         );
     }
-    for t in COPIED.iter().map(|c| c.name).chain(SKIPPED.iter().map(|s| s.0)) {
+    for t in COPIED
+        .iter()
+        .map(|c| c.name)
+        .chain(SKIPPED.iter().map(|s| s.0))
+    {
         assert!(tables.iter().any(|n| n == t), "{kind} has no table {t}");
     }
 }
@@ -335,7 +348,10 @@ async fn a_target_that_is_not_empty_is_refused_and_left_as_it_was() {
     assert!(said.contains("sessions: 1 rows"), "{said}");
     assert!(said.contains("nothing was written"), "{said}");
     assert_eq!(rows(&*to, "players").await, before);
-    for t in COPIED.iter().filter(|t| !["players", "sessions"].contains(&t.name)) {
+    for t in COPIED
+        .iter()
+        .filter(|t| !["players", "sessions"].contains(&t.name))
+    {
         assert_eq!(to.row_count(t.name).await.unwrap(), 0, "{}", t.name);
     }
 }
@@ -379,7 +395,10 @@ async fn a_connection_error_says_postgresqls_words_and_the_url_without_its_passw
         "{refused}"
     );
     assert!(!refused.contains("hunter2"), "{refused}");
-    assert!(refused.to_lowercase().contains("connection refused"), "{refused}");
+    assert!(
+        refused.to_lowercase().contains("connection refused"),
+        "{refused}"
+    );
     let Some(db) = TestDatabase::create("a_connection_error_says_postgresqls_words").await else {
         return;
     };
@@ -417,7 +436,10 @@ async fn only_sqlite_and_postgresql_are_taken() {
         location("sqlite:///var/lib/sagani.db").unwrap(),
         Location::Sqlite("/var/lib/sagani.db".into())
     );
-    assert_eq!(location("games.db").unwrap(), Location::Sqlite("games.db".into()));
+    assert_eq!(
+        location("games.db").unwrap(),
+        Location::Sqlite("games.db".into())
+    );
     assert!(matches!(
         location("postgresql://u@h:5433/d").unwrap(),
         Location::Postgres(_)

@@ -553,7 +553,11 @@ pub async fn whole_tables((a, b): Handles) {
     }
     assert_eq!(b.row_count("seats").await, Ok(6));
     let key = &["game_id", "seat"][..];
-    let cols = vec!["game_id".to_string(), "seat".to_string(), "kind".to_string()];
+    let cols = vec![
+        "game_id".to_string(),
+        "seat".to_string(),
+        "kind".to_string(),
+    ];
     let first = b.rows("seats", &cols, key, None, 4).await.unwrap();
     let keys: Vec<(Value, Value)> = first.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
     let at = |g: &str, s: i64| (Value::Text(g.into()), Value::Int(s));
@@ -561,16 +565,23 @@ pub async fn whole_tables((a, b): Handles) {
     let after = [Value::Text("g2".into()), Value::Int(1)];
     let rest = b.rows("seats", &cols, key, Some(&after), 4).await.unwrap();
     assert_eq!(rest.len(), 2);
-    assert_eq!((rest[0][0].clone(), rest[1][2].clone()), (Value::Text("g3".into()), Value::Text("bot".into())));
+    assert_eq!(
+        (rest[0][0].clone(), rest[1][2].clone()),
+        (Value::Text("g3".into()), Value::Text("bot".into()))
+    );
     // Rows written as read: a rating's numbers and an account's missing values come back.
-    let rcols: Vec<String> = ["player_id", "mu", "sigma", "games"].map(String::from).into();
+    let rcols: Vec<String> = ["player_id", "mu", "sigma", "games"]
+        .map(String::from)
+        .into();
     let rating = vec![
         Value::Text("p1".into()),
         Value::Real(27.5),
         Value::Real(7.25),
         Value::Int(3),
     ];
-    a.put_rows("ratings", &rcols, std::slice::from_ref(&rating)).await.unwrap();
+    a.put_rows("ratings", &rcols, std::slice::from_ref(&rating))
+        .await
+        .unwrap();
     assert_eq!(
         b.rows("ratings", &rcols, &["player_id"], None, 10).await,
         Ok(vec![rating.clone()])
@@ -584,7 +595,10 @@ pub async fn whole_tables((a, b): Handles) {
         Value::Real(8.0),
         Value::Int(1),
     ];
-    assert!(a.put_rows("ratings", &rcols, &[other, rating]).await.is_err());
+    assert!(a
+        .put_rows("ratings", &rcols, &[other, rating])
+        .await
+        .is_err());
     assert_eq!(b.row_count("ratings").await, Ok(1));
     // Only plain names go into a statement.
     assert!(matches!(

@@ -26,8 +26,8 @@ mod writes;
 pub use accounts::{Accounts, NewPlayer, PlayedGame, Player, Ranked, RatingPoint};
 pub use contract::Store;
 pub use copy::{copy, CopyError, CopyReport, TableCount};
-pub use db::Value;
 pub use daily::{Daily, DailyEntry, DailyTag, SoloResult};
+pub use db::Value;
 pub use error::{Conflict, StoreError};
 pub use game::{
     rematch_id, BotTurn, Catchup, Change, ChatLine, ChatText, Counts, Ended, Left, LeftReason,

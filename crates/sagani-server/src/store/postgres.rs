@@ -54,19 +54,23 @@ fn db_error(e: tokio_postgres::Error) -> DbError {
 
 /// A PostgreSQL error in words: tokio-postgres says only "db error" or "error connecting to
 /// server", and keeps the server's own words (`database "x" does not exist`, `Connection
-/// refused`) in its source. This says the whole chain (so it has no source of its own).
+/// refused`) in its source. This says the whole chain (so it has no source of its own), each
+/// cause once (the pool's error says its cause's words, then has it as its source).
 #[derive(Debug)]
 struct Said<E>(E);
 
 impl<E: Error> std::fmt::Display for Said<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)?;
+        let mut said = self.0.to_string();
         let mut cause = self.0.source();
         while let Some(c) = cause {
-            write!(f, ": {c}")?;
+            let words = c.to_string();
+            if !said.ends_with(&words) {
+                said = format!("{said}: {words}");
+            }
             cause = c.source();
         }
-        Ok(())
+        f.write_str(&said)
     }
 }
 
@@ -250,9 +254,8 @@ impl SqlStore<Postgres> {
             .await;
         drop(client);
         let _ = driver.await;
-        migrated.map_err(|e| {
-            StoreError::unusable_by(format!("{}: migrating", shown(url)), Said(e))
-        })?;
+        migrated
+            .map_err(|e| StoreError::unusable_by(format!("{}: migrating", shown(url)), Said(e)))?;
         let manager = Manager::from_config(
             config.clone(),
             NoTls,
@@ -346,7 +349,11 @@ async fn listen(
 #[async_trait]
 impl Database for Postgres {
     async fn read<T: Send + 'static>(&self, work: Work<T>) -> Result<T, StoreError> {
-        let client = self.pool.get().await.map_err(|e| StoreError::unavailable(Said(e)))?;
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::unavailable(Said(e)))?;
         let mut c = PgConn {
             client: &client,
             after: None,
@@ -359,7 +366,11 @@ impl Database for Postgres {
         commit: Commit,
         work: Work<T>,
     ) -> Result<T, StoreError> {
-        let mut client = self.pool.get().await.map_err(|e| StoreError::unavailable(Said(e)))?;
+        let mut client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::unavailable(Said(e)))?;
         match commit {
             Commit::Atomic => {
                 let tx = client
@@ -371,7 +382,9 @@ impl Database for Postgres {
                     after: None,
                 };
                 let result = work(&mut c).await?;
-                tx.commit().await.map_err(|e| StoreError::unavailable(Said(e)))?;
+                tx.commit()
+                    .await
+                    .map_err(|e| StoreError::unavailable(Said(e)))?;
                 Ok(result)
             }
             Commit::Single => {

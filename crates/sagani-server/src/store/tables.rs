@@ -70,7 +70,7 @@ pub const SKIPPED: &[(&str, &str)] = &[
     ),
     (
         "login_failures",
-        "a short-lived counter for the log-in limit, forgotten after minutes anyway",
+        "the log-in limit counts the last 15 minutes only: a short-lived counter",
     ),
     (
         "refinery_schema_history",

@@ -21,7 +21,9 @@ impl FromValue for Value {
 /// last shorter page's), so this holds a few dozen texts at most.
 fn kept(text: String) -> &'static str {
     static KEPT: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
-    let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut kept = KEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(k) = kept.get(text.as_str()) {
         return k;
     }
