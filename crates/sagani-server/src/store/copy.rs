@@ -58,8 +58,9 @@ pub enum CopyError {
         to: String,
     },
     #[error(
-        "the target is not empty ({}): copy into a new, empty database; nothing was written",
-        held.iter().map(|(t, n)| format!("{t}: {n} rows")).collect::<Vec<_>>().join(", ")
+        "the target is not empty, it holds rows ({}): copy into a new, empty database; nothing \
+         was written",
+        held.iter().map(|(t, n)| format!("{t}: {n}")).collect::<Vec<_>>().join(", ")
     )]
     NotEmpty { held: Vec<(&'static str, u64)> },
     #[error("reading table {table} of the {side}: {source}")]

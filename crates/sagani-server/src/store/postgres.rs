@@ -420,3 +420,51 @@ impl Database for Postgres {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{shown, Said};
+
+    #[test]
+    fn a_url_is_shown_whole_but_for_its_password() {
+        for (url, seen) in [
+            (
+                "postgres://sagani:hunter2@db.example:5433/site",
+                "postgres://sagani:***@db.example:5433/site",
+            ),
+            (
+                "postgresql://sagani@h1:5432,h2:5433/site?sslmode=disable&password=hunter2",
+                "postgresql://sagani@h1:5432,h2:5433/site?sslmode=disable&password=***",
+            ),
+            ("postgres://127.0.0.1/site", "postgres://127.0.0.1/site"),
+            ("postgres://a:b:c@h:1", "postgres://a:***@h:1"),
+        ] {
+            assert_eq!(shown(url), seen);
+        }
+    }
+
+    /// An error whose words repeat its source's, as the pool's do.
+    #[derive(Debug)]
+    struct Outer(std::io::Error);
+
+    impl std::fmt::Display for Outer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "creating a connection: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Outer {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn an_error_says_each_cause_once() {
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert_eq!(
+            Said(Outer(refused)).to_string(),
+            "creating a connection: connection refused"
+        );
+    }
+}

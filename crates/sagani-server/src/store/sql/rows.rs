@@ -17,8 +17,9 @@ impl FromValue for Value {
 }
 
 /// `text` kept for the rest of the process: a statement is `'static` (the databases' statement
-/// caches keep it as long). The copy makes a few per table (a page's read, a page's write, the
-/// last shorter page's), so this holds a few dozen texts at most.
+/// caches keep it as long). A copy makes a few per table (the first page's read, the next
+/// pages' read, a full page's write, the last page's shorter write), so a process keeps a few
+/// dozen.
 fn kept(text: String) -> &'static str {
     static KEPT: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
     let mut kept = KEPT
