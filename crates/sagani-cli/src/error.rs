@@ -73,13 +73,6 @@ pub enum CliError {
     Server(#[from] sagani_server::StartError),
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// A database of `sagani db`, by the name it is shown with.
-    #[error("{db}: {source}")]
-    Database {
-        db: String,
-        #[source]
-        source: StoreError,
-    },
     #[error(transparent)]
     Copy(#[from] CopyError),
     #[error(transparent)]

@@ -5,7 +5,7 @@
 use super::{
     BotTurn, Change, ChatRate, ChatText, ChatWrite, ClaimWrite, Conflict, DailyTag, Ended, GameEnd,
     IdleSweep, LeaveWrite, Left, LeftReason, MoveWrite, NewPlayer, Progress, SavedGame, SavedMove,
-    SavedSeat, SoloResult, Status, Store, StoreError,
+    SavedSeat, SoloResult, Status, Store, StoreError, Value,
 };
 use crate::time_control::TimeControl;
 use sagani_core::{Move, Variant};
@@ -30,6 +30,7 @@ macro_rules! store_conformance {
             open_games_limit,
             leases,
             listing_and_import,
+            whole_tables,
             racing_moves,
             racing_claims,
             changes_are_heard,
@@ -538,6 +539,75 @@ pub async fn listing_and_import((a, b): Handles) {
         .unwrap();
     assert_eq!(counts.get("e"), Some(&3));
     assert_eq!(counts.get("a"), Some(&0));
+}
+
+/// Whole tables, as `db copy` reads and writes them: the schema's tables and columns, rows a
+/// page at a time in key order, rows written back as they were read.
+pub async fn whole_tables((a, b): Handles) {
+    let tables = a.tables().await.unwrap();
+    for t in ["games", "seats", "players", "ratings"] {
+        assert!(tables.iter().any(|n| n == t), "{t} in {tables:?}");
+    }
+    let columns = b.columns("seats").await.unwrap();
+    assert_eq!(&columns[..3], ["game_id", "seat", "kind"]);
+    for id in ["g2", "g1", "g3"] {
+        create(&*a, &game(id, vec![human("i"), bot()])).await;
+    }
+    assert_eq!(b.row_count("seats").await, Ok(6));
+    let key = &["game_id", "seat"][..];
+    let cols = vec![
+        "game_id".to_string(),
+        "seat".to_string(),
+        "kind".to_string(),
+    ];
+    let first = b.rows("seats", &cols, key, None, 4).await.unwrap();
+    let keys: Vec<(Value, Value)> = first.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
+    let at = |g: &str, s: i64| (Value::Text(g.into()), Value::Int(s));
+    assert_eq!(keys, [at("g1", 0), at("g1", 1), at("g2", 0), at("g2", 1)]);
+    let after = [Value::Text("g2".into()), Value::Int(1)];
+    let rest = b.rows("seats", &cols, key, Some(&after), 4).await.unwrap();
+    assert_eq!(rest.len(), 2);
+    assert_eq!(
+        (rest[0][0].clone(), rest[1][2].clone()),
+        (Value::Text("g3".into()), Value::Text("bot".into()))
+    );
+    // Rows written as read: a rating's numbers and an account's missing values come back.
+    let rcols: Vec<String> = ["player_id", "mu", "sigma", "games"]
+        .map(String::from)
+        .into();
+    let rating = vec![
+        Value::Text("p1".into()),
+        Value::Real(27.5),
+        Value::Real(7.25),
+        Value::Int(3),
+    ];
+    a.put_rows("ratings", &rcols, std::slice::from_ref(&rating))
+        .await
+        .unwrap();
+    assert_eq!(
+        b.rows("ratings", &rcols, &["player_id"], None, 10).await,
+        Ok(vec![rating.clone()])
+    );
+    let rated = b.rating("p1").await.unwrap().unwrap();
+    assert_eq!((rated.mu, rated.sigma, rated.games), (27.5, 7.25, 3));
+    // All or none: a page with a row already there writes nothing.
+    let other = vec![
+        Value::Text("p2".into()),
+        Value::Real(20.0),
+        Value::Real(8.0),
+        Value::Int(1),
+    ];
+    assert!(a
+        .put_rows("ratings", &rcols, &[other, rating])
+        .await
+        .is_err());
+    assert_eq!(b.row_count("ratings").await, Ok(1));
+    // Only plain names go into a statement.
+    assert!(matches!(
+        b.row_count("ratings; DROP TABLE games").await,
+        Err(StoreError::Unusable { .. })
+    ));
+    assert!(b.row_count("games").await.is_ok());
 }
 
 /// Racing moves: exactly one is stored.

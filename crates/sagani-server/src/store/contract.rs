@@ -2,7 +2,7 @@
 
 use super::{
     Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, IdleSweep,
-    LeaveWrite, MoveWrite, Progress, SavedGame, StoreError, Summary,
+    LeaveWrite, MoveWrite, Progress, SavedGame, StoreError, Summary, Value,
 };
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -118,4 +118,49 @@ pub trait Store: Accounts + Daily + Send + Sync + 'static {
 
     /// True when this server is the store's only writer, so a cached game is always current.
     fn exclusive(&self) -> bool;
+
+    // Whole tables, for `db copy` (`copy.rs`, which names them from `tables.rs`). A store that
+    // wraps another for a test need not copy: these say so unless it passes them on.
+
+    /// The tables of the database's schema, by name.
+    async fn tables(&self) -> Result<Vec<String>, StoreError> {
+        Err(cannot_copy())
+    }
+
+    /// The columns of `table`, in the schema's order.
+    async fn columns(&self, _table: &str) -> Result<Vec<String>, StoreError> {
+        Err(cannot_copy())
+    }
+
+    /// The number of rows in `table`.
+    async fn row_count(&self, _table: &str) -> Result<u64, StoreError> {
+        Err(cannot_copy())
+    }
+
+    /// Up to `limit` rows of `table` (the values of `columns`, in that order), in the order of
+    /// its key `key`, after the row whose key is `after`.
+    async fn rows(
+        &self,
+        _table: &str,
+        _columns: &[String],
+        _key: &[&str],
+        _after: Option<&[Value]>,
+        _limit: u32,
+    ) -> Result<Vec<Vec<Value>>, StoreError> {
+        Err(cannot_copy())
+    }
+
+    /// Writes `rows` (values of `columns`, in that order) into `table` as they are, all or none.
+    async fn put_rows(
+        &self,
+        _table: &str,
+        _columns: &[String],
+        _rows: &[Vec<Value>],
+    ) -> Result<(), StoreError> {
+        Err(cannot_copy())
+    }
+}
+
+fn cannot_copy() -> StoreError {
+    StoreError::unusable("this store cannot be copied table by table")
 }

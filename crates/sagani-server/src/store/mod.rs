@@ -20,12 +20,14 @@ mod postgres;
 pub mod replay;
 mod sql;
 mod sqlite;
+mod tables;
 mod writes;
 
 pub use accounts::{Accounts, NewPlayer, PlayedGame, Player, Ranked, RatingPoint};
 pub use contract::Store;
-pub use copy::{copy, CopyError, CopyReport};
+pub use copy::{copy, CopyError, CopyReport, TableCount};
 pub use daily::{Daily, DailyEntry, DailyTag, SoloResult};
+pub use db::Value;
 pub use error::{Conflict, StoreError};
 pub use game::{
     rematch_id, BotTurn, Catchup, Change, ChatLine, ChatText, Counts, Ended, Left, LeftReason,
@@ -34,6 +36,7 @@ pub use game::{
 pub use postgres::{Postgres, PostgresStore};
 pub use sql::SqlStore;
 pub use sqlite::{Sqlite, SqliteStore};
+pub use tables::{Copied, COPIED, SKIPPED};
 pub use writes::{ChatRate, ChatWrite, ClaimWrite, GameEnd, IdleSweep, LeaveWrite, MoveWrite};
 
 pub use crate::rating::Rating;
@@ -41,24 +44,57 @@ pub use crate::rating::Rating;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Opens the store `db` names: a `postgres://` (or `postgresql://`) URL, or a SQLite file
-/// (created if missing). A SQLite file is served by one process: `exclusive` takes a lock on it
-/// that a second server is refused.
-pub async fn open(db: &str, exclusive: bool) -> Result<Arc<dyn Store>, StoreError> {
+/// Where a `--db` points: a SQLite file, or a PostgreSQL database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    Sqlite(std::path::PathBuf),
+    Postgres(String),
+}
+
+/// What `db` names: a `postgres://` (or `postgresql://`) URL, a `sqlite://` URL, or else a
+/// SQLite file's path. Any other scheme is refused (a `mysql://x` is no file name).
+pub fn location(db: &str) -> Result<Location, StoreError> {
     if is_postgres(db) {
-        Ok(Arc::new(PostgresStore::open(db).await?))
-    } else {
-        let path = std::path::PathBuf::from(db);
-        let store = tokio::task::spawn_blocking(move || SqliteStore::open_with(&path, exclusive))
-            .await
-            .map_err(StoreError::unavailable)??;
-        Ok(Arc::new(store))
+        return Ok(Location::Postgres(db.to_string()));
+    }
+    if let Some(path) = db.strip_prefix("sqlite://") {
+        if path.is_empty() {
+            return Err(StoreError::unusable(
+                "sqlite:// names no file: give sqlite://PATH (or the path alone)",
+            ));
+        }
+        return Ok(Location::Sqlite(path.into()));
+    }
+    match db.split_once("://") {
+        // Only the scheme is shown: the rest may hold a password.
+        Some((scheme, _)) => Err(StoreError::unusable(format!(
+            "{scheme}://… is not a database sagani can use; give a SQLite file (a path, or \
+             sqlite://PATH) or a PostgreSQL URL (postgres://… or postgresql://…)"
+        ))),
+        None => Ok(Location::Sqlite(db.into())),
     }
 }
 
-/// `db` as it may be shown: a PostgreSQL URL without its password.
+/// Opens the store `db` names (`location`): a PostgreSQL database, or a SQLite file (created
+/// if missing). A SQLite file is served by one process: `exclusive` takes a lock on it that a
+/// second server is refused.
+pub async fn open(db: &str, exclusive: bool) -> Result<Arc<dyn Store>, StoreError> {
+    match location(db)? {
+        Location::Postgres(url) => Ok(Arc::new(PostgresStore::open(&url).await?)),
+        Location::Sqlite(path) => {
+            let store =
+                tokio::task::spawn_blocking(move || SqliteStore::open_with(&path, exclusive))
+                    .await
+                    .map_err(StoreError::unavailable)??;
+            Ok(Arc::new(store))
+        }
+    }
+}
+
+/// `db` as it may be shown: a URL with its password hidden (host, port, user and database
+/// kept), a path as it is.
 pub fn shown(db: &str) -> String {
-    if is_postgres(db) {
+    if db.contains("://") {
         postgres::shown(db)
     } else {
         db.to_string()

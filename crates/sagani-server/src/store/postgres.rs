@@ -46,31 +46,66 @@ impl Drop for Postgres {
 
 fn db_error(e: tokio_postgres::Error) -> DbError {
     if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
-        DbError::Constraint(Arc::new(e))
+        DbError::Constraint(Arc::new(Said(e)))
     } else {
-        DbError::failed(e)
+        DbError::failed(Said(e))
     }
 }
 
-/// The URL without its password, for messages.
-pub(super) fn shown(url: &str) -> String {
-    match url.parse::<tokio_postgres::Config>() {
-        Ok(c) => format!(
-            "postgres://{}@{}/{}",
-            c.get_user().unwrap_or(""),
-            c.get_hosts()
-                .iter()
-                .map(|h| match h {
-                    tokio_postgres::config::Host::Tcp(h) => h.clone(),
-                    #[cfg(unix)]
-                    tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(","),
-            c.get_dbname().unwrap_or("")
-        ),
-        Err(_) => "the PostgreSQL URL".into(),
+/// A PostgreSQL error in words: tokio-postgres says only "db error" or "error connecting to
+/// server", and keeps the server's own words (`database "x" does not exist`, `Connection
+/// refused`) in its source. This says the whole chain (so it has no source of its own), each
+/// cause once (the pool's error says its cause's words, then has it as its source).
+#[derive(Debug)]
+struct Said<E>(E);
+
+impl<E: Error> std::fmt::Display for Said<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut said = self.0.to_string();
+        let mut cause = self.0.source();
+        while let Some(c) = cause {
+            let words = c.to_string();
+            if !said.ends_with(&words) {
+                said = format!("{said}: {words}");
+            }
+            cause = c.source();
+        }
+        f.write_str(&said)
     }
+}
+
+impl<E: Error> Error for Said<E> {}
+
+/// A URL with its password hidden, for messages: the rest (hosts, ports, user, database,
+/// options) as given. By hand, as the URL crates do not read PostgreSQL's several hosts
+/// (`h1:5432,h2:5433`).
+pub(super) fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+    let authority = match authority.rsplit_once('@') {
+        Some((user, hosts)) => match user.split_once(':') {
+            Some((user, _)) => format!("{user}:***@{hosts}"),
+            None => format!("{user}@{hosts}"),
+        },
+        None => authority.to_string(),
+    };
+    // A password may be given as an option too.
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let options: Vec<String> = query
+                .split('&')
+                .map(|o| match o.split_once('=') {
+                    Some((k, _)) if k == "password" => format!("{k}=***"),
+                    _ => o.to_string(),
+                })
+                .collect();
+            format!("{path}?{}", options.join("&"))
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
 }
 
 /// A parameter as the statement's parameter type wants it (PostgreSQL is strict: an `i64` is
@@ -159,7 +194,7 @@ impl<C: GenericClient + Send + Sync> Conn for PgConn<'_, C> {
                 let values = (0..names.len())
                     .map(|i| column(r, i))
                     .collect::<Result<_, _>>()
-                    .map_err(DbError::failed)?;
+                    .map_err(|e| DbError::failed(Said(e)))?;
                 Ok(Row::new(names.clone(), values))
             })
             .collect()
@@ -204,23 +239,23 @@ impl SqlStore<Postgres> {
     pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
         let config: tokio_postgres::Config = url
             .parse()
-            .map_err(|e| StoreError::unusable_by(shown(url), e))?;
-        let (mut client, connection) = config
-            .connect(NoTls)
-            .await
-            .map_err(|e| StoreError::unusable_by(format!("cannot connect to {}", shown(url)), e))?;
+            .map_err(|e| StoreError::unusable_by(shown(url), Said(e)))?;
+        let (mut client, connection) = config.connect(NoTls).await.map_err(|e| {
+            StoreError::unusable_by(format!("cannot connect to {}", shown(url)), Said(e))
+        })?;
         let driver = tokio::spawn(connection);
         client
             .query_one("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
             .await
-            .map_err(StoreError::unavailable)?;
+            .map_err(|e| StoreError::unusable_by(shown(url), Said(e)))?;
         let migrated = embedded::migrations::runner().run_async(&mut client).await;
         let _ = client
             .query_one("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
             .await;
         drop(client);
         let _ = driver.await;
-        migrated.map_err(|e| StoreError::unusable_by(format!("{}: migrating", shown(url)), e))?;
+        migrated
+            .map_err(|e| StoreError::unusable_by(format!("{}: migrating", shown(url)), Said(e)))?;
         let manager = Manager::from_config(
             config.clone(),
             NoTls,
@@ -233,7 +268,7 @@ impl SqlStore<Postgres> {
             .wait_timeout(Some(Duration::from_secs(10)))
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
-            .map_err(|e| StoreError::unusable_by(shown(url), e))?;
+            .map_err(|e| StoreError::unusable_by(shown(url), Said(e)))?;
         let (changes, _) = broadcast::channel(4096);
         let (ready, listening) = tokio::sync::oneshot::channel();
         let listener = tokio::spawn(listen(config, changes.clone(), ready));
@@ -314,7 +349,11 @@ async fn listen(
 #[async_trait]
 impl Database for Postgres {
     async fn read<T: Send + 'static>(&self, work: Work<T>) -> Result<T, StoreError> {
-        let client = self.pool.get().await.map_err(StoreError::unavailable)?;
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::unavailable(Said(e)))?;
         let mut c = PgConn {
             client: &client,
             after: None,
@@ -327,19 +366,25 @@ impl Database for Postgres {
         commit: Commit,
         work: Work<T>,
     ) -> Result<T, StoreError> {
-        let mut client = self.pool.get().await.map_err(StoreError::unavailable)?;
+        let mut client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::unavailable(Said(e)))?;
         match commit {
             Commit::Atomic => {
                 let tx = client
                     .transaction()
                     .await
-                    .map_err(StoreError::unavailable)?;
+                    .map_err(|e| StoreError::unavailable(Said(e)))?;
                 let mut c = PgConn {
                     client: &tx,
                     after: None,
                 };
                 let result = work(&mut c).await?;
-                tx.commit().await.map_err(StoreError::unavailable)?;
+                tx.commit()
+                    .await
+                    .map_err(|e| StoreError::unavailable(Said(e)))?;
                 Ok(result)
             }
             Commit::Single => {
@@ -373,5 +418,53 @@ impl Database for Postgres {
 
     fn exclusive(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{shown, Said};
+
+    #[test]
+    fn a_url_is_shown_whole_but_for_its_password() {
+        for (url, seen) in [
+            (
+                "postgres://sagani:hunter2@db.example:5433/site",
+                "postgres://sagani:***@db.example:5433/site",
+            ),
+            (
+                "postgresql://sagani@h1:5432,h2:5433/site?sslmode=disable&password=hunter2",
+                "postgresql://sagani@h1:5432,h2:5433/site?sslmode=disable&password=***",
+            ),
+            ("postgres://127.0.0.1/site", "postgres://127.0.0.1/site"),
+            ("postgres://a:b:c@h:1", "postgres://a:***@h:1"),
+        ] {
+            assert_eq!(shown(url), seen);
+        }
+    }
+
+    /// An error whose words repeat its source's, as the pool's do.
+    #[derive(Debug)]
+    struct Outer(std::io::Error);
+
+    impl std::fmt::Display for Outer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "creating a connection: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Outer {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn an_error_says_each_cause_once() {
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert_eq!(
+            Said(Outer(refused)).to_string(),
+            "creating a connection: connection refused"
+        );
     }
 }

@@ -6,6 +6,7 @@ mod daily;
 mod end;
 mod games;
 mod guard;
+mod rows;
 mod seats;
 mod turns;
 
@@ -13,7 +14,7 @@ use super::db::{Commit, Conn, Database};
 use super::{
     Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, DailyEntry,
     IdleSweep, LeaveWrite, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating,
-    RatingPoint, SavedGame, Store, StoreError, Summary,
+    RatingPoint, SavedGame, Store, StoreError, Summary, Value,
 };
 use async_trait::async_trait;
 use futures_util::future::BoxFuture;
@@ -229,6 +230,56 @@ impl<D: Database> Store for SqlStore<D> {
 
     fn exclusive(&self) -> bool {
         self.db.exclusive()
+    }
+
+    async fn tables(&self) -> Result<Vec<String>, StoreError> {
+        self.read(|c| Box::pin(async move { rows::tables(c).await }))
+            .await
+    }
+
+    async fn columns(&self, table: &str) -> Result<Vec<String>, StoreError> {
+        let table = table.to_string();
+        self.read(move |c| Box::pin(async move { rows::columns(c, &table).await }))
+            .await
+    }
+
+    async fn row_count(&self, table: &str) -> Result<u64, StoreError> {
+        let table = table.to_string();
+        self.read(move |c| Box::pin(async move { rows::count(c, &table).await }))
+            .await
+    }
+
+    async fn rows(
+        &self,
+        table: &str,
+        columns: &[String],
+        key: &[&str],
+        after: Option<&[Value]>,
+        limit: u32,
+    ) -> Result<Vec<Vec<Value>>, StoreError> {
+        let (table, columns) = (table.to_string(), columns.to_vec());
+        let key: Vec<String> = key.iter().map(|k| k.to_string()).collect();
+        let after = after.map(<[Value]>::to_vec);
+        self.read(move |c| {
+            Box::pin(async move {
+                let key: Vec<&str> = key.iter().map(String::as_str).collect();
+                rows::page(c, &table, &columns, &key, after.as_deref(), limit).await
+            })
+        })
+        .await
+    }
+
+    async fn put_rows(
+        &self,
+        table: &str,
+        columns: &[String],
+        rows: &[Vec<Value>],
+    ) -> Result<(), StoreError> {
+        let (table, columns, page) = (table.to_string(), columns.to_vec(), rows.to_vec());
+        self.write(Commit::Atomic, move |c| {
+            Box::pin(async move { rows::put(c, &table, &columns, &page).await })
+        })
+        .await
     }
 }
 
