@@ -3,13 +3,12 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// `POST /api/games/{id}/chat`: `text` or `phrase`, not both.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+/// `POST /api/games/{id}/chat`: `text` or `phrase`, not both (its schema: `ChatSchema`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChatRequest {
     /// 1 to 300 characters, one line.
     #[serde(default)]
-    #[schema(max_length = 300)]
     pub text: Option<String>,
     /// A quick phrase: `hello`, `good_luck`, `good_game`, `thanks` or `well_played`.
     #[serde(default)]

@@ -86,3 +86,31 @@ pub enum BotName {
     Greedy,
     Mcts,
 }
+
+/// `POST /api/games/{id}/chat`'s body for the OpenAPI document: a line of text, or a quick
+/// phrase, never both.
+#[derive(ToSchema)]
+#[schema(as = ChatRequest)]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code)]
+pub enum ChatSchema {
+    /// 1 to 300 characters, one line, something visible.
+    Text {
+        #[schema(min_length = 1, max_length = 300, pattern = r"\S")]
+        text: String,
+    },
+    /// A quick phrase, which each reader sees in their language.
+    Phrase { phrase: PhraseName },
+}
+
+/// The quick phrases of the chat.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum PhraseName {
+    Hello,
+    GoodLuck,
+    GoodGame,
+    Thanks,
+    WellPlayed,
+}

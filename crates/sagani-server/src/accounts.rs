@@ -78,9 +78,11 @@ async fn guest_display_name(app: &App, name: &str) -> Result<String, ApiError> {
             .map_err(store_refusal)?
             .is_some();
     if same {
-        return Err(bad(format!(
-            "{name:?} looks like the name of an account: choose another name, or log in"
-        )));
+        // Taken, as an account's name would be: the request was fine, the name is not free.
+        return Err(ApiError::new(
+            ErrorCode::NameTaken,
+            format!("{name:?} looks like the name of an account: choose another name, or log in"),
+        ));
     }
     Ok(name)
 }

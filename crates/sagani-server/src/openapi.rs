@@ -223,6 +223,17 @@ mod tests {
     }
 
     #[test]
+    fn the_chat_phrases_are_the_servers_own() {
+        let doc = doc();
+        let mut phrases: Vec<String> = crate::app::chat::PHRASES
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        phrases.sort();
+        assert_eq!(names(&doc["components"]["schemas"]["PhraseName"]), phrases);
+    }
+
+    #[test]
     fn the_websocket_route_says_it_is_one() {
         let doc = doc();
         let ws = &doc["paths"]["/api/games/{id}/ws"]["get"];

@@ -1,9 +1,9 @@
 //! The HTTP API: thin handlers that read the request, ask `App`, and answer JSON.
 
 use crate::api::{
-    ChatLineInfo, ChatLines, ChatQuery, ChatRequest, CreateGame, Created, GameState, Health,
-    JoinRequest, Joined, Lobby, LobbyEntry, MoveList, MoveRequest, MoveResult, PreviewRequest,
-    PreviewResult, Ready, TileArrow, TileInfo, Tiles,
+    ChatLineInfo, ChatLines, ChatQuery, ChatRequest, ChatSchema, CreateGame, Created, GameState,
+    Health, JoinRequest, Joined, Lobby, LobbyEntry, MoveList, MoveRequest, MoveResult,
+    PreviewRequest, PreviewResult, Ready, TileArrow, TileInfo, Tiles,
 };
 use crate::app::chat::Say;
 use crate::app::history::{self, History};
@@ -105,6 +105,7 @@ pub async fn lobby(State(app): AppState) -> Result<Json<Lobby>, ApiError> {
 /// Creates a game; the answer holds one invite per human seat.
 #[utoipa::path(post, path = "/api/games", request_body = CreateGame,
     responses((status = 201, body = Created),
+              (status = 409, body = ErrorBody, description = "a display name that looks like an account's (`name_taken`)"),
               (status = 429, body = ErrorBody, description = "this address has too many games that are not over (`too_many_games`)")))]
 pub async fn create(
     State(app): AppState,
@@ -126,7 +127,7 @@ pub async fn create(
     responses((status = 200, body = Joined),
               (status = 400, body = ErrorBody, description = "a display name out of bounds (`bad_request`)"),
               (status = 403, body = ErrorBody, description = "an invite of no seat here, or a seat number in a private game (`wrong_invite`); a rated game's seat without an account (`account_needed`); the cookie from another site (`wrong_origin`)"),
-              (status = 409, body = ErrorBody, description = "the seat is claimed or a bot's (`seat_taken`)"),
+              (status = 409, body = ErrorBody, description = "the seat is claimed or a bot's (`seat_taken`); a display name that looks like an account's (`name_taken`)"),
               (status = 429, body = ErrorBody, description = "too many claims from this address (`rate_limited`)")))]
 pub async fn join(
     State(app): AppState,
@@ -385,7 +386,7 @@ pub async fn cancel(
 /// Writes a line in the game's chat for the seat (token or account): `text` (1–300
 /// characters, one line) or a quick `phrase` (`hello`, `good_luck`, `good_game`, `thanks`,
 /// `well_played`), which each reader sees in their language.
-#[utoipa::path(post, path = "/api/games/{id}/chat", request_body = ChatRequest,
+#[utoipa::path(post, path = "/api/games/{id}/chat", request_body = ChatSchema,
     params(("id" = String, Path, description = "game id")),
     security(("seat_token" = [])),
     responses((status = 201, body = ChatLineInfo),
