@@ -32,7 +32,7 @@ pub use players::{GameEntry, Leader, Leaderboard, MyGames, Profile, RatingEntry,
 pub use schema::{BotName, CoveredSchema, Effect, MoveSchema, VariantName};
 pub use socket::{ClientMessage, ServerMessage, Update, WsError};
 pub use state::{
-    ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, PlayedMove, Replaced,
+    ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, NotRated, PlayedMove, Replaced,
     SeatInfo, SeatKind,
 };
 pub use study::{AnalysisAnswer, AnalysisRequest, RatedMove, ReplayAnswer, ReplayRequest};
