@@ -6,7 +6,8 @@ puppets take the other seats and give the game away, and the account plays it ou
 the bots that take their seats. Two ways of giving it away, each repeated:
 
   at-once  every puppet resigns before anyone has moved (move 0);
-  after    every puppet makes its first move, then resigns (just past the abort window).
+  after    every seat makes its first move, then the puppets resign (just past the abort
+           window: a game of four at move 4).
 
 It prints the account's rating after each game, and at the end the same figures for one
 honest game (a fresh account that wins a rated game against fresh opponents who played it
@@ -88,25 +89,26 @@ def move(c, game, token, s):
 
 
 def give_away(clients, game, tokens, way, deadline):
-    """The puppets (seats 1..) resign: at once, or each after its first move (the host moves
-    when it is its turn meanwhile)."""
+    """The puppets (seats 1..) resign: at once, or once every seat has made its first move."""
     puppets = list(range(1, len(tokens)))
     if way == "at-once":
         for i in puppets:
             ok(clients[i].send("POST", f"/api/games/{game}/resign", {}, tokens[i]), "resign")
         return
-    moved = set()
-    while len(moved) < len(puppets):
+    # Everyone plays a move (the abort window), then the puppets resign at once.
+    while True:
         if time.monotonic() > deadline:
-            sys.exit(f"game {game}: the puppets could not all move in time")
+            sys.exit(f"game {game}: the seats could not all move in time")
+        s = state(clients[0], game, tokens[0])
+        if s["version"] >= len(tokens):
+            break
         for i in range(len(tokens)):
             s = state(clients[i], game, tokens[i])
-            if s["legal"]:
+            if s["legal"] and s["version"] < len(tokens):
                 move(clients[i], game, tokens[i], s)
-                if i in puppets and i not in moved:
-                    moved.add(i)
-                    ok(clients[i].send("POST", f"/api/games/{game}/resign", {}, tokens[i]), "resign")
         time.sleep(0.01)
+    for i in puppets:
+        ok(clients[i].send("POST", f"/api/games/{game}/resign", {}, tokens[i]), "resign")
 
 
 def play_out(c, game, token, deadline):

@@ -313,13 +313,10 @@ pub async fn card(
         .map(|(rank, _, _)| *rank);
     // A guest's game is on a deck of its own: neither the day's places nor par compare.
     let guest = player.is_none() && !par_game;
-    let place = result
-        .as_ref()
-        .filter(|_| !guest)
-        .map(|r| match rank {
-            Some(rank) => rank,
-            None => place_among(variant, &board, r),
-        });
+    let place = result.as_ref().filter(|_| !guest).map(|r| match rank {
+        Some(rank) => rank,
+        None => place_among(variant, &board, r),
+    });
     // Par only to a ranked attempt with a result (a resigned attempt has none), or after the
     // day: before, it would tell how good a deck is that is still to be played.
     let par_info = (!guest && ((ranked && result.is_some()) || day_over))

@@ -121,25 +121,36 @@ mod tests {
     fn leaving_before_every_seat_moved_is_too_early() {
         assert!(!too_early(&[None, None, None, None]), "nobody left");
         assert!(too_early(&[Some(0), None, None, None]), "at move 0");
-        assert!(too_early(&[None, None, Some(3), None]), "seat 4 had not moved");
-        assert!(!too_early(&[None, Some(4), None, None]), "everyone had moved");
+        assert!(
+            too_early(&[None, None, Some(3), None]),
+            "seat 4 had not moved"
+        );
+        assert!(
+            !too_early(&[None, Some(4), None, None]),
+            "everyone had moved"
+        );
         assert!(too_early(&[Some(1), None]));
         assert!(!too_early(&[Some(2), Some(5)]));
     }
 
     #[test]
     fn a_game_counts_only_between_pairs_under_the_cap() {
-        let four = [(initial(), 1), (initial(), 2), (initial(), 3), (initial(), 4)];
+        let four = [
+            (initial(), 1),
+            (initial(), 2),
+            (initial(), 3),
+            (initial(), 4),
+        ];
         let all = update_counted(&four, |_, _| true);
-        assert_eq!(
-            all,
-            update(&four).into_iter().map(Some).collect::<Vec<_>>()
-        );
+        assert_eq!(all, update(&four).into_iter().map(Some).collect::<Vec<_>>());
         // Seat 0 has met everyone too often: nothing moves for it, nor for them against it.
         let without_0 = update_counted(&four, |i, j| i != 0 && j != 0);
         assert_eq!(without_0[0], None);
         let rest = update(&four[1..]);
-        assert_eq!(&without_0[1..], &rest.into_iter().map(Some).collect::<Vec<_>>()[..]);
+        assert_eq!(
+            &without_0[1..],
+            &rest.into_iter().map(Some).collect::<Vec<_>>()[..]
+        );
         assert_eq!(update_counted(&four, |_, _| false), vec![None; 4]);
     }
 

@@ -226,7 +226,10 @@ async fn the_days_deck_is_the_same_for_everyone_and_new_the_next_day(site: Site)
     let g2 = start(&mut guest, "solo").await;
     assert_eq!(g1["ranked"], false);
     let (d1, d2) = (deck(&site, &id(&g1)).await, deck(&site, &id(&g2)).await);
-    assert!(d1 != todays && d2 != todays && d1 != d2, "a guest's deck is its own");
+    assert!(
+        d1 != todays && d2 != todays && d1 != d2,
+        "a guest's deck is its own"
+    );
     let s = ok(&guest
         .get_with(&format!("/api/games/{}", id(&g1)), &token(&g1))
         .await);
@@ -257,7 +260,11 @@ async fn the_deck_is_not_the_dates_alone_and_its_secret_never_leaves() {
     let mut bodies = Vec::new();
     let mut a = Browser::signed_up(&first.urls[0], "Ada").await;
     let mine = start(&mut a, "solo").await;
-    let theirs = start(&mut Browser::signed_up(&second.urls[0], "Bea").await, "solo").await;
+    let theirs = start(
+        &mut Browser::signed_up(&second.urls[0], "Bea").await,
+        "solo",
+    )
+    .await;
     assert_ne!(
         deck(&first, &id(&mine)).await,
         deck(&second, &id(&theirs)).await

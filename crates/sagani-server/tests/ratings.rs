@@ -84,7 +84,9 @@ async fn each_moves_once(mut seats: [(&mut Browser, &str); 2], game: &str) {
                 continue;
             }
             let body = json!({ "version": s["version"], "move": s["legal"][0] });
-            ok(&b.post_with(&format!("/api/games/{game}/moves"), t, body).await);
+            ok(&b
+                .post_with(&format!("/api/games/{game}/moves"), t, body)
+                .await);
             (moved[i], acted) = (true, true);
         }
         assert!(acted, "one of them is to move");
@@ -107,13 +109,23 @@ async fn resigned_too_early(one: &str, two: &str) {
         .await);
     let end = play_out(&mut ada, &game, &ta).await;
     assert_eq!(end["standings"][0], 0, "Ada wins: {end}");
-    assert_eq!((end["rated"].as_bool(), &end["not_rated"]), (Some(true), &json!("too_early")));
+    assert_eq!(
+        (end["rated"].as_bool(), &end["not_rated"]),
+        (Some(true), &json!("too_early"))
+    );
     for name in ["Ada", "Bea"] {
         let p = profile(&mut bea, name).await;
-        assert_eq!((p.get("rating"), &p["rated_games"]), (None, &json!(0)), "{p}");
+        assert_eq!(
+            (p.get("rating"), &p["rated_games"]),
+            (None, &json!(0)),
+            "{p}"
+        );
         assert_eq!(p["recent"][0]["not_rated"], "too_early", "{p}");
     }
-    assert_eq!(ok(&ada.send("GET", "/api/leaderboard", None).await)["players"], json!([]));
+    assert_eq!(
+        ok(&ada.send("GET", "/api/leaderboard", None).await)["players"],
+        json!([])
+    );
     // Both moved, then Bea resigns: it counts, as a loss for her.
     let (game, ta, tb) = rated_game(&mut bea, &mut ada).await;
     each_moves_once([(&mut bea, &ta), (&mut ada, &tb)], &game).await;
@@ -122,8 +134,14 @@ async fn resigned_too_early(one: &str, two: &str) {
         .await);
     let end = play_out(&mut ada, &game, &tb).await;
     assert!(end.get("not_rated").is_none(), "{end}");
-    let (a, b) = (profile(&mut ada, "Ada").await, profile(&mut ada, "Bea").await);
-    assert_eq!((&a["rated_games"], &b["rated_games"]), (&json!(1), &json!(1)));
+    let (a, b) = (
+        profile(&mut ada, "Ada").await,
+        profile(&mut ada, "Bea").await,
+    );
+    assert_eq!(
+        (&a["rated_games"], &b["rated_games"]),
+        (&json!(1), &json!(1))
+    );
     assert!(a["rating"].as_i64() > b["rating"].as_i64(), "{a} {b}");
     assert!(a["recent"][0].get("not_rated").is_none());
 }

@@ -70,7 +70,7 @@ describe('the daily challenge', () => {
     await screenshot(page, 'daily-home-en');
     // Before the ranked attempt: the day's page shows no par (it would tell how the deck goes).
     await page.goto(`${server.url}/daily`);
-    await page.waitForSelector('[data-testid=daily-board-solo]');
+    await page.waitForSelector('[data-testid=daily-page-solo]');
     assert.ok(!(await page.textContent('[data-testid=daily-page]')).includes('Par'), 'no par before playing');
     await screenshot(page, 'daily-page-before-en');
     await page.goto(`${server.url}/`);

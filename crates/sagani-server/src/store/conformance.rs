@@ -856,7 +856,9 @@ pub async fn rated_end((a, b): Handles) {
 /// A rated game with `players` (account ids) in its seats, every seat claimed with token
 /// `t<seat>`.
 async fn rated_game(s: &dyn Store, id: &str, players: &[&str]) {
-    let seats = (0..players.len()).map(|i| human(&format!("{id}-i{i}"))).collect();
+    let seats = (0..players.len())
+        .map(|i| human(&format!("{id}-i{i}")))
+        .collect();
     create(
         s,
         &SavedGame {
@@ -947,20 +949,28 @@ pub async fn rated_pairs_a_day((a, b): Handles) {
             assert_eq!(after, before, "game {k} of the day changes nothing");
         }
     }
-    assert_eq!(a.rating_history("p2", 10).await.unwrap().len(), cap as usize);
+    assert_eq!(
+        a.rating_history("p2", 10).await.unwrap().len(),
+        cap as usize
+    );
     // Three at the table: Ada and Bea have met too often, Cy is new to both.
-    let (ada, bea) = (a.rating("p1").await.unwrap().unwrap(), a.rating("p2").await.unwrap().unwrap());
+    let (ada, bea) = (
+        a.rating("p1").await.unwrap().unwrap(),
+        a.rating("p2").await.unwrap().unwrap(),
+    );
     rated_game(&*b, "h1", &["p1", "p2", "p3"]).await;
     let three = r#"{"kind":"ranking","ranking":[0,1,2],"scores":[75,50,40]}"#;
     a.append_move(&last("h1", 0, 0, "t0", vec![1, 2, 3], three))
         .await
         .unwrap();
-    let (ada2, bea2) = (b.rating("p1").await.unwrap().unwrap(), b.rating("p2").await.unwrap().unwrap());
+    let (ada2, bea2) = (
+        b.rating("p1").await.unwrap().unwrap(),
+        b.rating("p2").await.unwrap().unwrap(),
+    );
     // Each as if the other were not there: Ada beat Cy, Bea beat Cy.
     let first = crate::rating::initial();
-    let alone = |r: crate::store::Rating, place: u8| {
-        crate::rating::update(&[(r, place), (first, 3)])[0]
-    };
+    let alone =
+        |r: crate::store::Rating, place: u8| crate::rating::update(&[(r, place), (first, 3)])[0];
     assert_eq!((ada2, bea2), (alone(ada, 1), alone(bea, 2)));
     assert_eq!(b.rating("p3").await.unwrap().unwrap().games, 1);
     // A day later they count again.

@@ -125,16 +125,9 @@ pub(super) async fn store(c: &mut dyn Conn, game: &str, end: &GameEnd) -> Result
     }
     let after = rating::update_counted(&before, |i, j| met[i][j] < rating::PAIR_GAMES_A_DAY);
     for (player, r) in players.iter().zip(after) {
-        let Some(r) = r else {
-            // Counted against nobody: the rating stays as it was, with no entry for this game
-            // (and a first rating, made above, is no rating yet).
-            c.execute(
-                Both("DELETE FROM ratings WHERE player_id = $1 AND games = 0"),
-                args![player],
-            )
-            .await?;
-            continue;
-        };
+        // Counted against nobody (over the cap with everyone, so rated before): the rating
+        // stays as it was, with no entry for this game.
+        let Some(r) = r else { continue };
         c.execute(
             Both("UPDATE ratings SET mu = $2, sigma = $3, games = $4 WHERE player_id = $1"),
             args![player, r.mu, r.sigma, r.games],
