@@ -1,7 +1,7 @@
 //! The daily challenge at this server: the secret its decks come from, starting an attempt
 //! (one ranked per account, day and variant, on the day's deck; a guest's unranked, on a deck
-//! of its own), and the bot's par game on
-//! the same deck, played on the bot scheduler like any bot seat.
+//! of its own), and the bot's par game on the day's deck, played on the bot scheduler like any
+//! bot seat.
 
 use super::{detached, store_refusal, App, Claimer};
 use crate::api::{JoinRequest, Joined};

@@ -874,7 +874,7 @@ async fn rated_game(s: &dyn Store, id: &str, players: &[&str]) {
     }
 }
 
-/// The last move of `id`, played by a bot for `seat` (a seat a person left has none's token).
+/// The last move of `id`, played by the bot that took over `seat` (no person's token).
 fn last_by_bot(id: &str, n: u64, seat: u8, places: Vec<u8>, outcome: &str) -> MoveWrite {
     MoveWrite {
         token_hash: None,
