@@ -151,10 +151,11 @@ export function dailyResult(game, token) {
   function draw(card) {
     const parts = [h('h3', {}, t('daily.end.title', { date: dayText(card.day) }))];
     let share = null;
-    if (card.result) {
-      parts.push(card.ranked
-        ? h('p', { 'data-testid': 'daily-rank' }, t('daily.end.rank', { rank: num(card.rank), count: card.players }))
-        : h('p', { 'data-testid': 'daily-rank' }, t('daily.end.place', { place: num(card.place), count: card.players + 1 })));
+    if (!card.ranked) {
+      // A guest's game is on a deck of its own: no place, no par, nothing to share.
+      parts.push(h('p', { 'data-testid': 'daily-rank' }, t('daily.end.guest')));
+    } else if (card.result) {
+      parts.push(h('p', { 'data-testid': 'daily-rank' }, t('daily.end.rank', { rank: num(card.rank), count: card.players })));
       const text = shareText(card.day, card.variant, card.result);
       const input = h('input', { readonly: true, value: text, 'data-testid': 'share-line', 'aria-label': t('daily.share.label'), size: 38 });
       const b = h('button', { type: 'button', class: 'small primary', 'data-testid': 'copy-share' }, t('daily.share.copy'));
@@ -165,9 +166,9 @@ export function dailyResult(game, token) {
     } else {
       parts.push(h('p', { 'data-testid': 'daily-rank' }, t('daily.end.none')));
     }
-    parts.push(card.par
-      ? h('p', { 'data-testid': 'daily-par' }, t('daily.par', { result: resultText(card.variant, card.par) }))
-      : h('p', { class: 'hint', 'data-testid': 'daily-par-pending' }, t('daily.par.pending')));
+    // Par is the server's to give: only once my ranked attempt has its result (or the day is over).
+    if (card.par) parts.push(h('p', { 'data-testid': 'daily-par' }, t('daily.par', { result: resultText(card.variant, card.par) })));
+    else if (card.par_pending) parts.push(h('p', { class: 'hint', 'data-testid': 'daily-par-pending' }, t('daily.par.pending')));
     if (card.streak) parts.push(h('p', { class: 'daily-streak', 'data-testid': 'daily-end-streak' }, t('daily.streak', { count: card.streak })));
     parts.push(share);
     if (card.leaderboard.length) parts.push(boardTable(card.variant, card.leaderboard, 'daily-end-board', card.rank));

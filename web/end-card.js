@@ -80,6 +80,8 @@ export class EndCard {
     const card = h('section', { class: `end-card${won ? ' won' : ''}${s.daily ? ' daily' : ''}`, 'data-testid': 'end', role: 'dialog', 'aria-labelledby': 'end-head' },
       h('h2', { id: 'end-head', tabindex: -1 }, head),
       result,
+      // A rated game aborted for ratings says so: nobody's rating changed.
+      s.not_rated ? h('p', { class: 'hint', 'data-testid': 'not-rated' }, t(`end.not-rated.${s.not_rated}`)) : null,
       s.daily && this.daily ? this.daily : null,
       ties ? h('p', { class: 'hint', 'data-testid': 'end-tie-break' }, ties) : null,
       s.rematch ? h('p', { 'data-testid': 'rematch-ready' }, t('end.rematch.ready')) : null,

@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Play today's daily challenge of a game server: every UTC day one solo deck, the same for
-/// everyone. From the terminal you play it as a guest (unranked: the day's leaderboard is for
-/// accounts, which play it in the browser); afterwards you get the line to share, par (the
-/// greedy bot's result on the same deck) and where your result stands.
+/// Play the daily challenge of a game server: every UTC day one solo deck, the same for every
+/// account. From the terminal you play as a guest: unranked, on a deck of its own (the day's
+/// deck is played once, by accounts, in the browser, and nobody sees it before); afterwards you
+/// get your result.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  sagani daily --server http://127.0.0.1:8080\n  sagani daily --server http://127.0.0.1:8080 --variant solo-all --name Tess"
@@ -137,6 +137,14 @@ fn summary(card: &Card) -> Vec<String> {
     let Some(result) = &card.result else {
         return vec![format!("Today's challenge ({day}) ended without a result.")];
     };
+    if !card.ranked {
+        // A guest's game is on a deck of its own: no place, no par, no line to share.
+        return vec![format!(
+            "Practice as a guest on a deck of its own ({}): today's deck is played once, by \
+             accounts, on the leaderboard.",
+            result_words(variant, result)
+        )];
+    }
     let mut lines = vec![share_line(day, variant, result)];
     match &card.par {
         Some(par) => lines.push(format!(
@@ -148,18 +156,10 @@ fn summary(card: &Card) -> Vec<String> {
     }
     let players = u64::from(card.players);
     let place = card.place.map_or(players + 1, u64::from);
-    lines.push(if card.ranked {
-        format!(
-            "Today's leaderboard: {} of {players}.",
-            ordinal(card.rank.map_or(place, u64::from))
-        )
-    } else {
-        format!(
-            "Unranked (a guest's attempt): your result would be {} of {} on today's leaderboard.",
-            ordinal(place),
-            players + 1
-        )
-    });
+    lines.push(format!(
+        "Today's leaderboard: {} of {players}.",
+        ordinal(card.rank.map_or(place, u64::from))
+    ));
     lines
 }
 
@@ -210,21 +210,19 @@ mod tests {
     }
 
     #[test]
-    fn a_guest_hears_where_the_result_would_stand() {
-        // As the server sends it.
+    fn a_guest_hears_it_was_practice_on_a_deck_of_its_own() {
+        // As the server sends it: no place, no par for a guest's game.
         let card: Card = serde_json::from_value(json!({"day": "2026-12-03", "variant": "solo",
             "ranked": false, "over": true, "day_over": false, "par_pending": false,
             "leaderboard": [],
             "result": {"tiles": 24, "score": 77, "reached": true, "symphony": true},
-            "place": 2, "players": 5,
-            "par": {"bot": "greedy", "tiles": 27, "score": 80, "reached": true, "symphony": false}}))
+            "players": 5}))
         .unwrap();
         assert_eq!(
             summary(&card),
             [
-                "Sagani daily 2026-12-03: symphony in 24 tiles",
-                "Par (the greedy bot on the same deck): 80 points in 27 tiles",
-                "Unranked (a guest's attempt): your result would be 2nd of 6 on today's leaderboard.",
+                "Practice as a guest on a deck of its own (symphony in 24 tiles): today's deck is \
+              played once, by accounts, on the leaderboard."
             ]
         );
     }

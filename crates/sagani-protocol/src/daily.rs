@@ -122,7 +122,7 @@ pub struct Card {
     pub day: String,
     #[schema(value_type = crate::schema::VariantName)]
     pub variant: Variant,
-    /// An account's attempt (on the leaderboard); a guest's is unranked.
+    /// An account's attempt (on the leaderboard); a guest's is unranked, on a deck of its own.
     pub ranked: bool,
     /// The game is over.
     pub over: bool,
@@ -134,12 +134,13 @@ pub struct Card {
     /// Its rank on the day's leaderboard (a ranked attempt with a result).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rank: Option<u32>,
-    /// Where its result stands among the ranked ones (for a guest's: where it would stand).
+    /// Where its result stands among the ranked ones (none for a guest's: another deck).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub place: Option<u32>,
     /// Accounts that finished the day's challenge in this variant.
     pub players: u32,
-    /// The bot's result on the same deck, once this game is over (and the bot has played).
+    /// The bot's result on the same deck, once this ranked attempt has its result (and the bot
+    /// has played), or the day is over; never for a guest's game (another deck).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub par: Option<ParInfo>,
     /// The game is over but the bot has not finished its game yet: ask again shortly.
@@ -178,7 +179,8 @@ pub struct DailyStarted {
     pub day: String,
     #[schema(value_type = crate::schema::VariantName)]
     pub variant: Variant,
-    /// An account's attempt, on the leaderboard.
+    /// An account's attempt on the day's deck, on the leaderboard; a guest's is on a deck of
+    /// its own (nobody plays the day's deck before their ranked attempt).
     pub ranked: bool,
     /// The account had started today's attempt already: this is it (its old token no longer
     /// works).

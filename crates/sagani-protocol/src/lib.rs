@@ -33,8 +33,8 @@ pub use players::{GameEntry, Leader, Leaderboard, MyGames, Profile, RatingEntry,
 pub use schema::{BotName, ChatSchema, CoveredSchema, Effect, MoveSchema, PhraseName, VariantName};
 pub use socket::{ClientMessage, ServerMessage, Update, WsError};
 pub use state::{
-    ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, PlayedMove, Replaced,
-    SeatInfo, SeatKind,
+    ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, NotRated, PlayedMove,
+    Replaced, SeatInfo, SeatKind,
 };
 pub use study::{AnalysisAnswer, AnalysisRequest, RatedMove, ReplayAnswer, ReplayRequest};
 pub use tiles::{TileArrow, TileInfo, Tiles};

@@ -58,6 +58,9 @@ pub struct GameEntry {
     /// `waiting`, `playing` or `over`.
     pub status: GameStatus,
     pub rated: bool,
+    /// A rated game that changes no rating, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_rated: Option<crate::state::NotRated>,
     /// Seconds since the Unix epoch.
     pub created_at: i64,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -140,6 +140,9 @@ pub struct GameState {
     /// A rated game (its end changes its players' ratings).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// A rated game that changes no rating, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_rated: Option<NotRated>,
     /// A practice game: its player may ask for hints (`POST /api/analysis`) while it is played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub practice: bool,
@@ -158,6 +161,15 @@ pub struct GameState {
     pub daily: Option<DailyMark>,
 }
 
+/// Why a rated game changes no rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NotRated {
+    /// A player resigned or timed out before every seat had moved: aborted for ratings, as
+    /// chess sites abort such games (the others may play it out).
+    TooEarly,
+}
+
 /// A daily challenge's game: which day and variant, and whether it counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct DailyMark {
@@ -166,7 +178,8 @@ pub struct DailyMark {
     /// `solo` or `solo-all`.
     #[schema(value_type = String)]
     pub variant: Variant,
-    /// An account's attempt, on the day's leaderboard; a guest's is unranked.
+    /// An account's attempt, on the day's leaderboard; a guest's is unranked, on a deck of its
+    /// own.
     pub ranked: bool,
     /// The bot's game on the day's deck (par).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

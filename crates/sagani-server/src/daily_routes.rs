@@ -159,10 +159,11 @@ pub async fn today(
     }))
 }
 
-/// Starts today's challenge in a variant: a solo game on the day's deck, the seat already the
-/// caller's. With an account's session cookie it is the account's one ranked attempt of the day
-/// in that variant (asking again gives that same game, with a new token); a guest's attempt is
-/// unranked.
+/// Starts today's challenge in a variant: a solo game, the seat already the caller's. With an
+/// account's session cookie it is the account's one ranked attempt of the day in that variant,
+/// on the day's deck (asking again gives that same game, with a new token); a guest's attempt
+/// is unranked and on a deck of its own, so that nobody can learn the day's deck before
+/// playing it ranked.
 #[utoipa::path(post, path = "/api/daily/{variant}/start", request_body = StartDaily,
     params(("variant" = String, Path, description = "`solo` or `solo-all`")),
     responses((status = 201, body = DailyStarted, description = "a new attempt"),
@@ -310,12 +311,15 @@ pub async fn card(
         .iter()
         .find(|(_, e, _)| e.game == id)
         .map(|(rank, _, _)| *rank);
-    let place = result.as_ref().map(|r| match rank {
+    // A guest's game is on a deck of its own: neither the day's places nor par compare.
+    let guest = player.is_none() && !par_game;
+    let place = result.as_ref().filter(|_| !guest).map(|r| match rank {
         Some(rank) => rank,
         None => place_among(variant, &board, r),
     });
-    // Par only to whoever has a result (a resigned attempt has none) or after the day.
-    let par_info = (result.is_some() || day_over)
+    // Par only to a ranked attempt with a result (a resigned attempt has none), or after the
+    // day: before, it would tell how good a deck is that is still to be played.
+    let par_info = (!guest && ((ranked && result.is_some()) || day_over))
         .then(|| par_info(variant, par.as_ref(), day_over))
         .flatten();
     if over && par.is_none() && day == today {
@@ -337,7 +341,7 @@ pub async fn card(
         rank,
         place,
         players: board.len() as u32,
-        par_pending: over && par_info.is_none(),
+        par_pending: over && !guest && par_info.is_none(),
         par: par_info,
         leaderboard: if over {
             board

@@ -60,6 +60,7 @@ fn entry(g: PlayedGame) -> GameEntry {
         variant: g.variant,
         status: g.status.into(),
         rated: g.rated,
+        not_rated: crate::table::not_rated(g.rated, &g.seats),
         created_at: g.created_at,
         ended_at: g.ended_at,
         seat: g.seat,

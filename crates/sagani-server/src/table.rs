@@ -1,7 +1,7 @@
 //! A table: one game as this server has it, its seats and who may act for them, and what each
 //! seat (or a spectator) is shown.
 
-use crate::api::{ClockState, GameState, PlayedMove, Replaced, SeatInfo, SeatKind};
+use crate::api::{ClockState, GameState, NotRated, PlayedMove, Replaced, SeatInfo, SeatKind};
 use crate::error::{ApiError, ErrorCode};
 use crate::secret;
 use crate::store::replay::{self, clocks_of, progress_of, GameLog};
@@ -166,6 +166,7 @@ impl TableState {
             outcome: game.outcome(),
             rematch: self.rematch.clone(),
             rated: self.rated,
+            not_rated: not_rated(self.rated, &self.seats),
             practice: self.practice,
             clock,
             ended: self.ended.map(Into::into),
@@ -238,6 +239,12 @@ impl Table {
     pub async fn lock(&self) -> OwnedMutexGuard<TableState> {
         self.state.clone().lock_owned().await
     }
+}
+
+/// Why a rated game with these seats changes no rating (`rating::too_early`), if it does not.
+pub fn not_rated(rated: bool, seats: &[SavedSeat]) -> Option<NotRated> {
+    let left: Vec<Option<u64>> = seats.iter().map(|s| s.left().map(|l| l.version)).collect();
+    (rated && crate::rating::too_early(&left)).then_some(NotRated::TooEarly)
 }
 
 /// The seats as everybody may see them.

@@ -1,6 +1,7 @@
 //! The daily challenge over HTTP, with a clock the test moves (a day passes at once): the
 //! day's deck the same for everyone and new the next day, dealt from a secret that never
-//! leaves the server; one ranked attempt per account, guests unranked; the leaderboards'
+//! leaves the server; one ranked attempt per account, guests unranked on decks of their own
+//! (nobody plays the day's deck before their ranked attempt); the leaderboards'
 //! order; a daily game's history hidden from others until its day is over; par, the fixed
 //! bot's result on the deck, shown once one has finished; streaks. Each case runs on SQLite
 //! and on PostgreSQL with two servers (when `SAGANI_TEST_POSTGRES` names one).
@@ -160,9 +161,25 @@ async fn day_card(b: &mut Browser, game: &str, token: &str) -> Value {
     ok(&b.get_with(&format!("/api/games/{game}/daily"), token).await)
 }
 
+/// The card of a finished ranked attempt once the par bot, which plays on the servers' bot
+/// scheduler, has finished the day's deck.
+async fn wait_for_par(b: &mut Browser, game: &str, token: &str) -> Value {
+    let mut card = day_card(b, game, token).await;
+    for _ in 0..600 {
+        if !card["par"].is_null() {
+            return card;
+        }
+        assert_eq!(card["par_pending"], true, "{card}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        card = day_card(b, game, token).await;
+    }
+    panic!("par never came: {card}");
+}
+
 async fn the_days_deck_is_the_same_for_everyone_and_new_the_next_day(site: Site) {
     let [one, two] = site.urls.clone();
     let mut ada = Browser::signed_up(&one, "Ada").await;
+    let mut bea = Browser::signed_up(&two, "Bea").await;
     let mut guest = Browser::new(&two);
     let today = ok(&guest.send("GET", "/api/daily", None).await);
     assert_eq!(today["day"], "2026-12-03");
@@ -176,43 +193,61 @@ async fn the_days_deck_is_the_same_for_everyone_and_new_the_next_day(site: Site)
     assert_eq!(variants, ["solo", "solo-all"]);
     assert_eq!(today["variants"][0]["start"], "/api/daily/solo/start");
     let a = start(&mut ada, "solo").await;
-    let g = start(&mut guest, "solo").await;
+    let b = start(&mut bea, "solo").await;
     assert_eq!(
-        (a["ranked"].as_bool(), g["ranked"].as_bool()),
-        (Some(true), Some(false))
+        (a["ranked"].as_bool(), b["ranked"].as_bool()),
+        (Some(true), Some(true))
     );
     assert_eq!(a["day"], "2026-12-03");
     let todays = deck(&site, &id(&a)).await;
     assert_eq!(
-        deck(&site, &id(&g)).await,
+        deck(&site, &id(&b)).await,
         todays,
         "the same deck on both servers"
     );
-    let all = start(&mut guest, "solo-all").await;
+    let all = start(&mut bea, "solo-all").await;
     assert_ne!(
         deck(&site, &id(&all)).await,
         todays,
         "the other variant's own"
     );
     // The state says it is a daily game, the draw pile stays hidden as ever.
+    let s = ok(&bea
+        .get_with(&format!("/api/games/{}", id(&b)), &token(&b))
+        .await);
+    assert_eq!(
+        s["daily"],
+        json!({"day": "2026-12-03", "variant": "solo", "ranked": true})
+    );
+    assert_eq!(s["view"]["revealed"], json!(todays[0]));
+    // Nobody plays the day's deck unranked before their ranked attempt: a guest's attempts
+    // are each on a deck of their own.
+    let g1 = start(&mut guest, "solo").await;
+    let g2 = start(&mut guest, "solo").await;
+    assert_eq!(g1["ranked"], false);
+    let (d1, d2) = (deck(&site, &id(&g1)).await, deck(&site, &id(&g2)).await);
+    assert!(
+        d1 != todays && d2 != todays && d1 != d2,
+        "a guest's deck is its own"
+    );
     let s = ok(&guest
-        .get_with(&format!("/api/games/{}", id(&g)), &token(&g))
+        .get_with(&format!("/api/games/{}", id(&g1)), &token(&g1))
         .await);
     assert_eq!(
         s["daily"],
         json!({"day": "2026-12-03", "variant": "solo", "ranked": false})
     );
-    assert_eq!(s["view"]["revealed"], json!(todays[0]));
     // A minute before midnight it is still today's; at midnight tomorrow's.
     site.clock.advance(14 * 3_600_000 - 60_000);
-    let late = start(&mut Browser::new(&one), "solo").await;
+    let late = start(&mut Browser::signed_up(&one, "Cyd").await, "solo").await;
     assert_eq!(deck(&site, &id(&late)).await, todays);
     site.clock.advance(60_000);
-    let next = start(&mut Browser::new(&two), "solo").await;
+    let next = start(&mut Browser::signed_up(&two, "Dan").await, "solo").await;
     assert_eq!(next["day"], "2026-12-04");
     let tomorrows = deck(&site, &id(&next)).await;
     assert_ne!(tomorrows, todays);
-    let again = start(&mut Browser::new(&one), "solo").await;
+    let again = start(&mut ada, "solo").await;
+    assert_eq!(again["again"], false, "a new day, a new attempt");
     assert_eq!(deck(&site, &id(&again)).await, tomorrows);
 }
 on_both_stores!(the_days_deck_is_the_same_for_everyone_and_new_the_next_day);
@@ -225,7 +260,11 @@ async fn the_deck_is_not_the_dates_alone_and_its_secret_never_leaves() {
     let mut bodies = Vec::new();
     let mut a = Browser::signed_up(&first.urls[0], "Ada").await;
     let mine = start(&mut a, "solo").await;
-    let theirs = start(&mut Browser::new(&second.urls[0]), "solo").await;
+    let theirs = start(
+        &mut Browser::signed_up(&second.urls[0], "Bea").await,
+        "solo",
+    )
+    .await;
     assert_ne!(
         deck(&first, &id(&mine)).await,
         deck(&second, &id(&theirs)).await
@@ -315,16 +354,18 @@ async fn one_ranked_attempt_per_account_and_guests_unranked(site: Site) {
         .collect();
     assert_eq!(names, ["Ada"]);
     assert_eq!(board["players"], 1);
+    let mine = day_card(&mut ada2, &id(&first), &token(&a.body)).await;
+    // The guest's game is on a deck of its own: no rank, no place, and never par (it would
+    // tell how the day's deck goes), not even once par is known.
+    wait_for_par(&mut ada2, &id(&first), &token(&a.body)).await;
     let card = day_card(&mut guest, &id(&g1), &token(&g1)).await;
     assert_eq!(
         (card["ranked"].as_bool(), card["rank"].is_null()),
         (Some(false), true)
     );
-    assert_eq!(
-        card["place"], 1,
-        "the same moves on the same deck: level with Ada"
-    );
-    let mine = day_card(&mut ada2, &id(&first), &token(&a.body)).await;
+    assert!(card["result"].is_object(), "{card}");
+    assert!(card["place"].is_null() && card["par"].is_null(), "{card}");
+    assert_eq!(card["par_pending"], false);
     assert_eq!(
         (mine["ranked"].as_bool(), mine["rank"].as_u64()),
         (Some(true), Some(1))
@@ -368,6 +409,12 @@ async fn one_ranked_attempt_per_account_and_guests_unranked(site: Site) {
         )
         .await);
     assert_eq!(board["entries"], json!([]), "{board}");
+    // The day is over: par is everyone's now, but still nothing to compare a guest's deck with.
+    let card = day_card(&mut guest, &id(&g1), &token(&g1)).await;
+    assert_eq!(card["day_over"], true);
+    assert!(card["par"].is_null() && card["place"].is_null(), "{card}");
+    let mine = day_card(&mut ada2, &id(&first), &token(&a.body)).await;
+    assert!(mine["par"].is_object(), "{mine}");
 }
 on_both_stores!(one_ranked_attempt_per_account_and_guests_unranked);
 

@@ -1,8 +1,9 @@
 // The daily challenge in the browser: an account plays today's solo deck from the home page's
 // card to its end, where its result, par, the day's leaderboard and the line to share (copied
 // by the button) are the server's; the home page and the day's leaderboard page know it
-// played, and its streak. A guest in German plays the other variant, unranked; someone else
-// cannot watch either game during the day.
+// played, and its streak; par only once its ranked attempt is over. A guest in German plays the
+// other variant, unranked, on a deck of its own (no place, no par); someone else cannot watch
+// either game during the day.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -67,6 +68,13 @@ describe('the daily challenge', () => {
     assert.ok(await page.isVisible('[data-testid=daily-start-solo-all]'));
     assert.equal(await page.textContent('[data-testid=daily-streak]'), 'Your streak: 0 days in a row');
     await screenshot(page, 'daily-home-en');
+    // Before the ranked attempt: the day's page shows no par (it would tell how the deck goes).
+    await page.goto(`${server.url}/daily`);
+    await page.waitForSelector('[data-testid=daily-page-solo]');
+    assert.ok(!(await page.textContent('[data-testid=daily-page]')).includes('Par'), 'no par before playing');
+    await screenshot(page, 'daily-page-before-en');
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid=daily-start-solo]');
     await page.click('[data-testid=daily-start-solo]');
     await page.waitForSelector('[data-testid=table]');
     assert.ok((await page.textContent('[data-testid=daily-badge]')).includes(date));
@@ -124,16 +132,22 @@ describe('the daily challenge', () => {
     const errors = watchErrors(page);
     await page.goto(`${server.url}/`);
     await page.waitForSelector('[data-testid=daily-guest]');
+    assert.equal(await page.textContent('[data-testid=daily-guest]'), 'Gäste üben mit einem eigenen Nachziehstapel: Der Stapel des Tages ist für Konten, einmal je Konto. Anmelden oder registrieren');
+    await screenshot(page, 'daily-home-guest-de');
     await page.click('[data-testid=daily-start-solo-all]');
     await page.waitForSelector('[data-testid=table]');
     await playToTheEnd(page);
     await page.waitForSelector('[data-testid=daily-result][data-ready=yes]', { timeout: 60_000 });
     const { id, token } = await mine(page);
     const c = await card(server.url, id, token);
+    // A guest plays a deck of its own: no place among the day's results, no par, nothing to share.
     assert.equal(c.ranked, false);
-    assert.equal(await page.textContent('[data-testid=daily-rank]'), `Ohne Wertung (als Gast gespielt): Dein Ergebnis wäre Platz ${c.place} von 1. Melde dich an, um in die Bestenliste zu kommen.`);
-    const today = c.day;
-    assert.equal(await page.inputValue('[data-testid=share-line]'), `Sagani-Tagesaufgabe ${today} (alle 72 Plättchen): ${c.result.score} Punkte`);
+    assert.equal(c.place, undefined);
+    assert.equal(c.par, undefined);
+    assert.equal(await page.textContent('[data-testid=daily-rank]'), 'Übung als Gast mit einem eigenen Nachziehstapel: Den Stapel des Tages spielt jedes Konto einmal, und vorher sieht ihn niemand. Melde dich an, um ihn zu spielen und in die Bestenliste zu kommen.');
+    assert.equal(await page.locator('[data-testid=daily-par]').count(), 0);
+    assert.equal(await page.locator('[data-testid=daily-par-pending]').count(), 0);
+    assert.equal(await page.locator('[data-testid=share-line]').count(), 0);
     await screenshot(page, 'daily-end-de');
     // Home again: the card says what I played (unranked: no place), my games list the game.
     await page.goto(`${server.url}/`);

@@ -1,6 +1,7 @@
 //! The daily challenge at this server: the secret its decks come from, starting an attempt
-//! (one ranked per account, day and variant; a guest's unranked), and the bot's par game on
-//! the same deck, played on the bot scheduler like any bot seat.
+//! (one ranked per account, day and variant, on the day's deck; a guest's unranked, on a deck
+//! of its own), and the bot's par game on the day's deck, played on the bot scheduler like any
+//! bot seat.
 
 use super::{detached, store_refusal, App, Claimer};
 use crate::api::{JoinRequest, Joined};
@@ -54,7 +55,8 @@ impl App {
 
     /// Starts today's challenge in `variant` for `who`, created by `ip`: an account's first
     /// attempt of the day (ranked), or that attempt again; a guest's attempt (unranked, as many
-    /// as they like).
+    /// as they like, each on a deck of its own: nobody plays the day's deck before their
+    /// ranked attempt).
     pub async fn start_daily(
         self: &Arc<App>,
         variant: Variant,
@@ -81,14 +83,20 @@ impl App {
         }
         let code = secret::random_hex(16);
         let token = secret::random_hex(32);
-        // Dealt all the same, so that `--deck-seed` numbers every game.
-        let _ = self.deal(1);
+        // A guest plays a deck of its own: unlimited guest attempts at the day's deck would
+        // let anyone learn it before their ranked attempt. (Dealt for accounts all the same,
+        // so that `--deck-seed` numbers every game.)
+        let (own_deck, _) = self.deal(1);
+        let deck = match who.player {
+            Some(_) => daily::deck(&secret, day, variant),
+            None => own_deck,
+        };
         let now = self.now_ms();
         let mut saved = SavedGame {
             id: secret::random_hex(8),
             created_at: now / 1000,
             variant,
-            deck: daily::deck(&secret, day, variant),
+            deck,
             start_player: 0,
             public: false,
             creator: ip,

@@ -8,8 +8,10 @@ use std::collections::HashMap;
 
 use Sql::{Both, Each};
 
-/// Stores how a game ended. The players' rating rows are locked in id order, so games ending
-/// together update a rating one after the other.
+/// Stores how a game ended. A rated game changes no rating when a seat left before every seat
+/// had moved (`rating::too_early`), and counts for each player only against those they have
+/// not met `rating::PAIR_GAMES_A_DAY` times in the last day. The players' rating rows are
+/// locked in id order, so games ending together update a rating one after the other.
 pub(super) async fn store(c: &mut dyn Conn, game: &str, end: &GameEnd) -> Result<(), StoreError> {
     let rated: bool = c
         .value(
@@ -32,6 +34,31 @@ pub(super) async fn store(c: &mut dyn Conn, game: &str, end: &GameEnd) -> Result
     if !rated {
         return Ok(());
     }
+    from_row! {
+        struct SeatRow {
+            player_id: Option<String>,
+            left_version: Option<u64>,
+        }
+    }
+    let seats: Vec<SeatRow> = c
+        .rows(
+            Both("SELECT player_id, left_version FROM seats WHERE game_id = $1 ORDER BY seat"),
+            args![game],
+        )
+        .await?;
+    if seats.len() != end.places.len() || seats.iter().any(|s| s.player_id.is_none()) {
+        // Refused at creation and at every claim: a store that holds one is damaged.
+        return Err(StoreError::damaged(
+            game,
+            "a rated game with a seat no account holds",
+        ));
+    }
+    let left: Vec<Option<u64>> = seats.iter().map(|s| s.left_version).collect();
+    if rating::too_early(&left) {
+        // Aborted for ratings: nobody's changes (the game says why, from its seats).
+        return Ok(());
+    }
+    let players: Vec<String> = seats.into_iter().filter_map(|s| s.player_id).collect();
     let first = rating::initial();
     c.execute(
         Both(
@@ -72,26 +99,35 @@ pub(super) async fn store(c: &mut dyn Conn, game: &str, end: &GameEnd) -> Result
             (r.player_id, rating)
         })
         .collect();
-    let players: Vec<Option<String>> = c
-        .column(
-            Both("SELECT player_id FROM seats WHERE game_id = $1 ORDER BY seat"),
-            args![game],
-        )
-        .await?;
-    if players.len() != end.places.len() || players.iter().any(Option::is_none) {
-        // Refused at creation and at every claim: a store that holds one is damaged.
-        return Err(StoreError::damaged(
-            game,
-            "a rated game with a seat no account holds",
-        ));
-    }
-    let players: Vec<String> = players.into_iter().flatten().collect();
     let before: Vec<(Rating, u8)> = players
         .iter()
         .zip(&end.places)
         .map(|(p, place)| (ratings.get(p).copied().unwrap_or(first), *place))
         .collect();
-    for (player, r) in players.iter().zip(rating::update(&before)) {
+    // Each pair's rated games of the last day, counted after the locks above: two games of
+    // the same players ending together count one after the other.
+    let mut met = vec![vec![0u64; players.len()]; players.len()];
+    for i in 0..players.len() {
+        for j in i + 1..players.len() {
+            let n: u64 = c
+                .value(
+                    Both(
+                        "SELECT COUNT(*) FROM rating_history a JOIN rating_history b
+                             ON b.game_id = a.game_id AND b.player_id = $2
+                         WHERE a.player_id = $1 AND a.at > $3",
+                    ),
+                    args![&players[i], &players[j], end.at - rating::PAIR_WINDOW_S],
+                )
+                .await?
+                .unwrap_or(0);
+            (met[i][j], met[j][i]) = (n, n);
+        }
+    }
+    let after = rating::update_counted(&before, |i, j| met[i][j] < rating::PAIR_GAMES_A_DAY);
+    for (player, r) in players.iter().zip(after) {
+        // Counted against nobody (over the cap with everyone, so rated before): the rating
+        // stays as it was, with no entry for this game.
+        let Some(r) = r else { continue };
         c.execute(
             Both("UPDATE ratings SET mu = $2, sigma = $3, games = $4 WHERE player_id = $1"),
             args![player, r.mu, r.sigma, r.games],
