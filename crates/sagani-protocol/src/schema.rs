@@ -114,3 +114,12 @@ pub enum PhraseName {
     Thanks,
     WellPlayed,
 }
+
+/// The variants of the daily challenge (a path's `{variant}`).
+#[derive(ToSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub enum DailyVariantName {
+    Solo,
+    SoloAll,
+}

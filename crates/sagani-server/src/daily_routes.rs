@@ -7,6 +7,8 @@ use crate::asker::history_visible;
 use crate::client_addr::ClientAddr;
 use crate::daily::{hidden, place_among, ranked, streak, Day, VARIANTS};
 use crate::error::{ApiError, Body, ErrorBody};
+#[allow(unused_imports)]
+use sagani_protocol::DailyVariantName;
 use crate::store::{DailyEntry, SoloResult};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -165,7 +167,7 @@ pub async fn today(
 /// is unranked and on a deck of its own, so that nobody can learn the day's deck before
 /// playing it ranked.
 #[utoipa::path(post, path = "/api/daily/{variant}/start", request_body = StartDaily,
-    params(("variant" = String, Path, description = "`solo` or `solo-all`")),
+    params(("variant" = DailyVariantName, Path, description = "`solo` or `solo-all`")),
     responses((status = 201, body = DailyStarted, description = "a new attempt"),
               (status = 200, body = DailyStarted, description = "the account's attempt of today, taken up again"),
               (status = 400, body = ErrorBody, description = "an unknown variant, or a display name out of bounds (`bad_request`)"),
@@ -210,10 +212,12 @@ pub async fn start(
 /// A day's leaderboard in a variant: in solo the fewest tiles to 75 points, then the higher
 /// score; in solo-all the best final score. Accounts only (guests play unranked).
 #[utoipa::path(get, path = "/api/daily/{variant}/leaderboard",
-    params(("variant" = String, Path, description = "`solo` or `solo-all`"),
-           ("day" = Option<String>, Query, description = "the UTC day, `YYYY-MM-DD` (default: today)")),
+    params(("variant" = DailyVariantName, Path, description = "`solo` or `solo-all`"),
+           ("day" = Option<String>, Query, pattern = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$",
+            description = "the UTC day, `YYYY-MM-DD` (default: today)")),
     responses((status = 200, body = Board),
-              (status = 400, body = ErrorBody, description = "no such day, a day to come, or an unknown variant (`bad_request`)"),
+              (status = 400, body = ErrorBody, description = "no such day, or an unknown variant (`bad_request`)"),
+              (status = 404, body = ErrorBody, description = "a day whose challenge has not begun (`not_found`)"),
               (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
 pub async fn board(
     State(app): State<Arc<App>>,
@@ -233,7 +237,7 @@ pub async fn board(
         })?,
     };
     if day > today {
-        return Err(ApiError::bad_request(format!(
+        return Err(ApiError::not_found(format!(
             "the challenge of {day} has not begun (today is {today}, UTC)"
         )));
     }
