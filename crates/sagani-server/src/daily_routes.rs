@@ -7,7 +7,6 @@ use crate::asker::history_visible;
 use crate::client_addr::ClientAddr;
 use crate::daily::{hidden, place_among, ranked, streak, Day, VARIANTS};
 use crate::error::{ApiError, Body, ErrorBody};
-#[allow(unused_imports)]
 use sagani_protocol::DailyVariantName;
 use crate::store::{DailyEntry, SoloResult};
 use axum::extract::rejection::QueryRejection;
