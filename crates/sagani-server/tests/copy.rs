@@ -365,6 +365,7 @@ async fn a_table_the_copy_does_not_know_stops_it_before_anything_is_written() {
         id: "p1".into(),
         name: "Ada".into(),
         key: "ada".into(),
+        skeleton: "ada".into(),
         password: "hash".into(),
         created_at: 1,
     })
