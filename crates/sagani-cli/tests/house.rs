@@ -55,8 +55,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("sagani-server", &[
         // Each stands alone: errors, the clock, secrets, time controls, ratings, limits, who
-        // watches what, the tutorial's script, what names and shown text may hold.
-        "error clock secret time_control rating limits hub tutorial names",
+        // watches what, the tutorial's script, what names and shown text may hold, what is
+        // held open per address.
+        "error clock secret time_control rating limits hub tutorial names per_address",
         // The store, the truth.
         "store",
         // A game at this server, built from the store: tables, positions, bots and their
@@ -85,9 +86,9 @@ const LAYERS: &[(&str, &[&str])] = &[
         "lib.rs",
     ]),
     ("sagani-protocol", &[
-        // Shapes that stand alone: refusals, time controls, the OpenAPI-only shapes, tiles,
-        // chat, health, accounts, the daily challenge.
-        "error time_control schema tiles chat health accounts daily",
+        // Shapes that stand alone: whole numbers as JSON Schema reads them, refusals, time
+        // controls, the OpenAPI-only shapes, tiles, chat, health, accounts, the daily challenge.
+        "whole error time_control schema tiles chat health accounts daily",
         // A game's state.
         "state",
         // What refers to a state: games made and listed, moves, the socket's messages,

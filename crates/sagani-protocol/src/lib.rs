@@ -30,7 +30,10 @@ pub use games::{CreateGame, Created, Invite, JoinRequest, Joined, Lobby, LobbyEn
 pub use health::{Health, Ready};
 pub use moves::{MoveList, MoveRequest, MoveResult, PreviewRequest, PreviewResult};
 pub use players::{GameEntry, Leader, Leaderboard, MyGames, Profile, RatingEntry, SoloRecords};
-pub use schema::{BotName, ChatSchema, CoveredSchema, DailyVariantName, Effect, MoveSchema, PhraseName, VariantName};
+pub use schema::{
+    BotName, ChatSchema, CoveredSchema, DailyVariantName, Effect, MoveSchema, PhraseName,
+    VariantName,
+};
 pub use socket::{ClientMessage, ServerMessage, Update, WsError};
 pub use state::{
     ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, NotRated, PlayedMove,

@@ -7,13 +7,13 @@ use crate::asker::history_visible;
 use crate::client_addr::ClientAddr;
 use crate::daily::{hidden, place_among, ranked, streak, Day, VARIANTS};
 use crate::error::{ApiError, Body, ErrorBody};
-use sagani_protocol::DailyVariantName;
 use crate::store::{DailyEntry, SoloResult};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use sagani_core::Variant;
+use sagani_protocol::DailyVariantName;
 use serde::Deserialize;
 use std::sync::Arc;
 
