@@ -16,6 +16,7 @@ mod hub;
 pub mod limits;
 pub mod metrics;
 mod openapi;
+pub mod passwords;
 mod players;
 mod positions;
 pub mod rating;

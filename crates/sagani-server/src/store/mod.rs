@@ -22,7 +22,7 @@ mod sql;
 mod sqlite;
 mod writes;
 
-pub use accounts::{Accounts, NewPlayer, PlayedGame, Player, Ranked, RatingPoint};
+pub use accounts::{Accounts, LoginCount, NewPlayer, PlayedGame, Player, Ranked, RatingPoint};
 pub use contract::Store;
 pub use copy::{copy, CopyError, CopyReport};
 pub use daily::{Daily, DailyEntry, DailyTag, SoloResult};
