@@ -315,13 +315,15 @@ mod tests {
     #[tokio::test]
     async fn a_full_pool_refuses_at_once() {
         let pool = Arc::new(Passwords::new(1, 1));
+        // One runs (its turn taken by hand) …
+        pool.inside.fetch_add(1, Ordering::SeqCst);
         let held = pool.turns.clone().acquire_owned().await.unwrap();
-        // One waits in the queue …
+        // … one waits in the queue …
         let waiting = tokio::spawn({
             let pool = pool.clone();
             async move { pool.verify("x".into(), None).await }
         });
-        while pool.inside.load(Ordering::SeqCst) < 1 {
+        while pool.inside.load(Ordering::SeqCst) < 2 {
             tokio::task::yield_now().await;
         }
         // … the next is refused without any work.
@@ -330,6 +332,7 @@ mod tests {
         assert_eq!(e.retry_after, Some(RETRY_AFTER_S));
         assert_eq!((pool.hashes(), pool.checks()), (0, 0));
         drop(held);
+        pool.inside.fetch_sub(1, Ordering::SeqCst);
         assert_eq!(waiting.await.unwrap(), Ok(false));
         assert_eq!(
             pool.inside.load(Ordering::SeqCst),
