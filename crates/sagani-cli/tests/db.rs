@@ -151,7 +151,7 @@ fn copy_prints_every_table(site: &Path, to: &str) -> String {
         let (from, to) = counts(&out, table);
         assert!(from > 0 && from == to, "{table}: {out}");
     }
-    assert!(out.contains("not copied: login_failures"), "{out}");
+    assert!(out.contains("not copied: login_attempts"), "{out}");
     assert!(out.contains("SHA-256"), "{out}");
     out
 }

@@ -61,8 +61,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         // The store, the truth.
         "store",
         // A game at this server, built from the store: tables, positions, bots and their
-        // queue, the daily challenge; the counters of what happened.
-        "table positions bots scheduler daily metrics",
+        // queue, the daily challenge; the counters of what happened; the password pool.
+        "table positions bots scheduler daily metrics passwords",
         // The server's state and what it does.
         "app",
         // HTTP and sockets over the app: who asks, the routes; test helpers, which nothing else

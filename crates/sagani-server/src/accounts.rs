@@ -2,22 +2,22 @@
 //! logging out (here or everywhere), who the cookie is, a new password, deleting an account.
 //! Seat tokens are untouched: API clients and engines play exactly as before.
 //!
-//! Sessions and failed log-ins are in the database, so every server behind a balancer knows
-//! them. Passwords are hashed with argon2id (off the async threads) and never logged.
+//! Sessions and log-in attempts are in the database, so every server behind a balancer knows
+//! them. Passwords are hashed with argon2id in the bounded pool (`passwords`) and never logged.
+//! Ending an account's sessions (everywhere, a new password, deleting it) revokes its seats'
+//! tokens too: every device it was logged in on stops playing.
 
 use crate::app::{store_refusal, App, Claimer};
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, Body, ErrorBody, ErrorCode};
 use crate::names;
 use crate::secret;
-use crate::store::{NewPlayer, Player, StoreError};
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
+use crate::store::{LoginCount, NewPlayer, Player, StoreError};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 pub use sagani_protocol::accounts::{Confirmation, Credentials, Me, PasswordChange};
 
@@ -25,11 +25,15 @@ pub use sagani_protocol::accounts::{Confirmation, Credentials, Me, PasswordChang
 pub const COOKIE: &str = "sagani_session";
 /// How long a log-in lasts.
 const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
-/// Failed log-ins counted over this window …
-const FAILURE_WINDOW_MS: i64 = 15 * 60 * 1000;
-/// … at most this many for one name, and for one address.
-const FAILURES_PER_NAME: u64 = 10;
-const FAILURES_PER_ADDRESS: u64 = 30;
+/// Log-in attempts are counted over this window …
+const ATTEMPT_WINDOW_MS: i64 = 15 * 60 * 1000;
+/// … at most this many for one name from one address, and for one address. Not for a name
+/// alone: then anyone could lock its owner out by failing from elsewhere. A right password
+/// takes its attempt back, so only failures (and refused attempts) add up.
+const ATTEMPTS_PER_NAME_AT_ADDRESS: u64 = 10;
+const ATTEMPTS_PER_ADDRESS: u64 = 30;
+/// No account has a longer name: such a log-in is refused at once, uncounted.
+const LONGEST_NAME: usize = 20;
 
 fn bad(message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::BadRequest, message)
@@ -98,46 +102,59 @@ fn check_password(password: &str, name: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn hash_password(password: String) -> Result<String, ApiError> {
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::encode_b64(secret::random_hex(16).as_bytes())
-            .map_err(|_| ApiError::internal())?;
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|_| ApiError::internal())
-    })
-    .await
-    .map_err(|_| ApiError::internal())?
+/// The subjects one log-in attempt counts for: the name at the address, and the address.
+fn attempt_subjects(name: &str, addr: &str) -> Vec<String> {
+    vec![
+        format!("name {} at {addr}", name.to_ascii_lowercase()),
+        format!("address {addr}"),
+    ]
 }
 
-/// Whether `password` matches the stored hash; with no account, a hash of nothing is checked
-/// all the same, so a wrong name takes as long to refuse as a wrong password.
-async fn verify(password: String, stored: Option<String>) -> bool {
-    static NOBODY: OnceLock<String> = OnceLock::new();
-    tokio::task::spawn_blocking(move || {
-        let known = stored.is_some();
-        let stored = stored.unwrap_or_else(|| {
-            NOBODY
-                .get_or_init(|| {
-                    let salt = SaltString::encode_b64(b"no-such-account!").expect("a salt");
-                    Argon2::default()
-                        .hash_password(b"-", &salt)
-                        .expect("a hash")
-                        .to_string()
-                })
-                .clone()
+/// Counts a log-in attempt (before its password is checked, so attempts at once on any server
+/// cannot pass the limit together), or refuses it when a limit is reached.
+async fn count_attempt(app: &App, subjects: &[String]) -> Result<(), ApiError> {
+    let now = app.config.clock.now_ms();
+    let counts = app
+        .store
+        .count_login(subjects, now, ATTEMPT_WINDOW_MS)
+        .await
+        .map_err(store_refusal)?;
+    let over = counts
+        .iter()
+        .zip([ATTEMPTS_PER_NAME_AT_ADDRESS, ATTEMPTS_PER_ADDRESS])
+        .filter(|(c, most)| c.attempts > *most)
+        .map(|(c, _)| c)
+        .max_by_key(|c| c.since);
+    if let Some(LoginCount { since, .. }) = over {
+        let wait_ms = (since + ATTEMPT_WINDOW_MS - now).max(1000);
+        return Err(ApiError {
+            retry_after: Some(((wait_ms + 999) / 1000) as u64),
+            ..ApiError::new(
+                ErrorCode::RateLimited,
+                "too many failed log-ins from this address: wait a quarter of an hour",
+            )
         });
-        let Ok(parsed) = PasswordHash::new(&stored) else {
-            return false;
-        };
-        let ok = Argon2::default()
-            .verify_password(password.as_bytes(), &parsed)
-            .is_ok();
-        ok && known
-    })
-    .await
-    .unwrap_or(false)
+    }
+    Ok(())
+}
+
+/// Checks a password in the pool, the attempt counted first: a right one takes its attempt
+/// back, and so does one the pool was too busy to check.
+async fn check_attempt(
+    app: &App,
+    subjects: &[String],
+    password: String,
+    stored: Option<String>,
+) -> Result<bool, ApiError> {
+    count_attempt(app, subjects).await?;
+    let checked = app.config.passwords.verify(password, stored).await;
+    if !matches!(checked, Ok(false)) {
+        app.store
+            .uncount_login(subjects)
+            .await
+            .map_err(store_refusal)?;
+    }
+    checked
 }
 
 /// The session cookie's value, if the request has one.
@@ -215,7 +232,8 @@ async fn confirmed(
 ) -> Result<Player, ApiError> {
     app.limiters.check_account(addr)?;
     let (player, _) = logged_in(app, headers).await?;
-    if !verify(password, Some(player.password.clone())).await {
+    let subjects = attempt_subjects(&player.name, addr);
+    if !check_attempt(app, &subjects, password, Some(player.password.clone())).await? {
         return Err(ApiError::new(ErrorCode::WrongLogin, "wrong password"));
     }
     Ok(player)
@@ -270,7 +288,8 @@ fn logged_out(app: &App) -> Response {
 #[utoipa::path(post, path = "/api/players", request_body = Credentials,
     responses((status = 201, body = Me, description = "signed up and logged in: the answer sets the session cookie"),
               (status = 409, body = ErrorBody, description = "the name is taken, in any case (`name_taken`)"),
-              (status = 429, body = ErrorBody, description = "too many account requests from this address (`rate_limited`)")))]
+              (status = 429, body = ErrorBody, description = "too many account requests from this address (`rate_limited`)"),
+              (status = 503, body = ErrorBody, description = "too many passwords to hash right now: try again after Retry-After (`busy`)")))]
 pub async fn sign_up(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
@@ -280,31 +299,42 @@ pub async fn sign_up(
     opening(&app, &addr, &headers)?;
     let key = names::check_name(&req.name)?;
     check_password(&req.password, &req.name)?;
+    // A taken name, or one that looks like it, costs no hash (the insert below still settles
+    // a race for a free one).
+    let taken = || {
+        ApiError::new(
+            ErrorCode::NameTaken,
+            format!("the name {:?} is taken, or looks like one that is", req.name),
+        )
+    };
+    let skeleton = names::skeleton(&key);
+    if app.store.name_like(&skeleton).await.map_err(store_refusal)?
+        || app
+            .store
+            .player_named(&key)
+            .await
+            .map_err(store_refusal)?
+            .is_some()
+    {
+        return Err(taken());
+    }
     let player = Player {
         id: secret::random_hex(12),
         name: req.name.clone(),
-        password: hash_password(req.password).await?,
+        password: app.config.passwords.hash(req.password.clone()).await?,
         created_at: app.config.clock.now_ms(),
     };
     let new = NewPlayer {
         id: player.id.clone(),
         name: player.name.clone(),
-        skeleton: names::skeleton(&key),
+        skeleton,
         key,
         password: player.password.clone(),
         created_at: player.created_at,
     };
     match app.store.sign_up(&new).await {
         Ok(()) => {}
-        Err(StoreError::Conflict(_)) => {
-            return Err(ApiError::new(
-                ErrorCode::NameTaken,
-                format!(
-                    "the name {:?} is taken, or looks like one that is",
-                    req.name
-                ),
-            ))
-        }
+        Err(StoreError::Conflict(_)) => return Err(taken()),
         Err(e) => return Err(store_refusal(e)),
     }
     log_in(&app, &player, StatusCode::CREATED).await
@@ -314,7 +344,8 @@ pub async fn sign_up(
 #[utoipa::path(post, path = "/api/session", request_body = Credentials,
     responses((status = 200, body = Me, description = "logged in: the answer sets the session cookie"),
               (status = 401, body = ErrorBody, description = "a wrong name or password, one answer for both (`wrong_login`)"),
-              (status = 429, body = ErrorBody, description = "too many failed log-ins for this name or from this address (`rate_limited`)")))]
+              (status = 429, body = ErrorBody, description = "too many failed log-ins for this name from this address, or from this address (`rate_limited`)"),
+              (status = 503, body = ErrorBody, description = "too many passwords to check right now: try again after Retry-After (`busy`)")))]
 pub async fn session(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
@@ -322,43 +353,20 @@ pub async fn session(
     Body(req): Body<Credentials>,
 ) -> Result<Response, ApiError> {
     opening(&app, &addr, &headers)?;
-    let key = req.name.to_ascii_lowercase();
-    let subjects = [format!("name:{key}"), format!("addr:{addr}")];
-    let now = app.config.clock.now_ms();
-    let since = now - FAILURE_WINDOW_MS;
-    for (subject, most) in subjects
-        .iter()
-        .zip([FAILURES_PER_NAME, FAILURES_PER_ADDRESS])
-    {
-        let failed = app
-            .store
-            .login_failures(subject, since)
-            .await
-            .map_err(store_refusal)?;
-        if failed >= most {
-            return Err(ApiError {
-                retry_after: Some((FAILURE_WINDOW_MS / 1000) as u64),
-                ..ApiError::new(
-                    ErrorCode::RateLimited,
-                    "too many failed log-ins: wait a quarter of an hour",
-                )
-            });
-        }
+    let wrong = || ApiError::new(ErrorCode::WrongLogin, "wrong name or password");
+    if req.name.len() > LONGEST_NAME {
+        return Err(wrong());
     }
+    let key = req.name.to_ascii_lowercase();
     let player = app.store.player_named(&key).await.map_err(store_refusal)?;
+    // A name no account has is checked against a stand-in hash all the same: the same work,
+    // the same time, the same answer as a wrong password.
     let stored = player.as_ref().map(|p| p.password.clone());
+    let subjects = attempt_subjects(&key, &addr);
+    let right = check_attempt(&app, &subjects, req.password, stored).await?;
     match player {
-        Some(p) if verify(req.password, stored).await => log_in(&app, &p, StatusCode::OK).await,
-        _ => {
-            app.store
-                .login_failed(&subjects, now, since)
-                .await
-                .map_err(store_refusal)?;
-            Err(ApiError::new(
-                ErrorCode::WrongLogin,
-                "wrong name or password",
-            ))
-        }
+        Some(p) if right => log_in(&app, &p, StatusCode::OK).await,
+        _ => Err(wrong()),
     }
 }
 
@@ -389,11 +397,21 @@ pub async fn log_out_everywhere(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let (player, _) = logged_in(&app, &headers).await?;
-    app.store
+    end_sessions(&app, &player).await?;
+    Ok(logged_out(&app))
+}
+
+/// Closes every session of the account and revokes its seats' tokens; the games whose seats
+/// changed are announced (a socket on a revoked token hears of it, other servers see the
+/// new `rev`).
+async fn end_sessions(app: &App, player: &Player) -> Result<(), ApiError> {
+    let changed = app
+        .store
         .close_sessions(&player.id)
         .await
         .map_err(store_refusal)?;
-    Ok(logged_out(&app))
+    app.announce(&changed, "").await;
+    Ok(())
 }
 
 /// Who this browser is: an account, or a guest.
@@ -418,15 +436,12 @@ pub async fn change_password(
 ) -> Result<Response, ApiError> {
     let player = confirmed(&app, &addr, &headers, req.password).await?;
     check_password(&req.new_password, &player.name)?;
-    let hash = hash_password(req.new_password).await?;
+    let hash = app.config.passwords.hash(req.new_password).await?;
     app.store
         .set_password(&player.id, &hash)
         .await
         .map_err(store_refusal)?;
-    app.store
-        .close_sessions(&player.id)
-        .await
-        .map_err(store_refusal)?;
+    end_sessions(&app, &player).await?;
     log_in(&app, &player, StatusCode::OK).await
 }
 
@@ -442,17 +457,14 @@ pub async fn delete_account(
     Body(req): Body<Confirmation>,
 ) -> Result<Response, ApiError> {
     let player = confirmed(&app, &addr, &headers, req.password).await?;
-    let games = app
+    let changed = app
         .store
-        .games_of(&player.id, u32::MAX)
-        .await
-        .map_err(store_refusal)?;
-    app.store
         .delete_player(&player.id, app.config.clock.now_ms())
         .await
         .map_err(store_refusal)?;
-    // Its games show a deleted player from now on (other servers see their new `rev`).
-    app.forget(games.iter().map(|g| g.id.as_str())).await;
+    // Its games show a deleted player from now on, and its seats' tokens are revoked (other
+    // servers see their new `rev`; this one's sockets hear of it now).
+    app.announce(&changed, "").await;
     Ok(logged_out(&app))
 }
 

@@ -17,6 +17,7 @@ pub mod limits;
 pub mod metrics;
 mod names;
 mod openapi;
+pub mod passwords;
 pub mod per_address;
 mod players;
 mod positions;

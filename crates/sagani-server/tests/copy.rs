@@ -220,8 +220,8 @@ async fn copies_a_whole_site(from: Arc<dyn Store>, to: Arc<dyn Store>) {
         "the same daily decks"
     );
     // Left behind on purpose: the failed log-in.
-    assert!(from.row_count("login_failures").await.unwrap() > 0);
-    assert_eq!(to.row_count("login_failures").await.unwrap(), 0);
+    assert!(from.row_count("login_attempts").await.unwrap() > 0);
+    assert_eq!(to.row_count("login_attempts").await.unwrap(), 0);
 
     // The moved site: Ada is still logged in, logs in with her password, and her name is hers.
     let url = serve(to.clone()).await;

@@ -70,6 +70,8 @@ pub struct Config {
     /// The most search iterations one analysis makes (none: only `analysis_ms` bounds it).
     /// With a cap the search rarely reaches, an analysis depends on the time it got.
     pub analysis_iterations: Option<u64>,
+    /// Where every password is hashed and checked, a few at a time.
+    pub passwords: Arc<crate::passwords::Passwords>,
 }
 
 impl Default for Config {
@@ -93,6 +95,7 @@ impl Default for Config {
             idle_sweep: Duration::from_secs(60),
             analysis_ms: 800,
             analysis_iterations: Some(8_000),
+            passwords: Arc::default(),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The part of the store contract that keeps players: accounts, their log-in sessions and the
-//! failed log-ins the limit counts. Every server sharing a database sees the same accounts and
+//! log-in attempts the limit counts. Every server sharing a database sees the same accounts and
 //! sessions (nothing of them is kept in one server's memory).
 
 use super::{Rating, StoreError};
@@ -25,6 +25,14 @@ pub struct NewPlayer {
     pub skeleton: String,
     pub password: String,
     pub created_at: i64,
+}
+
+/// Log-in attempts of one subject in its current window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoginCount {
+    pub attempts: u64,
+    /// When the window began (milliseconds).
+    pub since: i64,
 }
 
 /// A rating as it was after a rated game.
@@ -95,27 +103,34 @@ pub trait Accounts: Send + Sync {
     /// Closes one session (logging out).
     async fn close_session(&self, token_hash: &str) -> Result<(), StoreError>;
 
-    /// Closes every session of `player` (logging out everywhere).
-    async fn close_sessions(&self, player: &str) -> Result<(), StoreError>;
+    /// Closes every session of `player` (logging out everywhere) and revokes the tokens of its
+    /// seats, so that no device it was logged in on plays on: the seats stay the account's, for
+    /// a new session to claim again. The games whose seats changed, at their new `rev`.
+    async fn close_sessions(&self, player: &str) -> Result<Vec<(String, u64)>, StoreError>;
 
     /// Replaces the password hash of `player`.
     async fn set_password(&self, player: &str, password: &str) -> Result<(), StoreError>;
 
-    /// Deletes the account: its name is free again, its password and sessions are gone; the row
-    /// stays for the games it played (which then name a deleted player).
-    async fn delete_player(&self, player: &str, now: i64) -> Result<(), StoreError>;
+    /// Deletes the account: its name is free again, its password, sessions and seat tokens are
+    /// gone; the row stays for the games it played (which then name a deleted player). The
+    /// games that changed, at their new `rev`.
+    async fn delete_player(&self, player: &str, now: i64)
+        -> Result<Vec<(String, u64)>, StoreError>;
 
-    /// Notes a failed log-in for each subject (a name, an address) at `now`; forgets failures
-    /// older than `forget_before`.
-    async fn login_failed(
+    /// Counts one more log-in attempt of each subject (a name at an address, an address) and
+    /// gives each subject's count since its window began. A window that began at or before
+    /// `now - window_ms` is over: the count starts again at one, from `now`. Each count is one
+    /// statement the database runs alone, so attempts on any number of servers at once each
+    /// get a count of their own (none is missed between reading and writing it).
+    async fn count_login(
         &self,
         subjects: &[String],
         now: i64,
-        forget_before: i64,
-    ) -> Result<(), StoreError>;
+        window_ms: i64,
+    ) -> Result<Vec<LoginCount>, StoreError>;
 
-    /// Failed log-ins of `subject` since `since`.
-    async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError>;
+    /// Takes back one attempt of each subject (the password was right, or never checked).
+    async fn uncount_login(&self, subjects: &[String]) -> Result<(), StoreError>;
 
     /// The account's rating, once it played a rated game.
     async fn rating(&self, player: &str) -> Result<Option<Rating>, StoreError>;

@@ -4,8 +4,8 @@
 
 use super::{
     BotTurn, Change, ChatRate, ChatText, ChatWrite, ClaimWrite, Conflict, DailyTag, Ended, GameEnd,
-    IdleSweep, LeaveWrite, Left, LeftReason, MoveWrite, NewPlayer, Progress, SavedGame, SavedMove,
-    SavedSeat, SoloResult, Status, Store, StoreError, Value,
+    IdleSweep, LeaveWrite, Left, LeftReason, LoginCount, MoveWrite, NewPlayer, Progress, SavedGame,
+    SavedMove, SavedSeat, SoloResult, Status, Store, StoreError, Value,
 };
 use crate::time_control::TimeControl;
 use sagani_core::{Move, Variant};
@@ -38,6 +38,8 @@ macro_rules! store_conformance {
             sessions,
             deleted_accounts,
             login_failures,
+            login_counts_race,
+            sessions_end_with_seats,
             seat_holders,
             rated_end,
             rated_too_early,
@@ -767,19 +769,113 @@ pub async fn deleted_accounts((a, b): Handles) {
     assert_eq!(b.player_named("ada").await.unwrap().unwrap().id, "p2");
 }
 
-/// Failed log-ins are counted per subject.
+/// Log-in attempts are counted per subject, in windows, by every server together.
 pub async fn login_failures((a, b): Handles) {
-    let subjects = vec!["name:ada".to_string(), "addr:10.0.0.1".to_string()];
-    a.login_failed(&subjects, 1_000, 0).await.unwrap();
-    b.login_failed(&subjects[..1], 2_000, 0).await.unwrap();
-    assert_eq!(a.login_failures("name:ada", 0).await, Ok(2));
-    assert_eq!(b.login_failures("addr:10.0.0.1", 0).await, Ok(1));
-    assert_eq!(b.login_failures("name:ada", 1_500).await, Ok(1));
-    assert_eq!(b.login_failures("name:bea", 0).await, Ok(0));
-    // Old failures are forgotten as new ones come.
-    a.login_failed(&subjects[1..], 3_000, 1_500).await.unwrap();
-    assert_eq!(b.login_failures("name:ada", 0).await, Ok(1));
-    assert_eq!(b.login_failures("addr:10.0.0.1", 0).await, Ok(1));
+    let subjects = vec!["ada@10.0.0.1".to_string(), "10.0.0.1".to_string()];
+    let count = |attempts, since| LoginCount { attempts, since };
+    assert_eq!(
+        a.count_login(&subjects, 1_000, 10_000).await,
+        Ok(vec![count(1, 1_000), count(1, 1_000)])
+    );
+    assert_eq!(
+        b.count_login(&subjects[..1], 2_000, 10_000).await,
+        Ok(vec![count(2, 1_000)])
+    );
+    // Taken back (a right password): one less, never below none.
+    b.uncount_login(&subjects).await.unwrap();
+    b.uncount_login(&subjects[1..]).await.unwrap();
+    assert_eq!(
+        a.count_login(&subjects, 3_000, 10_000).await,
+        Ok(vec![count(2, 1_000), count(1, 1_000)])
+    );
+    // Once its window is over, a subject counts from one again.
+    assert_eq!(
+        a.count_login(&subjects[1..], 11_000, 10_000).await,
+        Ok(vec![count(1, 11_000)])
+    );
+    assert_eq!(
+        b.count_login(&["bea@10.0.0.2".to_string()], 11_000, 10_000)
+            .await,
+        Ok(vec![count(1, 11_000)])
+    );
+}
+
+/// Attempts at once on two servers each get a count of their own: none is missed, so a limit
+/// on the count holds however many come together.
+pub async fn login_counts_race((a, b): Handles) {
+    let subject = vec!["ada@10.0.0.1".to_string()];
+    let tries = (0..60).map(|i| {
+        let (s, subject) = (
+            if i % 2 == 0 { a.clone() } else { b.clone() },
+            subject.clone(),
+        );
+        tokio::spawn(async move { s.count_login(&subject, 1_000, 60_000).await })
+    });
+    let mut counts: Vec<u64> = Vec::new();
+    for t in futures_util::future::join_all(tries).await {
+        counts.push(t.unwrap().unwrap()[0].attempts);
+    }
+    counts.sort();
+    assert_eq!(counts, (1..=60).collect::<Vec<u64>>());
+}
+
+/// Logging out everywhere and deleting the account revoke its seats' tokens too: the seat
+/// stays the account's, a new claim (with the stand-in the store keeps) takes it again, and the
+/// game's `rev` moves on so other servers notice.
+pub async fn sessions_end_with_seats((a, b): Handles) {
+    a.sign_up(&new_player("p1", "Ada")).await.unwrap();
+    create(&*a, &game("g1", vec![human("i0"), human("i1")])).await;
+    a.claim(&claim_as("g1", 0, "t0", "Ada", Some("p1")))
+        .await
+        .unwrap();
+    a.claim(&claim("g1", 1, None, "t1")).await.unwrap();
+    let before = b.rev("g1").await.unwrap();
+
+    let changed = b.close_sessions("p1").await.unwrap();
+    let rev = a.rev("g1").await.unwrap();
+    assert!(rev > before);
+    assert_eq!(changed, vec![("g1".to_string(), rev)]);
+    assert_eq!(
+        conflict(a.append_move(&mv("g1", 0, 0, Some("t0"), place(1))).await),
+        Conflict::NotYourSeat,
+        "the old token is refused"
+    );
+    let seats = a.game("g1").await.unwrap().seats;
+    assert_eq!(
+        seats[0].player(),
+        Some("p1"),
+        "the seat stays the account's"
+    );
+    let SavedSeat::Human {
+        token_hash: Some(stand_in),
+        ..
+    } = &seats[0]
+    else {
+        panic!("seat 0 keeps a token nobody has: {:?}", seats[0]);
+    };
+    assert!(matches!(&seats[1], SavedSeat::Human { token_hash: Some(t), .. } if t == "t1"));
+
+    // A new session claims it again.
+    let again = ClaimWrite {
+        seen: Some(stand_in.clone()),
+        ..claim_as("g1", 0, "t0b", "Ada", Some("p1"))
+    };
+    b.claim(&again).await.unwrap();
+    a.append_move(&mv("g1", 0, 0, Some("t0b"), place(1)))
+        .await
+        .unwrap();
+
+    // Deleting the account revokes them as well.
+    let before = a.rev("g1").await.unwrap();
+    let changed = a.delete_player("p1", 9_000).await.unwrap();
+    assert_eq!(changed, vec![("g1".to_string(), before + 1)]);
+    assert_eq!(
+        conflict(b.append_move(&mv("g1", 1, 0, Some("t0b"), place(2))).await),
+        Conflict::NotYourSeat
+    );
+    // An account with no seats changes no game.
+    a.sign_up(&new_player("p2", "Bea")).await.unwrap();
+    assert_eq!(b.close_sessions("p2").await, Ok(vec![]));
 }
 
 /// Claims seat `seat` of `game` for account `player` named `name`.

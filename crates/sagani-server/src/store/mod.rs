@@ -23,7 +23,7 @@ mod sqlite;
 mod tables;
 mod writes;
 
-pub use accounts::{Accounts, NewPlayer, PlayedGame, Player, Ranked, RatingPoint};
+pub use accounts::{Accounts, LoginCount, NewPlayer, PlayedGame, Player, Ranked, RatingPoint};
 pub use contract::Store;
 pub use copy::{copy, CopyError, CopyReport, TableCount};
 pub use daily::{Daily, DailyEntry, DailyTag, SoloResult};

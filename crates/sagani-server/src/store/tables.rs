@@ -69,7 +69,7 @@ pub const SKIPPED: &[(&str, &str)] = &[
         "a lease names a server of the old site; the new site's servers take their own",
     ),
     (
-        "login_failures",
+        "login_attempts",
         "the log-in limit counts the last 15 minutes only: a short-lived counter",
     ),
     (

@@ -4,8 +4,8 @@
 use async_trait::async_trait;
 use sagani_server::store::{
     Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, DailyEntry,
-    IdleSweep, LeaveWrite, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating,
-    RatingPoint, SavedGame, Store, StoreError, Summary,
+    IdleSweep, LeaveWrite, LoginCount, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked,
+    Rating, RatingPoint, SavedGame, Store, StoreError, Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -203,20 +203,25 @@ impl Accounts for Intercepted {
     async fn close_session(&self, token: &str) -> Result<(), StoreError> {
         self.inner.close_session(token).await
     }
-    async fn close_sessions(&self, player: &str) -> Result<(), StoreError> {
+    async fn close_sessions(&self, player: &str) -> Result<Vec<(String, u64)>, StoreError> {
         self.inner.close_sessions(player).await
     }
     async fn set_password(&self, player: &str, password: &str) -> Result<(), StoreError> {
         self.inner.set_password(player, password).await
     }
-    async fn delete_player(&self, player: &str, now: i64) -> Result<(), StoreError> {
-        self.inner.delete_player(player, now).await
+    async fn delete_player(&self, p: &str, now: i64) -> Result<Vec<(String, u64)>, StoreError> {
+        self.inner.delete_player(p, now).await
     }
-    async fn login_failed(&self, s: &[String], now: i64, forget: i64) -> Result<(), StoreError> {
-        self.inner.login_failed(s, now, forget).await
+    async fn count_login(
+        &self,
+        s: &[String],
+        now: i64,
+        window_ms: i64,
+    ) -> Result<Vec<LoginCount>, StoreError> {
+        self.inner.count_login(s, now, window_ms).await
     }
-    async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError> {
-        self.inner.login_failures(subject, since).await
+    async fn uncount_login(&self, s: &[String]) -> Result<(), StoreError> {
+        self.inner.uncount_login(s).await
     }
     async fn rating(&self, player: &str) -> Result<Option<Rating>, StoreError> {
         self.inner.rating(player).await

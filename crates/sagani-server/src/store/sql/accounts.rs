@@ -1,8 +1,8 @@
-//! Accounts, their sessions and failed log-ins; ratings and the games an account played.
+//! Accounts, their sessions and log-in attempts; ratings and the games an account played.
 
 use super::super::db::{args, from_row, Conn, Sql, Value};
 use super::super::{
-    NewPlayer, PlayedGame, Player, Ranked, Rating, RatingPoint, Status, StoreError,
+    LoginCount, NewPlayer, PlayedGame, Player, Ranked, Rating, RatingPoint, Status, StoreError,
 };
 use super::seats;
 use sagani_core::Variant;
@@ -156,13 +156,18 @@ pub(super) async fn close_session(c: &mut dyn Conn, token_hash: &str) -> Result<
     Ok(())
 }
 
-pub(super) async fn close_sessions(c: &mut dyn Conn, player: &str) -> Result<(), StoreError> {
+/// Closes every session of an account and revokes its seats' tokens.
+pub(super) async fn close_sessions(
+    c: &mut dyn Conn,
+    player: &str,
+) -> Result<Vec<(String, u64)>, StoreError> {
+    let changed = seats::revoke_tokens(c, player).await?;
     c.execute(
         Both("DELETE FROM sessions WHERE player_id = $1"),
         args![player],
     )
     .await?;
-    Ok(())
+    Ok(changed)
 }
 
 pub(super) async fn set_password(
@@ -182,9 +187,16 @@ pub(super) async fn set_password(
     Ok(())
 }
 
-/// Deletes an account: its name is free again, its password and sessions are gone, and its
-/// games name a deleted player (their cached copies are stale).
-pub(super) async fn delete(c: &mut dyn Conn, player: &str, now: i64) -> Result<(), StoreError> {
+/// Deletes an account: its name is free again, its password, sessions and seat tokens are gone,
+/// and its games name a deleted player (their cached copies are stale).
+pub(super) async fn delete(
+    c: &mut dyn Conn,
+    player: &str,
+    now: i64,
+) -> Result<Vec<(String, u64)>, StoreError> {
+    // The games are locked (and their `rev` moved on) before anything else changes, in the
+    // order claims lock them.
+    let changed = seats::revoke_tokens(c, player).await?;
     let forgotten = c
         .execute(
             Both(
@@ -203,56 +215,72 @@ pub(super) async fn delete(c: &mut dyn Conn, player: &str, now: i64) -> Result<(
     )
     .await?;
     c.execute(
-        Both(
-            "UPDATE games SET rev = rev + 1 WHERE id IN
-                 (SELECT game_id FROM seats WHERE player_id = $1 AND name IS NOT NULL)",
-        ),
-        args![player],
-    )
-    .await?;
-    c.execute(
         Both("UPDATE seats SET name = NULL WHERE player_id = $1"),
         args![player],
     )
     .await?;
-    Ok(())
+    Ok(changed)
 }
 
-pub(super) async fn login_failed(
+from_row! {
+    struct CountRow {
+        attempts: u64,
+        since: i64,
+    }
+}
+
+/// One more attempt of each subject, each counted by one upsert that returns its count: servers
+/// sharing the database count together, and no attempt slips between a read and a write.
+/// Windows that are over are forgotten on the way.
+pub(super) async fn count_login(
     c: &mut dyn Conn,
     subjects: &[String],
     now: i64,
-    forget_before: i64,
-) -> Result<(), StoreError> {
+    window_ms: i64,
+) -> Result<Vec<LoginCount>, StoreError> {
+    let over = now - window_ms;
     c.execute(
-        Both("DELETE FROM login_failures WHERE at < $1"),
-        args![forget_before],
+        Both("DELETE FROM login_attempts WHERE since <= $1"),
+        args![over],
     )
     .await?;
+    let mut counts = Vec::with_capacity(subjects.len());
+    for s in subjects {
+        let row: Option<CountRow> = c
+            .row(
+                Both(
+                    "INSERT INTO login_attempts (subject, since, attempts) VALUES ($1, $2, 1)
+                     ON CONFLICT (subject) DO UPDATE SET
+                         attempts = CASE WHEN login_attempts.since <= $3 THEN 1
+                                         ELSE login_attempts.attempts + 1 END,
+                         since = CASE WHEN login_attempts.since <= $3 THEN $2
+                                      ELSE login_attempts.since END
+                     RETURNING attempts, since",
+                ),
+                args![s, now, over],
+            )
+            .await?;
+        let row = row.ok_or(StoreError::NotFound)?;
+        counts.push(LoginCount {
+            attempts: row.attempts,
+            since: row.since,
+        });
+    }
+    Ok(counts)
+}
+
+pub(super) async fn uncount_login(c: &mut dyn Conn, subjects: &[String]) -> Result<(), StoreError> {
     for s in subjects {
         c.execute(
-            Both("INSERT INTO login_failures (subject, at) VALUES ($1, $2)"),
-            args![s, now],
+            Both(
+                "UPDATE login_attempts SET attempts = attempts - 1
+                 WHERE subject = $1 AND attempts > 0",
+            ),
+            args![s],
         )
         .await?;
     }
     Ok(())
-}
-
-pub(super) async fn login_failures(
-    c: &mut dyn Conn,
-    subject: &str,
-    since: i64,
-) -> Result<u64, StoreError> {
-    Ok(c.value(
-        Both(
-            "SELECT COUNT(*) AS failures FROM login_failures
-                 WHERE subject = $1 AND at >= $2",
-        ),
-        args![subject, since],
-    )
-    .await?
-    .unwrap_or(0))
 }
 
 from_row! {

@@ -13,8 +13,8 @@ mod turns;
 use super::db::{Commit, Conn, Database};
 use super::{
     Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, DailyEntry,
-    IdleSweep, LeaveWrite, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked, Rating,
-    RatingPoint, SavedGame, Store, StoreError, Summary, Value,
+    IdleSweep, LeaveWrite, LoginCount, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked,
+    Rating, RatingPoint, SavedGame, Store, StoreError, Summary, Value,
 };
 use async_trait::async_trait;
 use futures_util::future::BoxFuture;
@@ -372,9 +372,9 @@ impl<D: Database> Accounts for SqlStore<D> {
         .await
     }
 
-    async fn close_sessions(&self, player: &str) -> Result<(), StoreError> {
+    async fn close_sessions(&self, player: &str) -> Result<Vec<(String, u64)>, StoreError> {
         let player = player.to_string();
-        self.write(Commit::Single, move |c| {
+        self.write(Commit::Atomic, move |c| {
             Box::pin(async move { accounts::close_sessions(c, &player).await })
         })
         .await
@@ -388,7 +388,11 @@ impl<D: Database> Accounts for SqlStore<D> {
         .await
     }
 
-    async fn delete_player(&self, player: &str, now: i64) -> Result<(), StoreError> {
+    async fn delete_player(
+        &self,
+        player: &str,
+        now: i64,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
         let player = player.to_string();
         self.write(Commit::Atomic, move |c| {
             Box::pin(async move { accounts::delete(c, &player, now).await })
@@ -396,23 +400,23 @@ impl<D: Database> Accounts for SqlStore<D> {
         .await
     }
 
-    async fn login_failed(
+    async fn count_login(
         &self,
         subjects: &[String],
         now: i64,
-        forget_before: i64,
-    ) -> Result<(), StoreError> {
+        window_ms: i64,
+    ) -> Result<Vec<LoginCount>, StoreError> {
         let subjects = subjects.to_vec();
         self.write(Commit::Atomic, move |c| {
-            Box::pin(async move { accounts::login_failed(c, &subjects, now, forget_before).await })
+            Box::pin(async move { accounts::count_login(c, &subjects, now, window_ms).await })
         })
         .await
     }
 
-    async fn login_failures(&self, subject: &str, since: i64) -> Result<u64, StoreError> {
-        let subject = subject.to_string();
-        self.read(move |c| {
-            Box::pin(async move { accounts::login_failures(c, &subject, since).await })
+    async fn uncount_login(&self, subjects: &[String]) -> Result<(), StoreError> {
+        let subjects = subjects.to_vec();
+        self.write(Commit::Atomic, move |c| {
+            Box::pin(async move { accounts::uncount_login(c, &subjects).await })
         })
         .await
     }

@@ -397,3 +397,56 @@ pub(super) async fn cancel(
     c.changed(game, rev).await?;
     Ok(rev)
 }
+
+/// Revokes the tokens of every seat an account holds (its sessions end): each token becomes a
+/// value no token hashes to, so no device plays on with it, while the seat stays the account's
+/// for a new session to claim again. The stand-in keeps the old token's start behind a random
+/// prefix, so copies of one token (in rematches) stay copies of one another. The account's
+/// games are locked first, in the order claims lock them, and their `rev` moves on so that
+/// other servers and open sockets see the change; they are returned at their new `rev`.
+pub(super) async fn revoke_tokens(
+    c: &mut dyn Conn,
+    player: &str,
+) -> Result<Vec<(String, u64)>, StoreError> {
+    c.column::<String>(
+        Each {
+            sqlite: "SELECT id FROM games WHERE id IN
+                         (SELECT game_id FROM seats WHERE player_id = $1)",
+            postgres: "SELECT id FROM games WHERE id IN
+                           (SELECT game_id FROM seats WHERE player_id = $1)
+                       ORDER BY id FOR UPDATE",
+        },
+        args![player],
+    )
+    .await?;
+    c.execute(
+        Both(
+            "UPDATE seats SET token_hash = CAST($2 AS TEXT) || substr(token_hash, 1, 64)
+             WHERE player_id = $1 AND token_hash IS NOT NULL",
+        ),
+        args![player, crate::secret::random_hex(16)],
+    )
+    .await?;
+    from_row! {
+        struct Bumped {
+            id: String,
+            rev: u64,
+        }
+    }
+    let bumped: Vec<Bumped> = c
+        .rows(
+            Both(
+                "UPDATE games SET rev = rev + 1 WHERE id IN
+                     (SELECT game_id FROM seats WHERE player_id = $1)
+                 RETURNING id, rev",
+            ),
+            args![player],
+        )
+        .await?;
+    let mut changed = Vec::with_capacity(bumped.len());
+    for b in bumped {
+        c.changed(&b.id, b.rev).await?;
+        changed.push((b.id, b.rev));
+    }
+    Ok(changed)
+}
