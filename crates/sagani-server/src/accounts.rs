@@ -304,11 +304,18 @@ pub async fn sign_up(
     let taken = || {
         ApiError::new(
             ErrorCode::NameTaken,
-            format!("the name {:?} is taken, or looks like one that is", req.name),
+            format!(
+                "the name {:?} is taken, or looks like one that is",
+                req.name
+            ),
         )
     };
     let skeleton = names::skeleton(&key);
-    if app.store.name_like(&skeleton).await.map_err(store_refusal)?
+    if app
+        .store
+        .name_like(&skeleton)
+        .await
+        .map_err(store_refusal)?
         || app
             .store
             .player_named(&key)
