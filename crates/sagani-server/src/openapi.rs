@@ -142,6 +142,7 @@ impl Modify for CommonErrors {
         crate::api::ClientMessage,
         crate::api::WsError,
         crate::time_control::TimeControl,
+        sagani_protocol::DailyVariantName,
     )),
     modifiers(&SeatToken, &CommonErrors)
 )]
@@ -220,6 +221,35 @@ mod tests {
             (seat["minimum"].as_u64(), seat["maximum"].as_u64()),
             (Some(0), Some(3))
         );
+    }
+
+    /// Every `$ref` names a schema the document holds (a type named only in a route's
+    /// parameters is not added by itself).
+    #[test]
+    fn every_reference_resolves() {
+        fn refs<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+            match v {
+                Value::Object(fields) => {
+                    if let Some(Value::String(r)) = fields.get("$ref") {
+                        out.push(r);
+                    }
+                    fields.values().for_each(|f| refs(f, out));
+                }
+                Value::Array(items) => items.iter().for_each(|i| refs(i, out)),
+                _ => {}
+            }
+        }
+        let doc = doc();
+        let mut found = Vec::new();
+        refs(&doc, &mut found);
+        assert!(found.len() > 20);
+        for r in found {
+            let name = r.trim_start_matches("#/components/schemas/");
+            assert!(
+                doc["components"]["schemas"].get(name).is_some(),
+                "{r} names no schema"
+            );
+        }
     }
 
     #[test]
