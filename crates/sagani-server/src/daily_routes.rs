@@ -171,6 +171,7 @@ pub async fn today(
               (status = 200, body = DailyStarted, description = "the account's attempt of today, taken up again"),
               (status = 400, body = ErrorBody, description = "an unknown variant, or a display name out of bounds (`bad_request`)"),
               (status = 403, body = ErrorBody, description = "the cookie from another site (`wrong_origin`)"),
+              (status = 409, body = ErrorBody, description = "a display name that looks like an account's (`name_taken`)"),
               (status = 429, body = ErrorBody, description = "too many claims, or too many open games, from this address (`rate_limited`, `too_many_games`)")))]
 pub async fn start(
     State(app): State<Arc<App>>,
@@ -212,11 +213,11 @@ pub async fn start(
 /// score; in solo-all the best final score. Accounts only (guests play unranked).
 #[utoipa::path(get, path = "/api/daily/{variant}/leaderboard",
     params(("variant" = DailyVariantName, Path, description = "`solo` or `solo-all`"),
-           ("day" = Option<String>, Query, pattern = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$",
+           ("day" = Option<String>, Query, pattern = r"^(19[7-9][0-9]|2[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$",
             description = "the UTC day, `YYYY-MM-DD` (default: today)")),
     responses((status = 200, body = Board),
-              (status = 400, body = ErrorBody, description = "no such day, or an unknown variant (`bad_request`)"),
-              (status = 404, body = ErrorBody, description = "a day whose challenge has not begun (`not_found`)"),
+              (status = 400, body = ErrorBody, description = "a day not written YYYY-MM-DD, or an unknown variant (`bad_request`)"),
+              (status = 404, body = ErrorBody, description = "a day the calendar has not (`2026-02-30`), or whose challenge has not begun (`not_found`)"),
               (status = 429, body = ErrorBody, description = "too many look-ups from this address (`rate_limited`)")))]
 pub async fn board(
     State(app): State<Arc<App>>,
@@ -232,7 +233,21 @@ pub async fn board(
     let day = match q.day {
         None => today,
         Some(day) => Day::parse(&day).ok_or_else(|| {
-            ApiError::bad_request(format!("day {day:?} is no day: give one as YYYY-MM-DD"))
+            // Written as a day but none the calendar has (February 30th, before 1970): there is
+            // no such leaderboard. Anything else is not written as a day at all.
+            let written = day.len() == 10
+                && day.bytes().enumerate().all(|(i, c)| {
+                    if i == 4 || i == 7 {
+                        c == b'-'
+                    } else {
+                        c.is_ascii_digit()
+                    }
+                });
+            if written {
+                ApiError::not_found(format!("there is no day {day:?}, and no leaderboard of it"))
+            } else {
+                ApiError::bad_request(format!("day {day:?} is no day: give one as YYYY-MM-DD"))
+            }
         })?,
     };
     if day > today {

@@ -119,6 +119,7 @@ fn replay_of(
     params(("id" = String, Path, description = "game id")),
     security((), ("seat_token" = [])),
     responses((status = 200, body = ReplayAnswer),
+              (status = 403, body = ErrorBody, description = "someone else's daily game before its day is over (`history_hidden`)"),
               (status = 409, body = ErrorBody, description = "the game is in progress (`game_in_progress`)")))]
 pub async fn replay(
     State(app): State<Arc<App>>,

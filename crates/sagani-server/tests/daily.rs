@@ -498,11 +498,21 @@ async fn the_leaderboard_orders_tiles_then_score_and_solo_all_by_score(site: Sit
     let a = b
         .send("GET", "/api/daily/solo/leaderboard?day=2026-02-30", None)
         .await;
-    assert_eq!(a.status, 400);
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (404, Some("not_found"))
+    );
     assert!(
         a.body["message"].as_str().unwrap().contains("2026-02-30"),
         "{}",
         a.body
+    );
+    let a = b
+        .send("GET", "/api/daily/solo/leaderboard?day=26-12-04", None)
+        .await;
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (400, Some("bad_request"))
     );
     let a = b
         .send("GET", "/api/daily/solo/leaderboard?day=2026-12-04", None)
