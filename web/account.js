@@ -92,7 +92,7 @@ function form(id, fields, button, submit) {
 
 /// A refusal in the player's words.
 function accountError(e) {
-  const known = ['name_taken', 'wrong_login', 'rate_limited', 'not_logged_in'];
+  const known = ['name_taken', 'wrong_login', 'rate_limited', 'not_logged_in', 'busy'];
   if (known.includes(e.code)) return t(`account.error.${e.code}`);
   // The server's sentence says what is wrong with a name or a password (in English).
   if (e.code === 'bad_request') return t('account.error.bad_request', { reason: e.message });
