@@ -6,14 +6,13 @@
 use crate::api::{ClientMessage, ServerMessage, Update, WsError};
 use crate::app::App;
 use crate::client_addr::ClientAddr;
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, Params};
 use crate::http::Stopping;
 use crate::metrics::Metrics;
 use crate::per_address::{PerAddress, Slot};
-use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Extension, Path, Query, State};
+use axum::extract::{Extension, Path, State};
 use axum::response::Response;
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
@@ -63,10 +62,9 @@ pub async fn connect(
     ClientAddr(addr): ClientAddr,
     Extension(OpenSockets(sockets)): Extension<OpenSockets>,
     stopping: Option<Extension<Stopping>>,
-    query: Result<Query<WsQuery>, QueryRejection>,
+    Params(q): Params<WsQuery>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let upgrade = upgrade.map_err(|e| {
         ApiError::new(
             ErrorCode::NotAWebsocket,
