@@ -12,6 +12,7 @@ pub mod engine;
 pub mod evaluate;
 pub mod explain;
 mod greedy;
+pub mod ladder;
 pub mod levels;
 mod mcts;
 mod mcts_2026;

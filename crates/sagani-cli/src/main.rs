@@ -6,6 +6,7 @@ mod daily;
 mod db;
 mod error;
 mod hint;
+mod ladder;
 mod loadtest;
 mod logging;
 mod out;
@@ -46,6 +47,7 @@ enum Command {
     View(play::ViewArgs),
     Daily(daily::Args),
     Train(train::Args),
+    Ladder(ladder::Args),
 }
 
 fn main() -> ExitCode {
@@ -63,5 +65,6 @@ fn main() -> ExitCode {
         Command::View(args) => play::view(args),
         Command::Daily(args) => daily::run(args),
         Command::Train(args) => train::run(args),
+        Command::Ladder(args) => ladder::run(args),
     }
 }

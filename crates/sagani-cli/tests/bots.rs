@@ -677,3 +677,37 @@ fn train_value_solo_parts_writes_a_two_part_solo_evaluation_solo_games_read() {
     );
     assert!(!dir.join("y.json").exists());
 }
+
+#[test]
+fn ladder_prints_a_row_per_level_repeats_for_a_seed_and_refuses_one_level() {
+    let run = || {
+        let out = sagani()
+            .args(["ladder", "--from", "1", "--to", "3", "--games", "4"])
+            .args(["--seed", "5", "--threads", "2"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = run();
+    assert!(table.starts_with("10 games of 2 players"), "{table}");
+    for row in ["| 1 | newcomer | 0 |", "| 2 | beginner |", "| 3 | casual |"] {
+        assert!(table.contains(row), "no {row:?} in\n{table}");
+    }
+    for pairing in [
+        "| 2 against 1 | 4 |",
+        "| 3 against 2 | 4 |",
+        "| 3 against 1 | 2 |",
+    ] {
+        assert!(table.contains(pairing), "no {pairing:?} in\n{table}");
+    }
+    assert_eq!(run(), table, "the same seed gives the same table");
+
+    let out = sagani()
+        .args(["ladder", "--from", "4", "--to", "4"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--from 4 must be below --to 4"), "{err}");
+}

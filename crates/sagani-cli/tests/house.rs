@@ -49,8 +49,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         "random greedy mcts mcts_2026",
         // The named levels, made of strategies, and bots by name.
         "levels spec",
-        // What runs bots: matches, the engine protocol.
-        "arena engine",
+        // What runs bots: matches, the engine protocol, the ladder measurement.
+        "arena engine ladder",
         "lib.rs",
     ]),
     ("sagani-server", &[
@@ -117,7 +117,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         // What the commands share: output, plots, seats and records.
         "out plot seats logging",
         // One module per command.
-        "arena bench daily db hint loadtest play replay serve solo train",
+        "arena bench daily db hint ladder loadtest play replay serve solo train",
         "main.rs",
     ]),
 ];
