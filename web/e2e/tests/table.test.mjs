@@ -128,7 +128,7 @@ describe('the table', () => {
       const errors = watchErrors(page);
       await page.goto(`${server.url}/`);
       await page.selectOption('[data-testid=players]', '2');
-      await page.selectOption('[data-testid=seat-1]', 'bot:greedy');
+      await page.selectOption('[data-testid=seat-1]', 'bot:mcts:4');
       await page.click('[data-testid=create]');
       await waitForTurn(page);
       // Every flight that starts, from now on.
