@@ -115,7 +115,7 @@ describe('the German end card', () => {
     assert.equal(await page.locator('.end-card.won').count(), 0, 'no win for a seat that left');
     assert.equal(await page.locator('.confetti').count(), 0, 'no confetti');
     // Each seat in the ranking says it left, and when.
-    for (const seat of [0, 1]) assert.match(await page.textContent(`[data-testid=end-left-${seat}]`), /(Bedenkzeit bei Zug|hat bei Zug) \d+/);
+    for (const seat of [0, 1]) assert.match(await page.textContent(`[data-testid=end-left-${seat}]`), /(Bedenkzeit|aufgegeben|bei) Zug \d+/);
     await screenshot(page, 'de-end-timeout');
     assert.deepEqual(errors, []);
   });
