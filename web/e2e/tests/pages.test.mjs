@@ -321,6 +321,11 @@ describe('the home, rules and about pages', () => {
     }
     await page.waitForSelector('[data-testid=no-such-page]');
     assert.ok((await page.textContent('[data-testid=no-such-page]')).includes(EN['page.missing']));
+    // Dressed like every other page: the site's bar, a heading of the page's type, a way home.
+    assert.equal(await page.locator('header.site-bar').count(), 1);
+    assert.equal(await page.textContent('.page h1'), EN['page.missing.title']);
+    assert.equal(await page.title(), EN['page.missing.doc.title']);
+    assert.equal(await page.getAttribute('[data-testid=missing-home]', 'href'), '/');
   });
 
   test('axe-core: nothing serious or critical on home, rules and about, in both languages', async (t) => {
