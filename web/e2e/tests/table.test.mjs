@@ -201,7 +201,7 @@ describe('the table', () => {
       await openAs(page, server.url, game, seat, tokens[seat]);
       await page.waitForSelector('[data-testid=table][data-expects=intermezzo-pick]');
       const why = await page.textContent('[data-testid=intermezzo-why]');
-      assert.match(why, lang === 'en' ? /fewest points first/ : /wenigsten Punkte zuerst/);
+      assert.match(why, lang === 'en' ? /fewest points when it began chooses first/ : /wenigsten Punkte hatte, wählt zuerst/);
       // The first to choose is told so (nobody chose before).
       assert.match(why, lang === 'en' ? /you choose first/ : /wählst du zuerst/);
       assert.ok((await page.locator('[data-testid=intermezzo-tile]:not([disabled])').count()) > 0);
