@@ -3,8 +3,8 @@
 use super::super::db::{args, from_row, Conn, DbError, Sql, Value};
 use super::super::replay;
 use super::super::{
-    Catchup, ChatLine, ChatText, ChatWrite, Conflict, Counts, DailyTag, Ended, Progress, RatingStep,
-    SavedGame, SavedMove, SavedSeat, SoloResult, Status, StoreError, Summary,
+    Catchup, ChatLine, ChatText, ChatWrite, Conflict, Counts, DailyTag, Ended, Progress,
+    RatingStep, SavedGame, SavedMove, SavedSeat, SoloResult, Status, StoreError, Summary,
 };
 use super::guard::damaged_in;
 use super::seats;
