@@ -156,6 +156,14 @@ describe('the German end card', () => {
     // Both were newcomers: "1.000 → …", the winner up and the other down.
     assert.match(await page.textContent(`[data-testid=end-rating-${end.standings[0]}]`), /Wertung 1\.000 → 1\.\d{3} \(\+\d+\)/);
     await screenshot(page, 'de-end-rated');
+    // Ada's profile: the game by its number of players, its seats as "Sitz", her rank as "Platz".
+    await page.goto(`${server.url}/players/Ada`);
+    const line = await page.waitForSelector(`[data-testid=game-${game}]`);
+    const text = await line.textContent();
+    assert.match(text, /Partie zu zweit/);
+    assert.match(text, /Sitz 1 · Ada, Sitz 2 · Bea/);
+    assert.match(text, new RegExp(`Platz ${end.standings.indexOf(0) + 1}, `));
+    await screenshot(page, 'de-profile');
     assert.deepEqual(errors, []);
   });
 });
