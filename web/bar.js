@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import { SEAT_COLORS } from './draw.js';
 import { num, t } from './i18n.js';
-import { shortName } from './words.js';
+import { botName, shortName } from './words.js';
 import { controlText } from './clock.js';
 import { dayText } from './daily.js';
 import { startBadge } from './panels.js';
@@ -82,15 +82,17 @@ export function banners(table, names) {
     let text;
     if (v.turns_left === undefined || v.turns_left === null) text = t('final.on');
     else if (v.turns_left === 0) text = t('final.after-intermezzo');
+    else if (v.last_player === table.you) text = t('final.turns.you', { count: v.turns_left });
     else text = t('final.turns', { count: v.turns_left, last: names[v.last_player] });
     out.push(h('p', { class: 'banner final', 'data-testid': 'final-round', role: 'status', 'data-turns-left': v.turns_left ?? '' }, h('strong', {}, t('final.title')), ' ', text));
   }
   // Who left the table to a bot, and why: everyone sees it.
   s.seats.forEach((seat, i) => {
     if (!seat.replaced || s.status === 'over') return;
-    const who = i === table.you ? t('left.you') : names[i];
+    // A sentence of its own about "you": German's "du" takes other verbs than a name.
+    const bot = botName(seat.replaced.bot, seat.replaced.level);
     out.push(h('p', { class: 'notice', 'data-testid': `left-banner-${i}`, role: 'status' },
-      t(`left.banner.${seat.replaced.reason}`, { who, bot: seat.replaced.bot })));
+      i === table.you ? t(`left.banner.${seat.replaced.reason}.you`, { bot }) : t(`left.banner.${seat.replaced.reason}`, { who: names[i], bot })));
   });
   if (table.notice) out.push(h('p', { class: 'notice', 'data-testid': 'notice' }, table.notice));
   if (table.error) out.push(h('p', { class: 'error', role: 'alert', 'data-testid': 'error', 'data-kind': table.error.kind }, table.error.text));

@@ -6,11 +6,17 @@
 import { saveGame } from './api.js';
 import { h } from './dom.js';
 import { SEAT_COLORS } from './draw.js';
-import { t } from './i18n.js';
+import { num, t } from './i18n.js';
 import * as motion from './motion.js';
-import { tieNotes } from './words.js';
+import { botName, tieNotes } from './words.js';
 import { dailyResult } from './daily.js';
 
+/// "Rating 1,000 → 1,138 (+138)": a seat's rating before and after a rated game.
+function ratingWords(r) {
+  const d = r.after - r.before;
+  const change = d > 0 ? `+${num(d)}` : d < 0 ? `−${num(-d)}` : '±0';
+  return t('end.rating', { before: num(r.before), after: num(r.after), change });
+}
 
 export class EndCard {
   constructor(table) {
@@ -37,16 +43,28 @@ export class EndCard {
     let head;
     let result;
     let won = false;
+    let left = null; // what happened to my seat, when I left the game to a bot
     if (o.kind === 'ranking') {
       const order = s.standings; // the server's final order: who left is last
-      won = you !== undefined && order[0] === you;
-      head = won ? t('end.won') : you !== undefined ? t('end.place', { n: order.indexOf(you) + 1, count: v.players }) : t('end.winner', { who: names[order[0]] });
+      const gone = you !== undefined ? s.seats[you].replaced : null;
+      // A seat that left the game to a bot wins nothing: the bot's play is not the player's.
+      won = you !== undefined && order[0] === you && !gone;
+      if (gone) {
+        head = t(`end.left.${gone.reason}`);
+        left = h('p', { 'data-testid': 'end-you-left' }, t('end.left.text', { bot: botName(gone.bot, gone.level), move: gone.version + 1 }));
+      } else {
+        head = won ? t('end.won') : you !== undefined ? t('end.place', { n: order.indexOf(you) + 1, count: v.players }) : t('end.winner', { who: names[order[0]] });
+      }
+      const ratings = new Map((s.ratings || []).map((r) => [r.seat, r]));
       result = h('ol', { class: 'ranking', 'data-testid': 'ranking' }, order.map((seat, i) => {
         const p = v.seats[seat];
+        const gone = s.seats[seat].replaced;
+        const rating = ratings.get(seat);
         return h('li', { class: i === 0 ? 'first' : '' },
           h('span', { class: 'dot', style: `background:${SEAT_COLORS[seat]}` }),
           h('strong', {}, names[seat]), ' ', t('end.points', { count: o.scores[seat] }),
-          s.seats[seat].replaced ? h('span', { class: 'end-detail', 'data-testid': `end-left-${seat}` }, ` · ${t(`left.${s.seats[seat].replaced.reason}`, { bot: s.seats[seat].replaced.bot })}`) : null,
+          gone ? h('span', { class: 'end-detail', 'data-testid': `end-left-${seat}` }, ` · ${t(`end.left.${gone.reason}.seat`, { bot: botName(gone.bot, gone.level, true), move: gone.version + 1 })}`) : null,
+          rating ? h('span', { class: 'end-rating', 'data-testid': `end-rating-${seat}` }, ` · ${ratingWords(rating)}`) : null,
           h('span', { class: 'end-detail' }, t('end.detail', { tiles: p.display.length, flipped: p.display.filter((d) => d.flipped).length, cacophony: p.cacophony })));
       }));
     } else if (o.kind === 'solo') {
@@ -79,6 +97,7 @@ export class EndCard {
       : h('a', { href: `/api/games/${table.id}/record`, download: `sagani-${table.id}.json`, 'data-testid': 'download-record', class: 'button' }, t('end.record'));
     const card = h('section', { class: `end-card${won ? ' won' : ''}${s.daily ? ' daily' : ''}`, 'data-testid': 'end', role: 'dialog', 'aria-labelledby': 'end-head' },
       h('h2', { id: 'end-head', tabindex: -1 }, head),
+      left,
       result,
       // A rated game aborted for ratings says so: nobody's rating changed.
       s.not_rated ? h('p', { class: 'hint', 'data-testid': 'not-rated' }, t(`end.not-rated.${s.not_rated}`)) : null,

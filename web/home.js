@@ -18,9 +18,8 @@ import { dailyCard, dayText } from './daily.js';
 /// them) and their words.
 const SEAT_CHOICES = [
   ['human', 'home.seat.human'],
-  // The levels of docs/bots.md, by the server's names (level 4 is the greedy bot).
+  // The levels of docs/bots.md, one entry each (level 4 is the greedy bot: no second entry).
   ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => [`bot:mcts:${n}`, `home.seat.level.${n}`]),
-  ['bot:greedy', 'home.seat.greedy'],
   ['bot:random', 'home.seat.random'],
 ];
 

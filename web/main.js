@@ -8,7 +8,7 @@
 import { home } from './home.js';
 import { leave, openTable } from './table.js';
 import { joinByInvite } from './seat.js';
-import { about, rules } from './rules.js';
+import { about, rules, siteBar } from './rules.js';
 import { startTutorial } from './tutorial.js';
 import { accountPage } from './account.js';
 import { leaderboardPage, profilePage } from './players.js';
@@ -41,9 +41,17 @@ function route() {
   if (parts[0] === 'games' && parts.length === 2) return openTable(app, parts[1]);
   if (parts[0] === 'games' && parts.length === 3 && parts[2] === 'replay') return replayPage(app, parts[1]);
   if (parts[0] === 'games' && parts.length === 4 && parts[2] === 'join') return joinByInvite(app, parts[1], parts[3]);
-  document.title = t('app.name');
-  app.replaceChildren(h('h1', {}, t('app.name')),
-    h('p', { 'data-testid': 'no-such-page' }, t('page.missing'), ' ', h('a', { href: '/' }, t('page.missing.home'))));
+  missing(app);
+}
+
+/// No page at this address: said like every other page, with the site's bar to go on from.
+function missing(app) {
+  document.title = t('page.missing.doc.title');
+  app.replaceChildren(siteBar(''),
+    h('article', { class: 'page missing-page', 'data-testid': 'no-such-page' },
+      h('header', { class: 'page-head' }, h('h1', {}, t('page.missing.title')), h('p', { class: 'lead' }, t('page.missing'))),
+      h('p', {}, h('a', { href: '/', class: 'button primary', 'data-testid': 'missing-home' }, t('page.missing.home')),
+        ' ', h('a', { href: '/rules', class: 'button' }, t('home.nav.rules')))));
 }
 
 /// A failure nothing else caught: say so, rather than leave the page half drawn.

@@ -8,7 +8,7 @@ import { copy, h, hidden } from './dom.js';
 import * as draw from './draw.js';
 import { displaySvg } from './draw-display.js';
 import { t } from './i18n.js';
-import { describeMove, seatName, shortName, tieNotes, tileName } from './words.js';
+import { botName, describeMove, seatName, shortName, tieNotes, tileName } from './words.js';
 import { clockText, controlText, LOW_MS } from './clock.js';
 
 const { SEAT_COLORS, magnifier, tileSvg } = draw;
@@ -101,11 +101,20 @@ export function storage(table) {
   }
   let why = null;
   if (running) {
+    // The order was fixed when the intermezzo began (fewest points first, RULES.md), so the
+    // scores now need not show it: say who chose already, who chooses now and who is left.
     const names = v.seats.map((_, i) => seatName(s, i));
-    const later = v.intermezzo_queue.filter((p) => p !== v.next.player).map((p) => names[p]);
-    why = h('p', { class: 'why', 'data-testid': 'intermezzo-why' },
-      picking ? t('storage.why.you') : t('storage.why.other', { who: names[v.next.player] }),
-      later.length ? ` ${t('storage.after', { list: later.join(', ') })}` : '');
+    const queue = v.intermezzo_queue;
+    const before = v.seats.map((_, i) => i).filter((i) => !queue.includes(i)).map((i) => names[i]);
+    const later = queue.filter((p) => p !== v.next.player).map((p) => names[p]);
+    const mine = v.next.player === s.you;
+    const parts = [t('storage.why')];
+    if (before.length) parts.push(t(mine ? 'storage.before.you' : 'storage.before', { list: before.join(', ') }));
+    else parts.push(t(mine ? 'storage.first.you' : 'storage.first', { who: names[v.next.player] }));
+    if (before.length) parts.push(mine ? t('storage.now.you') : t('storage.now', { who: names[v.next.player] }));
+    if (later.length) parts.push(t(mine ? 'storage.after.you' : 'storage.after', { list: later.join(', ') }));
+    if (picking) parts.push(t('storage.pick'));
+    why = h('p', { class: 'why', 'data-testid': 'intermezzo-why' }, parts.join(' '));
   }
   return h('section', { class: `panel storage${running ? ' running' : ''}`, 'data-testid': 'intermezzo' },
     h('h2', {}, t('storage.title'), ' ', help('help.intermezzo')),
@@ -117,11 +126,11 @@ export function pile(table) {
   const p = table.state.view.draw_pile;
   const back = p.top
     ? h('span', { 'data-testid': 'pile-back' }, tileSvg({ id: 0, element: p.top.element, value: p.top.value, arrows: [], rotations: [[], [], [], []] }, { size: 56, back: true, label: t('pile.top', { element: t(`element.${p.top.element}`), value: p.top.value }) }))
-    : h('span', { class: 'hint' }, t('pile.empty'));
+    : null;
   const open = h('button', { class: 'small', 'data-testid': 'pile-open' }, t('pile.list'));
   open.addEventListener('click', () => pileDialog(table));
   return h('section', { class: 'panel pile', 'data-testid': 'pile' }, h('h2', {}, t('pile.title')),
-    h('div', { class: 'pile-row' }, back, h('span', { class: 'count', 'data-testid': 'pile-count' }, t('pile.count', { count: p.count })), open));
+    h('div', { class: 'pile-row' }, back, h('span', { class: 'count', 'data-testid': 'pile-count' }, p.count ? t('pile.count', { count: p.count }) : t('pile.empty')), open));
 }
 
 /// The tiles left in the pile, by element (the dialog follows the game while it is open).
@@ -170,7 +179,7 @@ export function players(table, names) {
           acting ? h('span', { class: 'acting-mark', role: 'img', 'aria-label': t('players.acting') }, '▶') : null,
           h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), h('span', { class: 'name' }, shortName(s, i)),
           i === v.start_player && v.players > 1 ? startBadge() : null, magnify),
-        gone ? h('span', { class: 'left-note', 'data-testid': `left-${i}` }, t(`left.${gone.reason}`, { bot: gone.bot })) : null),
+        gone ? h('span', { class: 'left-note', 'data-testid': `left-${i}` }, t(`left.${gone.reason}`, { bot: botName(gone.bot, gone.level, true) })) : null),
       h('td', { 'data-testid': `score-${i}`, title: t('players.rank', { n: rank.get(i) }) }, p.score),
       h('td', {}, p.supply), h('td', { class: p.cacophony ? 'warn' : '' }, p.cacophony), clock);
   });

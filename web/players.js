@@ -56,7 +56,7 @@ export function gameLine(g, { actions = [] } = {}) {
       : t('profile.game.score', { score: g.score ?? 0 });
   return h('li', { class: 'game-item', 'data-testid': `game-${g.game}` },
     h('span', { class: 'game-main' },
-      h('a', { href: g.url, class: 'game-link' }, t(`profile.variant.${g.variant}`), g.rated ? ` · ${t('profile.rated')}` : '',
+      h('a', { href: g.url, class: 'game-link' }, t(g.variant === 'standard' ? `profile.variant.standard.${g.seats.length}` : `profile.variant.${g.variant}`), g.rated ? ` · ${t('profile.rated')}` : '',
         g.not_rated ? ` · ${t(`profile.not-rated.${g.not_rated}`)}` : ''),
       h('span', { class: 'seats' }, table(g)),
       h('span', { class: 'game-date' }, t('profile.game.date', { date: date(g.ended_at || g.created_at) }))),

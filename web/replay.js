@@ -439,9 +439,9 @@ class Replay {
     const p = v.draw_pile;
     const back = p.top
       ? h('span', { 'data-testid': 'pile-back' }, tileSvg({ id: 0, element: p.top.element, value: p.top.value, arrows: [], rotations: [[], [], [], []] }, { size: 56, back: true, label: t('pile.top', { element: t(`element.${p.top.element}`), value: p.top.value }) }))
-      : h('span', { class: 'hint' }, t('pile.empty'));
+      : null;
     return h('section', { class: 'panel pile', 'data-testid': 'pile' }, h('h2', {}, t('pile.title')),
-      h('div', { class: 'pile-row' }, back, h('span', { class: 'count', 'data-testid': 'pile-count' }, t('pile.count', { count: p.count }))));
+      h('div', { class: 'pile-row' }, back, h('span', { class: 'count', 'data-testid': 'pile-count' }, p.count ? t('pile.count', { count: p.count }) : t('pile.empty'))));
   }
 
   players(v) {

@@ -10,12 +10,12 @@ export function tileName(tiles, id) {
   return t('tile.name', { element: t(`element.${info.element}`), value: info.value });
 }
 
-/// A seat as everyone sees it: "Seat 2 · greedy bot", "Seat 1 · you".
+/// A seat as everyone sees it: "Seat 2 · level 4 bot (steady)", "Seat 1 · you".
 export function seatName(state, seat) {
   const info = state.seats[seat];
   const n = seat + 1;
   if (info.kind === 'bot') {
-    const bot = info.level ? t('seat.bot.level', { bot: botName(info.bot), level: info.level }) : botName(info.bot);
+    const bot = botName(info.bot, info.level);
     return state.you === seat ? t('seat.you.bot', { n, bot }) : t('seat.bot', { n, bot });
   }
   if (state.you === seat) return t('seat.you', { n });
@@ -24,18 +24,27 @@ export function seatName(state, seat) {
   return info.claimed ? t('seat.number', { n }) : t('seat.free', { n });
 }
 
-/// A seat in narrow places: "1 · You".
+/// A seat in narrow places: "1 · You", "2 · Bot level 4", "Player 3".
 export function shortName(state, seat) {
   const info = state.seats[seat];
   const n = seat + 1;
   if (state.you === seat) return t('seat.short.you', { n });
-  if (info.kind === 'bot') return t('seat.short.bot', { n, bot: botName(info.bot), level: info.level || '' });
+  if (info.kind === 'bot') return t('seat.short.bot', { n, bot: botName(info.bot, info.level, true) });
   if (info.name) return t('seat.short.named', { n, name: info.name });
   return info.claimed ? t('seat.short.person', { n }) : t('seat.short.free', { n });
 }
 
-export function botName(bot) {
-  return has(`bot.${bot}`) ? t(`bot.${bot}`) : bot;
+/// The level each bot plays as: the server's bots by the level of the ladder they are
+/// (docs/bots.md: `greedy` is level 4), so a player meets one name for one strength.
+const BOT_LEVEL = { greedy: 4 };
+
+/// A bot by the words of the seat menu: "level 4 bot (steady)" (`short`: "level 4 bot"), the
+/// random bot by what it does. Never the server's id of a bot.
+export function botName(bot, level, short = false) {
+  const at = level || BOT_LEVEL[bot];
+  if (bot === 'random') return t('bot.random');
+  if (!at || !has(`bot.level.name.${at}`)) return t('bot.other');
+  return short ? t('bot.level.short', { level: at }) : t('bot.level', { level: at, name: t(`bot.level.name.${at}`) });
 }
 
 const SIDES = [[-1, 0, 'left'], [1, 0, 'right'], [0, -1, 'above'], [0, 1, 'below']];

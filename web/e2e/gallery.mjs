@@ -39,7 +39,7 @@ try {
   if (parts.includes('play')) {
     const game = await context.newPage();
     game.on('pageerror', (e) => errors.push(String(e)));
-    await createGame(game, server.url, ['bot:greedy']);
+    await createGame(game, server.url, ['bot:mcts:4']);
     for (let n = 0; n < 9; n++) {
       if ((await playByClicking(game, 0, n)) === 'over') break;
     }

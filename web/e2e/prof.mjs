@@ -96,7 +96,7 @@ for (let game = 0; game < games; game++) {
   if (players === 1) await page.click('[data-testid=solo-start]');
   else {
     await page.selectOption('[data-testid=players]', String(players));
-    for (let i = 1; i < players; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot:greedy');
+    for (let i = 1; i < players; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot:mcts:4');
     await page.click('[data-testid=create]');
   }
   await page.waitForSelector(table);

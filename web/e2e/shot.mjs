@@ -22,7 +22,7 @@ if (n === 1) {
   await page.click('[data-testid=solo-start]');
 } else {
   await page.selectOption('[data-testid=players]', String(n));
-  for (let i = 1; i < n; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot:greedy');
+  for (let i = 1; i < n; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot:mcts:4');
   await page.click('[data-testid=create]');
 }
 await page.waitForSelector('[data-testid=table]');

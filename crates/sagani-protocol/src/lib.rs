@@ -37,7 +37,7 @@ pub use schema::{
 pub use socket::{ClientMessage, ServerMessage, Update, WsError};
 pub use state::{
     ClockState, DailyMark, EndReason, GameState, GameStatus, LeaveReason, NotRated, PlayedMove,
-    Replaced, SeatInfo, SeatKind,
+    RatingChange, Replaced, SeatInfo, SeatKind,
 };
 pub use study::{AnalysisAnswer, AnalysisRequest, RatedMove, ReplayAnswer, ReplayRequest};
 pub use tiles::{TileArrow, TileInfo, Tiles};

@@ -143,6 +143,10 @@ pub struct GameState {
     /// A rated game that changes no rating, and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_rated: Option<NotRated>,
+    /// Once a rated game is over, each rated seat's rating before and after it (empty when it
+    /// changed no rating).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<RatingChange>,
     /// A practice game: its player may ask for hints (`POST /api/analysis`) while it is played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub practice: bool,
@@ -168,6 +172,14 @@ pub enum NotRated {
     /// A player resigned or timed out before every seat had moved: aborted for ratings, as
     /// chess sites abort such games (the others may play it out).
     TooEarly,
+}
+
+/// One seat's rating before and after a rated game, as profiles show ratings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct RatingChange {
+    pub seat: u8,
+    pub before: i64,
+    pub after: i64,
 }
 
 /// A daily challenge's game: which day and variant, and whether it counts.

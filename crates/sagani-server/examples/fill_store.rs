@@ -57,6 +57,7 @@ fn finished_game(rng: &mut SmallRng) -> SavedGame {
         ended: None,
         chats: 0,
         daily: None,
+        ratings: Vec::new(),
     }
 }
 

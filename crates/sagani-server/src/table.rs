@@ -1,7 +1,9 @@
 //! A table: one game as this server has it, its seats and who may act for them, and what each
 //! seat (or a spectator) is shown.
 
-use crate::api::{ClockState, GameState, NotRated, PlayedMove, Replaced, SeatInfo, SeatKind};
+use crate::api::{
+    ClockState, GameState, NotRated, PlayedMove, RatingChange, Replaced, SeatInfo, SeatKind,
+};
 use crate::error::{ApiError, ErrorCode};
 use crate::secret;
 use crate::store::replay::{self, clocks_of, progress_of, GameLog};
@@ -52,6 +54,8 @@ pub struct TableState {
     pub chats: u64,
     /// A daily challenge's game: its day (its result as it was read, not kept up to date).
     pub daily: Option<crate::store::DailyTag>,
+    /// A rated game's rating changes, once it is over (read from the store after its end).
+    pub ratings: Vec<crate::store::RatingStep>,
 }
 
 impl TableState {
@@ -167,6 +171,15 @@ impl TableState {
             rematch: self.rematch.clone(),
             rated: self.rated,
             not_rated: not_rated(self.rated, &self.seats),
+            ratings: self
+                .ratings
+                .iter()
+                .map(|r| RatingChange {
+                    seat: r.seat,
+                    before: crate::rating::shown(r.before.0, r.before.1),
+                    after: crate::rating::shown(r.after.0, r.after.1),
+                })
+                .collect(),
             practice: self.practice,
             clock,
             ended: self.ended.map(Into::into),
@@ -218,6 +231,7 @@ impl TableState {
             ended: saved.ended,
             chats: saved.chats,
             daily: saved.daily.clone(),
+            ratings: saved.ratings.clone(),
         })
     }
 }
@@ -402,6 +416,7 @@ mod tests {
             ended: None,
             chats: 0,
             daily: None,
+            ratings: Vec::new(),
         };
         let restored = TableState::restore(&saved).unwrap();
         let listed = restored.moves_since(0);

@@ -109,6 +109,7 @@ fn saved(id: &str, deck: &[TileId], players: u8, moves: Vec<SavedMove>) -> Saved
         ended: None,
         chats: 0,
         daily: None,
+        ratings: Vec::new(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Ratings that mean something, over HTTP on both stores (two servers on PostgreSQL): a rated
 //! game a player resigns before every seat has moved is aborted for ratings, and says so in
-//! its state and on the players' profiles; resigned once everyone has moved, it counts.
+//! its state and on the players' profiles; resigned once everyone has moved, it counts, and
+//! its state says each seat's rating before and after.
 
 mod common;
 
@@ -109,6 +110,7 @@ async fn resigned_too_early(one: &str, two: &str) {
         .await);
     let end = play_out(&mut ada, &game, &ta).await;
     assert_eq!(end["standings"][0], 0, "Ada wins: {end}");
+    assert!(end.get("ratings").is_none(), "no rating changed: {end}");
     assert_eq!(
         (end["rated"].as_bool(), &end["not_rated"]),
         (Some(true), &json!("too_early"))
@@ -143,6 +145,19 @@ async fn resigned_too_early(one: &str, two: &str) {
         (&json!(1), &json!(1))
     );
     assert!(a["rating"].as_i64() > b["rating"].as_i64(), "{a} {b}");
+    // The game's end says each seat's change, as the profiles show ratings, on either server
+    // (Bea holds seat 0, Ada seat 1; both were newcomers).
+    let seen_by_bea = ok(&bea.get_with(&format!("/api/games/{game}"), &ta).await);
+    for state in [&end, &seen_by_bea] {
+        assert_eq!(
+            state["ratings"],
+            json!([
+                { "seat": 0, "before": 1000, "after": b["rating"] },
+                { "seat": 1, "before": 1000, "after": a["rating"] },
+            ]),
+            "{state}"
+        );
+    }
     // Both games may end within the same moment: find this one among Ada's recent games.
     let counted = a["recent"]
         .as_array()

@@ -78,6 +78,7 @@ async fn stored_game(store: &Arc<dyn Store>, id: &str, over: bool) -> Game {
         ended: None,
         chats: 0,
         daily: None,
+        ratings: Vec::new(),
     };
     let progress = Progress {
         over,

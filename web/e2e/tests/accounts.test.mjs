@@ -167,7 +167,7 @@ describe('players: accounts, names, a rated game, profiles', () => {
     const errors = [watchErrors(p1, { ignore: [/403 \(Forbidden\)/] })];
     await signUp(p1, server.url, 'Dora');
     await p1.selectOption('[data-testid=players]', '2');
-    await p1.selectOption('[data-testid=seat-1]', 'bot:greedy');
+    await p1.selectOption('[data-testid=seat-1]', 'bot:mcts:4');
     await p1.click('[data-testid=create]');
     await p1.waitForSelector('[data-testid=table][data-my-turn=true]');
     const game = new URL(p1.url()).pathname.split('/')[2];

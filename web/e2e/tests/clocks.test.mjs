@@ -81,7 +81,8 @@ describe('time at the table', () => {
     // The server runs the clock out; the opponent sees it without reloading.
     await watcher.waitForSelector(`[data-testid=left-banner-${leaver}]`, { timeout: 30_000 });
     await mover.waitForSelector(`[data-testid=left-banner-${leaver}]`);
-    assert.match(await mover.textContent(`[data-testid=left-banner-${leaver}]`), new RegExp(moverLang['left.you']));
+    // About the player's own seat, a sentence of its own ("Your time ran out", "Deine Bedenkzeit …").
+    assert.ok((await mover.textContent(`[data-testid=left-banner-${leaver}]`)).startsWith(moverLang['left.banner.timeout.you'].split(':')[0]));
     await watcher.waitForSelector(`[data-testid=left-${leaver}]`);
     await screenshot(watcher, 'timed-out');
     await screenshot(b, 'chat-de');
@@ -112,7 +113,10 @@ describe('time at the table', () => {
     await a.waitForSelector('[data-testid=end]', { timeout: 60_000 });
     await a.waitForSelector('[data-testid=end-left-0]');
     const ranking = await a.locator('[data-testid=ranking] li').allTextContents();
-    assert.match(ranking[1], new RegExp(EN['left.resigned'].split(':')[0]));
+    assert.ok(ranking[1].includes(EN['end.left.resigned.seat'].split(' {')[0]), ranking[1]);
+    // The seat that left wins nothing, whatever the bot scored for it.
+    assert.equal(await a.textContent('#end-head'), EN['end.left.resigned']);
+    assert.equal(await a.locator('.end-card.won').count(), 0);
     assert.deepEqual(errors, []);
   });
 });

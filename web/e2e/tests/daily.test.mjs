@@ -85,7 +85,7 @@ describe('the daily challenge', () => {
     const c = await card(server.url, id, token);
     assert.equal(c.rank, 1);
     assert.equal(await page.textContent('[data-testid=daily-rank]'), 'Place 1 of 1 today.');
-    assert.equal(await page.textContent('[data-testid=daily-par]'), `Par (the greedy bot on the same deck): ${words('solo', c.par)}`);
+    assert.equal(await page.textContent('[data-testid=daily-par]'), `Par (a level 4 bot on the same deck): ${words('solo', c.par)}`);
     assert.ok((await page.textContent('[data-testid=daily-end-board]')).includes('Ada'));
     const share = `Sagani daily ${today.day}: ${words('solo', c.result)}`;
     assert.equal(await page.inputValue('[data-testid=share-line]'), share);

@@ -34,7 +34,7 @@ describe('playing in the browser', () => {
     t.after(() => server.stop());
     const page = await browser.newPage();
     const errors = watchErrors(page);
-    const game = await createGame(page, server.url, ['bot:greedy']);
+    const game = await createGame(page, server.url, ['bot:mcts:4']);
     let shot = false;
     const done = new Map();
     let intermezzoShot = false;
@@ -106,7 +106,7 @@ describe('playing in the browser', () => {
     await page.waitForSelector('[data-testid=table][data-status=playing]');
     const next = new URL(page.url()).pathname.split('/')[2];
     const again = await (await fetch(`${server.url}/api/games/${next}`)).json();
-    assert.deepEqual(again.seats.map((s) => s.bot || s.kind), ['human', 'greedy']);
+    assert.deepEqual(again.seats.map((s) => s.bot || s.kind), ['human', 'mcts']);
     assert.equal((await (await fetch(`${server.url}/api/games/${game}`)).json()).rematch, next);
     assert.equal(await page.locator('[data-testid=watching]').count(), 0, 'the same seat, with the same token');
     assert.deepEqual(errors, []);
@@ -375,7 +375,7 @@ describe('playing in the browser', () => {
       assert.ok((await tooWide()) <= 0, `the home page is too wide at ${width} px`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
-    await createGame(page, server.url, ['bot:random', 'bot:greedy']);
+    await createGame(page, server.url, ['bot:random', 'bot:mcts:4']);
     // A few moves, until it is a turn with at least two tiles on offer.
     const ready = async () => (await waitForTurn(page)) === 'turn'
       && (await page.locator('[data-testid=offer-tile]:not([disabled])').count()) >= 2;

@@ -99,7 +99,7 @@ describe('the home, rules and about pages', () => {
     await page.selectOption('[data-testid=players]', '4');
     for (const i of [1, 2, 3]) assert.ok(await page.locator(`[data-testid=seat-${i}]#seat-${i}`).isVisible(), `seat-${i}`);
     const choices = await page.locator('[data-testid=seat-1] option').allTextContents();
-    assert.deepEqual(choices, ['human', 1, 2, 3, 4, 5, 6, 7, 8, 'greedy', 'random'].map((k) => EN[typeof k === 'number' ? `home.seat.level.${k}` : `home.seat.${k}`]));
+    assert.deepEqual(choices, ['human', 1, 2, 3, 4, 5, 6, 7, 8, 'random'].map((k) => EN[typeof k === 'number' ? `home.seat.level.${k}` : `home.seat.${k}`]));
     assert.equal(await page.textContent('[data-testid=my-games]'), EN['home.mine.none']);
     await page.waitForSelector(`[data-testid=lobby] >> text=${EN['home.open.none']}`);
     assert.deepEqual(await clippedOptions(page), []);
@@ -321,6 +321,11 @@ describe('the home, rules and about pages', () => {
     }
     await page.waitForSelector('[data-testid=no-such-page]');
     assert.ok((await page.textContent('[data-testid=no-such-page]')).includes(EN['page.missing']));
+    // Dressed like every other page: the site's bar, a heading of the page's type, a way home.
+    assert.equal(await page.locator('header.site-bar').count(), 1);
+    assert.equal(await page.textContent('.page h1'), EN['page.missing.title']);
+    assert.equal(await page.title(), EN['page.missing.doc.title']);
+    assert.equal(await page.getAttribute('[data-testid=missing-home]', 'href'), '/');
   });
 
   test('axe-core: nothing serious or critical on home, rules and about, in both languages', async (t) => {

@@ -128,7 +128,7 @@ describe('the table', () => {
       const errors = watchErrors(page);
       await page.goto(`${server.url}/`);
       await page.selectOption('[data-testid=players]', '2');
-      await page.selectOption('[data-testid=seat-1]', 'bot:greedy');
+      await page.selectOption('[data-testid=seat-1]', 'bot:mcts:4');
       await page.click('[data-testid=create]');
       await waitForTurn(page);
       // Every flight that starts, from now on.
@@ -201,13 +201,33 @@ describe('the table', () => {
       await openAs(page, server.url, game, seat, tokens[seat]);
       await page.waitForSelector('[data-testid=table][data-expects=intermezzo-pick]');
       const why = await page.textContent('[data-testid=intermezzo-why]');
-      assert.match(why, lang === 'en' ? /lowest score/ : /wenigsten Punkte/);
+      assert.match(why, lang === 'en' ? /fewest points when it began chooses first/ : /wenigsten Punkte hatte, wählt zuerst/);
+      // The first to choose is told so (nobody chose before).
+      assert.match(why, lang === 'en' ? /you choose first/ : /wählst du zuerst/);
       assert.ok((await page.locator('[data-testid=intermezzo-tile]:not([disabled])').count()) > 0);
       const { bad, all } = await axe(page);
       axeCounts[`intermezzo-${lang}`] = all;
       assert.deepEqual(bad, [], `axe-core in the intermezzo (${lang})`);
       await screenshot(page, `intermezzo-${lang}`);
       assert.deepEqual(errors, []);
+      await browser.close();
+    }
+    // The first passes: the second is told who chose before and that it is their choice now,
+    // not that they had the fewest points.
+    const r = await fetch(`${server.url}/api/games/${game}/moves`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[seat]}` }, body: JSON.stringify({ version: state.version, move: { action: 'pass' } }) });
+    assert.equal(r.status, 200);
+    const next = (await r.json()).state.view.next;
+    assert.equal(next.expects, 'intermezzo-pick', 'two players: the other chooses next');
+    {
+      const browser = await launchBrowser({ locale: 'de-DE', viewport: { width: 1400, height: 900 } });
+      const page = browser.pages()[0];
+      await openAs(page, server.url, game, next.player, tokens[next.player]);
+      await page.waitForSelector('[data-testid=table][data-expects=intermezzo-pick]');
+      const why = await page.textContent('[data-testid=intermezzo-why]');
+      assert.match(why, /Vor dir dran: Sitz \d/);
+      assert.match(why, /Jetzt wählst du\./);
+      assert.doesNotMatch(why, /wählst du zuerst/);
+      await screenshot(page, 'intermezzo-second-de');
       await browser.close();
     }
   });

@@ -122,7 +122,7 @@ describe('words', () => {
     const errors = watchErrors(page);
     await page.goto(`${server.url}/`);
     await page.selectOption('[data-testid=players]', '3');
-    await page.selectOption('[data-testid=seat-1]', 'bot:greedy');
+    await page.selectOption('[data-testid=seat-1]', 'bot:mcts:4');
     await page.selectOption('[data-testid=seat-2]', 'bot:random');
     await page.click('[data-testid=create]');
     await page.waitForSelector('[data-testid=table][data-my-turn=true]');

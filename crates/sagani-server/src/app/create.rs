@@ -157,6 +157,7 @@ impl App {
             ended: None,
             chats: 0,
             daily: None,
+            ratings: Vec::new(),
         };
         // 64 random bits: a taken id is all but impossible, but costs only a new one.
         let mut tries = 0;

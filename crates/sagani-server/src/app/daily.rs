@@ -123,6 +123,7 @@ impl App {
                 par: false,
                 result: None,
             }),
+            ratings: Vec::new(),
         };
         let mut tries = 0;
         loop {
@@ -237,6 +238,7 @@ impl App {
                 par: true,
                 result: None,
             }),
+            ratings: Vec::new(),
         };
         match self.open_game(&saved, None, false).await {
             // Another server made it first.

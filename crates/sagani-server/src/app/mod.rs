@@ -254,7 +254,9 @@ impl App {
             .moves
             .iter()
             .all(|m| game.game().to_act() == Some(m.seat) && game.play(m.mv).is_ok());
-        if fits {
+        // A rated game's end brings rating changes the news does not carry: read the whole game.
+        let rated_end = st.rated && game.game().is_over() && st.ratings.is_empty();
+        if fits && !rated_end {
             st.game = game;
             st.seats = news.seats;
             st.rematch = news.rematch;

@@ -150,17 +150,19 @@ impl App {
                 end
             }),
         };
+        let rated_end = st.rated && write.end.is_some();
         match self.store.append_move(&write).await {
             Ok(rev) => {
                 self.metrics.move_played();
-                if rev == st.rev + 1 {
+                if rev == st.rev + 1 && !rated_end {
                     st.game = next;
                     st.rev = rev;
                     st.times = times;
                     st.started_ms = started;
                 } else {
-                    // Something else changed the game meanwhile (a claim on another server):
-                    // the store's copy has both.
+                    // Something else changed the game meanwhile (a claim on another server),
+                    // or its end changed ratings the store worked out: the store's copy has
+                    // all of it.
                     self.reload(&table, &mut st).await?;
                 }
                 let state = st.state_for(id, Some(seat), self.now_ms());

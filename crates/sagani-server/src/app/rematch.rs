@@ -79,6 +79,7 @@ impl App {
                 ended: None,
                 chats: 0,
                 daily: None,
+                ratings: Vec::new(),
             };
             match self.open_game(&saved, Some((&id, st.rev)), true).await {
                 // Asked for on another server at the same moment: that one is the rematch.

@@ -44,6 +44,18 @@ pub struct SavedGame {
     pub chats: u64,
     /// A game of the daily challenge: its day, and its result once over.
     pub daily: Option<DailyTag>,
+    /// A rated game's rating changes, once it is over: one per seat its end rated (none when
+    /// it ended too early to count). Read from the rating history; never written from here.
+    pub ratings: Vec<RatingStep>,
+}
+
+/// One seat's rating before and after a rated game (Weng-Lin `mu` and `sigma`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingStep {
+    pub seat: u8,
+    /// Before the game: the player's previous entry in the history, else a newcomer's.
+    pub before: (f64, f64),
+    pub after: (f64, f64),
 }
 
 /// How a game ended other than by its rules.

@@ -31,7 +31,7 @@ pub use db::Value;
 pub use error::{Conflict, StoreError};
 pub use game::{
     rematch_id, BotTurn, Catchup, Change, ChatLine, ChatText, Counts, Ended, Left, LeftReason,
-    Progress, SavedGame, SavedMove, SavedSeat, Status, Summary,
+    Progress, RatingStep, SavedGame, SavedMove, SavedSeat, Status, Summary,
 };
 pub use postgres::{Postgres, PostgresStore};
 pub use sql::SqlStore;

@@ -126,6 +126,7 @@ pub fn game(id: &str, seats: Vec<SavedSeat>) -> SavedGame {
         ended: None,
         chats: 0,
         daily: None,
+        ratings: Vec::new(),
     }
 }
 

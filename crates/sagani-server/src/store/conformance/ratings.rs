@@ -1,6 +1,7 @@
 //! The end of a game, rated or not.
 
 use super::*;
+use crate::store::RatingStep;
 
 /// The last move of a game, with its end.
 pub(super) fn last(
@@ -72,6 +73,25 @@ pub async fn rated_end((a, b): Handles) {
         ("g1", 1_700_000_100)
     );
     assert_eq!((history[0].mu, history[0].sigma), (bea.mu, bea.sigma));
+    // The game reads back each seat's rating before and after it: newcomers' before.
+    let first = crate::rating::initial();
+    for s in [&a, &b] {
+        assert_eq!(
+            s.game("g1").await.unwrap().ratings,
+            [
+                RatingStep {
+                    seat: 0,
+                    before: (first.mu, first.sigma),
+                    after: (ada.mu, ada.sigma),
+                },
+                RatingStep {
+                    seat: 1,
+                    before: (first.mu, first.sigma),
+                    after: (bea.mu, bea.sigma),
+                },
+            ]
+        );
+    }
     // The leaderboard: rated accounts only, best first.
     let board = a.leaderboard(10, 1).await.unwrap();
     let names: Vec<&str> = board.iter().map(|r| r.name.as_str()).collect();
@@ -105,6 +125,23 @@ pub async fn rated_end((a, b): Handles) {
     assert!(ada2.mu > ada.mu && ada2.sigma < ada.sigma);
     assert_eq!(a.rating_history("p1", 10).await.unwrap().len(), 2);
     assert_eq!(a.rating_history("p1", 1).await.unwrap()[0].game, "g2");
+    // Ada's second game starts from where her first left her; Cy's is her first.
+    let cy = a.rating("p3").await.unwrap().unwrap();
+    assert_eq!(
+        b.game("g2").await.unwrap().ratings,
+        [
+            RatingStep {
+                seat: 0,
+                before: (ada.mu, ada.sigma),
+                after: (ada2.mu, ada2.sigma),
+            },
+            RatingStep {
+                seat: 1,
+                before: (first.mu, first.sigma),
+                after: (cy.mu, cy.sigma),
+            },
+        ]
+    );
 }
 
 /// A rated game with `players` (account ids) in its seats, every seat claimed with token
@@ -255,4 +292,5 @@ pub async fn unrated_end((a, b): Handles) {
     assert_eq!(results.len(), 1);
     assert_eq!(results[0].outcome.as_deref(), Some(outcome));
     assert_eq!(b.game("g1").await.unwrap().moves.len(), 1);
+    assert_eq!(b.game("g1").await.unwrap().ratings, []);
 }

@@ -3,8 +3,8 @@
 use super::super::db::{args, from_row, Conn, DbError, Sql, Value};
 use super::super::replay;
 use super::super::{
-    Catchup, ChatLine, ChatText, ChatWrite, Conflict, Counts, DailyTag, Ended, Progress, SavedGame,
-    SavedMove, SavedSeat, SoloResult, Status, StoreError, Summary,
+    Catchup, ChatLine, ChatText, ChatWrite, Conflict, Counts, DailyTag, Ended, Progress,
+    RatingStep, SavedGame, SavedMove, SavedSeat, SoloResult, Status, StoreError, Summary,
 };
 use super::guard::damaged_in;
 use super::seats;
@@ -203,7 +203,58 @@ pub(in super::super) async fn load(c: &mut dyn Conn, id: &str) -> Result<SavedGa
         ended,
         chats: row.chats.max(0) as u64,
         daily,
+        ratings: if row.rated {
+            rating_steps(c, id).await?
+        } else {
+            Vec::new()
+        },
     })
+}
+
+/// Each seat's rating before and after rated game `id`: its entry in the rating history for
+/// this game, and the player's entry before it (a newcomer's rating when there is none).
+async fn rating_steps(c: &mut dyn Conn, id: &str) -> Result<Vec<RatingStep>, StoreError> {
+    from_row! {
+        struct StepRow {
+            seat: u8,
+            mu: f64,
+            sigma: f64,
+            before_mu: Option<f64>,
+            before_sigma: Option<f64>,
+        }
+    }
+    let rows: Vec<StepRow> = c
+        .rows(
+            Both(
+                "SELECT s.seat, h.mu, h.sigma,
+                        (SELECT p.mu FROM rating_history p
+                         WHERE p.player_id = h.player_id
+                           AND (p.at < h.at OR (p.at = h.at AND p.game_id < h.game_id))
+                         ORDER BY p.at DESC, p.game_id DESC LIMIT 1) AS before_mu,
+                        (SELECT p.sigma FROM rating_history p
+                         WHERE p.player_id = h.player_id
+                           AND (p.at < h.at OR (p.at = h.at AND p.game_id < h.game_id))
+                         ORDER BY p.at DESC, p.game_id DESC LIMIT 1) AS before_sigma
+                 FROM seats s JOIN rating_history h
+                   ON h.game_id = s.game_id AND h.player_id = s.player_id
+                 WHERE s.game_id = $1 ORDER BY s.seat",
+            ),
+            args![id],
+        )
+        .await
+        .map_err(damaged_in(id))?;
+    let first = crate::rating::initial();
+    Ok(rows
+        .into_iter()
+        .map(|r| RatingStep {
+            seat: r.seat,
+            before: match (r.before_mu, r.before_sigma) {
+                (Some(mu), Some(sigma)) => (mu, sigma),
+                _ => (first.mu, first.sigma),
+            },
+            after: (r.mu, r.sigma),
+        })
+        .collect())
 }
 
 from_row! {
