@@ -4,6 +4,7 @@ use crate::error::CliError;
 use crate::out::say;
 use crate::replay::read_record;
 use crate::seats::{exit_as_replay, Roster};
+use sagani_ai::BotSpec;
 use sagani_core::record::replay_json;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -16,18 +17,22 @@ use std::time::Instant;
 /// it). For `mcts` a move's value is the player's expected return (0 to 1: the chance of
 /// winning, a little more for a wider margin; in solo, fewer tiles to reach 75 is higher) and
 /// visits count the search's playouts through it; for `greedy` the value is its evaluation.
+/// Levels 5 to 8 rate moves as `mcts` does, with their own iterations; levels 1 to 3 pick a
+/// move without rating the others. A search rates only the moves it tried: a list shorter than
+/// --top says so. A placement turned so that the tile's arrows point as in one listed already
+/// is the same move, and is left out.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani hint game.json\n  sagani hint game.json --bot mcts --budget-ms 3000 --top 8\n  sagani hint examples/two-player-game.json --after 20\n  sagani hint game.json --json"
+    after_help = crate::seats::bots_help("Examples:\n  sagani hint game.json\n  sagani hint game.json --bot mcts --budget-ms 3000 --top 8\n  sagani hint game.json --bot mcts:6\n  sagani hint examples/two-player-game.json --after 20\n  sagani hint game.json --json")
 )]
 pub struct Args {
     /// The record file, or `-` for standard input.
     file: PathBuf,
-    /// The bot that rates the moves: mcts, greedy, or a NAME given with --engine.
+    /// The bot that rates the moves: mcts, mcts:LEVEL, greedy, or a NAME given with --engine.
     #[arg(long, default_value = "mcts")]
     bot: String,
     /// How many moves to list.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 5, value_parser = crate::seats::at_least_one)]
     top: u64,
     /// Seed of the bot.
     #[arg(long, default_value_t = 1)]
@@ -92,22 +97,38 @@ fn run_inner(args: Args) -> Result<(), CliError> {
     let legal = game.legal_moves();
     let mut bot = args.roster.make(&args.bot, args.seed)?;
     let start = Instant::now();
-    let rated = bot.analyse(&view, &legal, args.roster.budget(), args.top as usize);
+    // Asked for more than --top: placements that do the same are listed once.
+    let top = usize::try_from(args.top).unwrap_or(usize::MAX);
+    let rated = bot.analyse(
+        &view,
+        &legal,
+        args.roster.budget(),
+        top.saturating_mul(4).min(legal.len()),
+    );
     let ms = start.elapsed().as_millis();
+    let mut moves: Vec<HintMove> = Vec::new();
+    let mut alike = 0;
+    for a in rated {
+        let preview = game.preview(a.mv).ok();
+        if moves.iter().any(|m| same_placement(m.mv, a.mv)) {
+            alike += 1;
+            continue;
+        }
+        moves.push(HintMove {
+            mv: a.mv,
+            value: a.value.is_finite().then_some(a.value),
+            visits: a.visits,
+            preview,
+            reason: sagani_ai::explain::option(&game, a.mv, Some(&a)),
+        });
+    }
+    let rated_count = moves.len();
+    moves.truncate(top);
     let hint = Hint {
         player,
         expects,
         bot: bot.name(),
-        moves: rated
-            .into_iter()
-            .map(|a| HintMove {
-                mv: a.mv,
-                value: a.value.is_finite().then_some(a.value),
-                visits: a.visits,
-                preview: game.preview(a.mv).ok(),
-                reason: sagani_ai::explain::reason(&game, a.mv, Some(&a)),
-            })
-            .collect(),
+        moves,
     };
     if args.json {
         say!(
@@ -116,13 +137,44 @@ fn run_inner(args: Args) -> Result<(), CliError> {
         );
         return Ok(());
     }
+    let spent = match (args.bot.parse::<BotSpec>(), args.roster.iterations()) {
+        (Ok(BotSpec::Level(_)), _) => format!("at its level, in {ms} ms"),
+        (_, Some(n)) => format!("after {n} iterations ({ms} ms)"),
+        _ => format!("after {ms} ms"),
+    };
     say!(
-        "player {player} to act ({}); {} legal moves; best by {} after {ms} ms:",
+        "player {player} to act ({}); {} legal moves; best by {} {spent}:",
         expects.name(),
         legal.len(),
         hint.bot
     );
+    // A bot that rates no moves (a one-ply level, an engine) names only its choice.
+    let unrated = hint.moves.iter().all(|m| m.value.is_none() && m.visits == 0);
+    if unrated {
+        say!(
+            "({} picks a move without rating the others: its choice)",
+            hint.bot
+        );
+    } else if (rated_count as u64) < args.top && rated_count + alike < legal.len() {
+        say!(
+            "(the search rated {} of the {} legal moves: it tries the likeliest first, and the others were never worth a playout{})",
+            rated_count + alike,
+            legal.len(),
+            if alike > 0 {
+                format!("; {alike} the same as a listed one but for an equal turn are left out")
+            } else {
+                String::new()
+            }
+        );
+    } else if alike > 0 {
+        say!("({alike} placements the same as a listed one but for an equal turn of the tile are left out)");
+    }
     for (i, m) in hint.moves.iter().enumerate() {
+        if unrated {
+            say!("{:>2}. {}", i + 1, m.mv);
+            say!("    {}", m.reason);
+            continue;
+        }
         let value = m.value.map_or("-".to_string(), |v| format!("{v:.3}"));
         let effect = m.preview.as_ref().map_or(String::new(), |p| {
             format!(
@@ -143,4 +195,20 @@ fn run_inner(args: Args) -> Result<(), CliError> {
         say!("    {}", m.reason);
     }
     Ok(())
+}
+
+/// Whether `mv` places the tile of a listed move on the same cell turned so that its arrows
+/// point the same ways (a tile whose arrows repeat after a half turn): the same move twice.
+fn same_placement(listed: sagani_core::Move, mv: sagani_core::Move) -> bool {
+    use sagani_core::Move::Place;
+    let (Place { tile, x, y, rot }, Place { tile: t, x: lx, y: ly, rot: lrot }) = (mv, listed)
+    else {
+        return false;
+    };
+    let Some(printed) = sagani_core::tile(tile) else {
+        return false;
+    };
+    let arrows = |r| printed.placed_arrows(r).collect::<Vec<_>>();
+    let (a, b) = (arrows(rot), arrows(lrot));
+    tile == t && (x, y) == (lx, ly) && a.len() == b.len() && a.iter().all(|d| b.contains(d))
 }
