@@ -279,7 +279,7 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
 }
 
 fn print_table(tally: &Tally, players: u8, games: u64) {
-    say!("{games} games of {players} players; a bot's games and wins count whole games (a win: one of its seats came first), its score and Cacophony are per seat, faults are its moves replaced by random ones (time-outs, illegal moves)");
+    say!("{games} games of {players} players");
     say!(
         "{:<12} {:>6} {:>6} {:>9} {:>17} {:>11} {:>10} {:>6} {:>6}",
         "bot",
@@ -313,4 +313,6 @@ fn print_table(tally: &Tally, players: u8, games: u64) {
             e
         );
     }
+    say!("games and wins count whole games (a win: one of the bot's seats came first); mean score and Cacophony are per seat;");
+    say!("faults are the bot's decisions replaced by a random move (time-outs, crashes, illegal moves; each logged on standard error)");
 }
