@@ -193,9 +193,14 @@ mod tests {
                 Box::new(RandomBot::new(g + 2)),
                 Box::new(RandomBot::new(g + 3)),
             ];
-            let (rg, faults) =
-                play_counted(&Setup::seeded(4, g), &mut bots, Budget::default(), g, &mut |_| {})
-                    .unwrap();
+            let (rg, faults) = play_counted(
+                &Setup::seeded(4, g),
+                &mut bots,
+                Budget::default(),
+                g,
+                &mut |_| {},
+            )
+            .unwrap();
             assert_eq!(faults, vec![0; 4]);
             tally.add(rg.game(), &seats, &faults);
         }

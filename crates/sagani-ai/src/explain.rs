@@ -159,7 +159,9 @@ mod tests {
         let solo = Game::new(&Setup::seeded(1, 3)).unwrap();
         let r = reason(&solo, Move::Pass, Some(&rated));
         assert!(
-            r.ends_with("; search value 0.62 over 2,400 playouts (1 is the fewest tiles to reach 75)"),
+            r.ends_with(
+                "; search value 0.62 over 2,400 playouts (1 is the fewest tiles to reach 75)"
+            ),
             "{r}"
         );
         assert_eq!(thousands(1_234_567), "1,234,567");

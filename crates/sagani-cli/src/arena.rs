@@ -248,12 +248,16 @@ fn print_sprt(t: &Sprt, bots: &[String], games: u64) {
     );
     let estimate = if elo.abs() >= 2399.0 {
         // Every pair went one way: the games give a bound, not a number.
+        let bound = match (elo > 0.0, elo_words(elo_lo), elo_words(elo_hi)) {
+            (true, lo, _) if !lo.starts_with('n') => format!(", at least {lo}"),
+            (false, _, hi) if !hi.starts_with('n') => format!(", at most {hi}"),
+            _ => String::new(),
+        };
         format!(
-            "Elo of {} over {}: no estimate, {} every pair; at least {}",
+            "Elo of {} over {}: no estimate, {} every pair{bound}",
             bots[0],
             bots[1],
             if elo > 0.0 { "it won" } else { "it lost" },
-            elo_words(elo_lo)
         )
     } else {
         format!(

@@ -149,7 +149,10 @@ fn run_inner(args: Args) -> Result<(), CliError> {
         hint.bot
     );
     // A bot that rates no moves (a one-ply level, an engine) names only its choice.
-    let unrated = hint.moves.iter().all(|m| m.value.is_none() && m.visits == 0);
+    let unrated = hint
+        .moves
+        .iter()
+        .all(|m| m.value.is_none() && m.visits == 0);
     if unrated {
         say!(
             "({} picks a move without rating the others: its choice)",
@@ -201,7 +204,15 @@ fn run_inner(args: Args) -> Result<(), CliError> {
 /// point the same ways (a tile whose arrows repeat after a half turn): the same move twice.
 fn same_placement(listed: sagani_core::Move, mv: sagani_core::Move) -> bool {
     use sagani_core::Move::Place;
-    let (Place { tile, x, y, rot }, Place { tile: t, x: lx, y: ly, rot: lrot }) = (mv, listed)
+    let (
+        Place { tile, x, y, rot },
+        Place {
+            tile: t,
+            x: lx,
+            y: ly,
+            rot: lrot,
+        },
+    ) = (mv, listed)
     else {
         return false;
     };

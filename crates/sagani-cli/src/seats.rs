@@ -39,7 +39,12 @@ pub struct Roster {
     /// value (trained or a file), solo_paired, solo_td (trained, none or a file) and
     /// solo_td_depth; see `MctsConfig` and docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too,
     /// so two settings can meet in one match.
-    #[arg(long, value_name = "NAME=VALUE,…", value_delimiter = ',', hide_short_help = true)]
+    #[arg(
+        long,
+        value_name = "NAME=VALUE,…",
+        value_delimiter = ',',
+        hide_short_help = true
+    )]
     mcts_config: Vec<String>,
 }
 

@@ -109,7 +109,9 @@ fn run_inner(args: Args) -> Result<(), CliError> {
         let rg = if clairvoyant {
             solved(&setup, beam)?
         } else {
-            args.roster.play(&setup, &[&args.bot], args.seed, i, &bar)?.0
+            args.roster
+                .play(&setup, &[&args.bot], args.seed, i, &bar)?
+                .0
         };
         if let Some(dir) = &args.records {
             write_record(dir, i, &rg.record().to_json())?;

@@ -776,7 +776,11 @@ fn arena_counts_an_engine_s_faults_in_its_row() {
 
 #[test]
 fn counts_of_zero_and_solo_bots_at_a_table_are_refused_in_words() {
-    for (flag, value) in [("--budget-ms", "0"), ("--iterations", "0"), ("--games", "0")] {
+    for (flag, value) in [
+        ("--budget-ms", "0"),
+        ("--iterations", "0"),
+        ("--games", "0"),
+    ] {
         let err = failed(
             &sagani()
                 .args(["arena", "--bots", "greedy,random", flag, value])
@@ -792,20 +796,42 @@ fn counts_of_zero_and_solo_bots_at_a_table_are_refused_in_words() {
             .output()
             .unwrap(),
     );
-    assert!(err.contains("solo only") && err.contains("sagani solo --bot clairvoyant"), "{err}");
+    assert!(
+        err.contains("solo only") && err.contains("sagani solo --bot clairvoyant"),
+        "{err}"
+    );
 }
 
 #[test]
 fn sprt_speaks_from_the_first_bot_s_side_and_refuses_in_the_right_words() {
     let err = failed(
         &sagani()
-            .args(["arena", "--bots", "greedy,random", "--players", "3", "--sprt", "0,20"])
+            .args([
+                "arena",
+                "--bots",
+                "greedy,random",
+                "--players",
+                "3",
+                "--sprt",
+                "0,20",
+            ])
             .output()
             .unwrap(),
     );
-    assert!(err.contains("2-player games") && !err.contains("name two"), "{err}");
+    assert!(
+        err.contains("2-player games") && !err.contains("name two"),
+        "{err}"
+    );
     let out = ok(&sagani()
-        .args(["arena", "--bots", "greedy,random", "--sprt", "0,400", "--games", "8"])
+        .args([
+            "arena",
+            "--bots",
+            "greedy,random",
+            "--sprt",
+            "0,400",
+            "--games",
+            "8",
+        ])
         .output()
         .unwrap());
     assert!(out.contains("pairs greedy won 0 of 2: "), "{out}");
@@ -822,7 +848,10 @@ fn hint_at_a_level_and_by_iterations_says_what_it_rated() {
         .args(["--bot", "mcts:2"])
         .output()
         .unwrap());
-    assert!(one.contains("picks a move without rating the others"), "{one}");
+    assert!(
+        one.contains("picks a move without rating the others"),
+        "{one}"
+    );
     assert!(!one.contains("visits") && !one.contains("value -"), "{one}");
     let searched = ok(&sagani()
         .arg("hint")
@@ -830,7 +859,10 @@ fn hint_at_a_level_and_by_iterations_says_what_it_rated() {
         .args(["--bot", "mcts:5", "--top", "3"])
         .output()
         .unwrap());
-    assert!(searched.contains("best by mcts:5 at its level"), "{searched}");
+    assert!(
+        searched.contains("best by mcts:5 at its level"),
+        "{searched}"
+    );
     assert!(!searched.contains("visits      0"), "{searched}");
     let all = ok(&sagani()
         .arg("hint")
@@ -862,5 +894,8 @@ fn hint_at_a_level_and_by_iterations_says_what_it_rated() {
         .output()
         .unwrap());
     assert!(text.contains("after 300 iterations ("), "{text}");
-    assert!(text.contains(" of the ") && text.contains("legal moves"), "{text}");
+    assert!(
+        text.contains(" of the ") && text.contains("legal moves"),
+        "{text}"
+    );
 }

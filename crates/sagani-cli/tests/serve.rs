@@ -503,6 +503,10 @@ fn a_first_start_says_it_made_a_database_in_one_plain_line() {
     assert!(said[0].starts_with("sagani server on http://"), "{said:?}");
     let _ = again.kill();
     let out = again.wait_with_output().unwrap();
-    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
