@@ -17,9 +17,9 @@ use std::time::Instant;
 /// it). For `mcts` a move's value is the player's expected return (0 to 1: the chance of
 /// winning, a little more for a wider margin; in solo, fewer tiles to reach 75 is higher) and
 /// visits count the search's playouts through it; for `greedy` the value is its evaluation.
-/// Levels 5 to 8 rate moves as `mcts` does, with their own iterations; levels 1 to 3 pick a
-/// move without rating the others. A search rates only the moves it tried: a list shorter than
-/// --top says so. A placement turned so that the tile's arrows point as in one listed already
+/// Levels 5 to 8 rate moves as `mcts` does, with their own iterations, level 4 as `greedy`;
+/// levels 1 to 3 pick a move without rating the others. A search rates only the moves it
+/// tried: a list shorter than --top says so. A placement turned so that the tile's arrows point as in one listed already
 /// is the same move, and is left out.
 #[derive(clap::Args)]
 #[command(
