@@ -320,6 +320,26 @@ mod tests {
         assert!(matches!(LADDER[LEVELS as usize - 1].play, Play::Tuned(_)));
     }
 
+    /// A search level rates moves as its search does, on its own iterations; a one-ply level
+    /// names only its choice.
+    #[test]
+    fn a_search_level_rates_several_moves_and_a_one_ply_level_its_choice() {
+        let g = Game::new(&Setup::seeded(2, 4)).unwrap();
+        let view = g.view(g.to_act());
+        let legal = g.legal_moves();
+        let rated = level_bot(5, 1)
+            .unwrap()
+            .analyse(&view, &legal, Budget::millis(60_000), 5);
+        assert!(rated.len() > 1, "{rated:?}");
+        assert!(rated.iter().all(|a| a.visits > 0 && a.value.is_finite()));
+        assert!(rated.iter().map(|a| a.visits).sum::<u64>() <= 60);
+        let one = level_bot(2, 1)
+            .unwrap()
+            .analyse(&view, &legal, Budget::millis(60_000), 5);
+        assert_eq!(one.len(), 1);
+        assert!(legal.contains(&one[0].mv) && one[0].value.is_nan());
+    }
+
     /// The share of games level `a` wins against level `b` over `decks` seeded decks, each
     /// played twice with the seats swapped.
     fn wins(a: u8, b: u8, decks: u64) -> f64 {
