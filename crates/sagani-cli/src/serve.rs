@@ -204,16 +204,15 @@ fn run_inner(args: Args) -> Result<(), CliError> {
         let addr = listener
             .local_addr()
             .map_err(CliError::io("cannot read the address listened on"))?;
-        // Tests and scripts read this line to find the port.
-        say!(
-            "sagani server on http://{addr} (database {}, {games} games)",
-            sagani_server::store::shown(&args.db)
-        );
+        // Tests and scripts read this line to find the port, and may stop reading after it:
+        // whatever a newcomer needs is said in it.
+        let db = sagani_server::store::shown(&args.db);
         if new_file {
             say!(
-                "sagani: a new database, {}; open http://{addr} in a browser to play",
-                sagani_server::store::shown(&args.db)
+                "sagani server on http://{addr} (database {db}, new); open http://{addr} in a browser to play"
             );
+        } else {
+            say!("sagani server on http://{addr} (database {db}, {games} games)");
         }
         use std::io::Write;
         let _ = std::io::stdout().flush();

@@ -452,8 +452,8 @@ fn the_deck_seed_is_never_printed() {
     assert!(!err.contains("987654321") && !line.contains("987654321"));
 }
 
-/// The first start on a new file says so in one line with the address to open; the schema's
-/// migrations are logged only at debug level. A second start has nothing new to say.
+/// The first start on a new file says so in its one line, with the address to open; the
+/// schema's migrations are logged only at debug level. A second start counts the games.
 #[test]
 fn a_first_start_says_it_made_a_database_in_one_plain_line() {
     let dir = std::env::temp_dir().join(format!("sagani-first-{}", std::process::id()));
@@ -461,7 +461,7 @@ fn a_first_start_says_it_made_a_database_in_one_plain_line() {
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("new.db");
     let start = || {
-        Command::new(env!("CARGO_BIN_EXE_sagani"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sagani"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(&db)
             .env_remove("RUST_LOG")
@@ -469,44 +469,35 @@ fn a_first_start_says_it_made_a_database_in_one_plain_line() {
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
-            .unwrap()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let _ = child.kill();
+        let err = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
+        (line, err)
     };
-    let lines = |child: &mut std::process::Child, n: usize| {
-        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-        (0..n)
-            .map(|_| {
-                let mut line = String::new();
-                std::io::BufRead::read_line(&mut out, &mut line).unwrap();
-                line
-            })
-            .collect::<Vec<_>>()
-    };
-    let mut first = start();
-    let said = lines(&mut first, 2);
-    let url = said[0]
+    let (line, err) = start();
+    let url = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("{said:?}"))
+        .unwrap_or_else(|| panic!("{line:?}"))
         .to_string();
     assert!(
-        said[1].starts_with("sagani: a new database, ")
-            && said[1].contains("new.db")
-            && said[1].contains(&format!("open {url} in a browser")),
-        "{said:?}"
+        line.starts_with(&format!("sagani server on {url} (database "))
+            && line.contains("new.db, new); ")
+            && line.contains(&format!("open {url} in a browser to play")),
+        "{line:?}"
     );
-    let _ = first.kill();
-    let err = String::from_utf8_lossy(&first.wait_with_output().unwrap().stderr).into_owned();
     assert!(!err.contains("migration"), "{err}");
-    // Again on the same file: only the address line.
-    let mut again = start();
-    let said = lines(&mut again, 1);
-    assert!(said[0].starts_with("sagani server on http://"), "{said:?}");
-    let _ = again.kill();
-    let out = again.wait_with_output().unwrap();
+    let (line, _) = start();
+    assert!(line.contains("new.db, 0 games)"), "{line:?}");
     assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
+        !line.contains("new)") && !line.contains("browser"),
+        "{line:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
