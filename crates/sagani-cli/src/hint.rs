@@ -172,6 +172,7 @@ fn run_inner(args: Args) -> Result<(), CliError> {
     } else if alike > 0 {
         say!("({alike} placements the same as a listed one but for an equal turn of the tile are left out)");
     }
+    let searched = hint.moves.iter().any(|m| m.visits > 1);
     for (i, m) in hint.moves.iter().enumerate() {
         if unrated {
             say!("{:>2}. {}", i + 1, m.mv);
@@ -189,11 +190,16 @@ fn run_inner(args: Args) -> Result<(), CliError> {
                 if p.covered.len() == 1 { "" } else { "s" }
             )
         });
+        // A bot that rates by its evaluation (greedy) plays no playouts to count.
+        let visits = if searched {
+            format!(", visits {:>6}", m.visits)
+        } else {
+            String::new()
+        };
         say!(
-            "{:>2}. {:<42} value {value:>7}, visits {:>6}{effect}",
+            "{:>2}. {:<42} value {value:>7}{visits}{effect}",
             i + 1,
-            m.mv.to_string(),
-            m.visits
+            m.mv.to_string()
         );
         say!("    {}", m.reason);
     }
