@@ -6,6 +6,7 @@ use crate::replay::read_record;
 use crate::seats::{exit_as_replay, Roster};
 use sagani_ai::BotSpec;
 use sagani_core::record::replay_json;
+use sagani_core::Preview;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -65,6 +66,9 @@ struct HintMove {
     preview: Option<sagani_core::Preview>,
     /// Why, in plain words: what the move does, and how the search rated it.
     reason: String,
+    /// Other turns of the tile on the same cell that do the same at once, rated lower.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    also_turned: Vec<u8>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -110,7 +114,15 @@ fn run_inner(args: Args) -> Result<(), CliError> {
     let mut alike = 0;
     for a in rated {
         let preview = game.preview(a.mv).ok();
-        if moves.iter().any(|m| same_placement(m.mv, a.mv)) {
+        // Another turn of a listed placement, doing the same at once and rated lower: named
+        // beside it rather than listed again.
+        if let Some(m) = moves
+            .iter_mut()
+            .find(|m| same_at_once(m, a.mv, preview.as_ref()))
+        {
+            if let sagani_core::Move::Place { rot, .. } = a.mv {
+                m.also_turned.push(rot);
+            }
             alike += 1;
             continue;
         }
@@ -120,6 +132,7 @@ fn run_inner(args: Args) -> Result<(), CliError> {
             visits: a.visits,
             preview,
             reason: sagani_ai::explain::option(&game, a.mv, Some(&a)),
+            also_turned: Vec::new(),
         });
     }
     let rated_count = moves.len();
@@ -164,19 +177,17 @@ fn run_inner(args: Args) -> Result<(), CliError> {
             rated_count + alike,
             legal.len(),
             if alike > 0 {
-                format!("; {alike} the same as a listed one but for an equal turn are left out")
+                format!("; {alike} are named as other turns of a listed one")
             } else {
                 String::new()
             }
         );
-    } else if alike > 0 {
-        say!("({alike} placements the same as a listed one but for an equal turn of the tile are left out)");
     }
     let searched = hint.moves.iter().any(|m| m.visits > 1);
     for (i, m) in hint.moves.iter().enumerate() {
         if unrated {
             say!("{:>2}. {}", i + 1, m.mv);
-            say!("    {}", m.reason);
+            say!("    {}{}", m.reason, turns_words(&m.also_turned));
             continue;
         }
         let value = m.value.map_or("-".to_string(), |v| format!("{v:.3}"));
@@ -201,31 +212,53 @@ fn run_inner(args: Args) -> Result<(), CliError> {
             i + 1,
             m.mv.to_string()
         );
-        say!("    {}", m.reason);
+        say!("    {}{}", m.reason, turns_words(&m.also_turned));
     }
     Ok(())
 }
 
-/// Whether `mv` places the tile of a listed move on the same cell turned so that its arrows
-/// point the same ways (a tile whose arrows repeat after a half turn): the same move twice.
-fn same_placement(listed: sagani_core::Move, mv: sagani_core::Move) -> bool {
+/// "; turned 1 or 3 it does the same at once (rated lower)".
+fn turns_words(turns: &[u8]) -> String {
+    if turns.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = turns.iter().map(u8::to_string).collect();
+    format!(
+        "; turned {} it does the same at once (rated lower)",
+        list.join(" or ")
+    )
+}
+
+/// Whether `mv` places the tile of a listed move on the same cell, turned otherwise but doing
+/// the same at once (the same arrows of the same tiles covered, the same tiles completed, the
+/// same discs left): to a player it reads as the same line again.
+fn same_at_once(listed: &HintMove, mv: sagani_core::Move, preview: Option<&Preview>) -> bool {
     use sagani_core::Move::Place;
     let (
-        Place { tile, x, y, rot },
+        Place { tile, x, y, .. },
         Place {
             tile: t,
             x: lx,
             y: ly,
-            rot: lrot,
+            ..
         },
-    ) = (mv, listed)
+    ) = (mv, listed.mv)
     else {
         return false;
     };
-    let Some(printed) = sagani_core::tile(tile) else {
+    let (Some(p), Some(lp)) = (preview, listed.preview.as_ref()) else {
         return false;
     };
-    let arrows = |r| printed.placed_arrows(r).collect::<Vec<_>>();
-    let (a, b) = (arrows(rot), arrows(lrot));
-    tile == t && (x, y) == (lx, ly) && a.len() == b.len() && a.iter().all(|d| b.contains(d))
+    let on = |p: &Preview| {
+        let mut tiles: Vec<_> = p.covered.iter().map(|c| c.tile).collect();
+        tiles.sort_unstable();
+        (
+            tiles,
+            p.completed.clone(),
+            p.points,
+            p.cacophony,
+            p.supply_after,
+        )
+    };
+    (tile, x, y) == (t, lx, ly) && on(p) == on(lp)
 }

@@ -864,25 +864,60 @@ fn hint_at_a_level_and_by_iterations_says_what_it_rated() {
         "{searched}"
     );
     assert!(!searched.contains("visits      0"), "{searched}");
+    // An intermezzo pick whose search rates two turns of one stored tile alike.
     let all = ok(&sagani()
         .arg("hint")
-        .arg(&path)
-        .args(["--iterations", "300", "--top", "1000", "--json"])
+        .arg(root().join("examples/two-player-game.json"))
+        .args([
+            "--after",
+            "34",
+            "--iterations",
+            "2000",
+            "--top",
+            "1000",
+            "--json",
+        ])
         .output()
         .unwrap());
     let v: Value = serde_json::from_str(&all).unwrap();
     let moves = v["moves"].as_array().unwrap();
-    // No two listed placements are one tile on one cell turned to the same arrows.
-    let arrows = |m: &Value| {
-        let t = sagani_core::tile(m["tile"].as_u64().unwrap() as u8).unwrap();
-        let mut a: Vec<_> = t.placed_arrows(m["rot"].as_u64().unwrap() as u8).collect();
-        a.sort();
-        (m["tile"].clone(), m["x"].clone(), m["y"].clone(), a)
+    assert_eq!(v["expects"], "intermezzo-pick");
+    assert!(moves.iter().any(|m| m["also_turned"].is_array()), "{all}");
+    // A pass listed below a placement of a stored tile is no verdict on the stored tiles.
+    for pass in moves.iter().filter(|m| m["move"]["action"] == "pass") {
+        let reason = pass["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with("passes: takes no stored tile"),
+            "{reason}"
+        );
+    }
+    // No two listed placements are one tile on one cell doing the same at once: the other
+    // turns are named beside the first.
+    let key = |m: &Value| {
+        let p = &m["preview"];
+        let mut covered: Vec<u64> = p["covered"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["tile"].as_u64().unwrap())
+            .collect();
+        covered.sort_unstable();
+        let mv = &m["move"];
+        (
+            [mv["tile"].clone(), mv["x"].clone(), mv["y"].clone()],
+            covered,
+            [
+                p["completed"].clone(),
+                p["points"].clone(),
+                p["cacophony"].clone(),
+                p["supply_after"].clone(),
+            ],
+        )
     };
     let keys: Vec<_> = moves
         .iter()
         .filter(|m| m["move"]["action"] == "place")
-        .map(|m| arrows(&m["move"]))
+        .map(key)
         .collect();
     for (i, k) in keys.iter().enumerate() {
         assert!(!keys[..i].contains(k), "{k:?} twice");
