@@ -3,7 +3,9 @@
 
 It reads one JSON request per line on standard input and answers one JSON line on standard
 output. Its play is simple on purpose: it prefers the placement that lies next to the most of
-its own tiles (ties at random), and never takes the intermezzo choice or an intermezzo tile.
+its own tiles (ties at random). It places a tile whenever it may: it never makes the
+intermezzo choice, and when an intermezzo lets it pick a stored tile it takes one rather than
+pass.
 
     sagani arena --bots py,random --engine "py=python3 examples/engine.py 7"
 

@@ -17,6 +17,19 @@ pub fn play_game(
     seed: u64,
     log: &mut dyn FnMut(String),
 ) -> Result<RecordedGame, SetupError> {
+    play_counted(setup, bots, budget, seed, log).map(|(rg, _)| rg)
+}
+
+/// `play_game`, and each seat's faults: the decisions it could not make (an engine's time-out
+/// or crash) or made outside the legal list, each replaced by a random legal move.
+pub fn play_counted(
+    setup: &Setup,
+    bots: &mut [Box<dyn Bot>],
+    budget: Budget,
+    seed: u64,
+    log: &mut dyn FnMut(String),
+) -> Result<(RecordedGame, Vec<u64>), SetupError> {
+    let mut faults = vec![0; bots.len()];
     let mut rg = RecordedGame::new(setup)?;
     if bots.len() != setup.players as usize {
         return Err(SetupError::Bots {
@@ -31,6 +44,7 @@ pub fn play_game(
         let view = rg.game().view(Some(seat));
         let d = bots[seat as usize].choose(&view, &legal, budget);
         if let Some(why) = &d.fault {
+            faults[seat as usize] += 1;
             log(format!(
                 "seat {seat} ({}): {why}; a random legal move was played for it",
                 bots[seat as usize].name()
@@ -39,6 +53,10 @@ pub fn play_game(
         let mv = if legal.contains(&d.mv) {
             d.mv
         } else {
+            // A fault already counted chose its random move itself.
+            if d.fault.is_none() {
+                faults[seat as usize] += 1;
+            }
             let mv = legal[rng.random_range(0..legal.len())];
             log(format!(
                 "seat {seat} ({}) chose an illegal move ({}): {} played instead",
@@ -53,7 +71,7 @@ pub fn play_game(
             bot.observe(seat, mv);
         }
     }
-    Ok(rg)
+    Ok((rg, faults))
 }
 
 /// The seatings played on each deck of a match between `bots` bots at tables of `players`;
@@ -86,15 +104,21 @@ pub fn seatings(bots: usize, players: usize) -> Vec<Vec<usize>> {
     }
 }
 
-/// Per-bot totals of a match.
+/// Per-bot totals of a match. A bot may hold several seats of one game: it has then played
+/// one game, and won it if any of its seats won.
 #[derive(Clone, Debug, Default)]
 pub struct BotTally {
     pub name: String,
-    /// Seats played (a bot may hold several seats of one game).
+    /// Games it sat in.
     pub games: u64,
+    /// Games one of its seats won.
     pub wins: u64,
+    /// Each of its seats' final score.
     pub scores: Vec<f64>,
+    /// Each of its seats' Cacophony discs.
     pub cacophony: Vec<f64>,
+    /// Decisions replaced by a random legal move: time-outs, crashes, illegal answers.
+    pub faults: u64,
 }
 
 /// A whole match's results.
@@ -119,17 +143,20 @@ impl Tally {
         }
     }
 
-    /// Adds a finished multiplayer game whose seat s was played by bot `seats[s]`.
-    pub fn add(&mut self, game: &Game, seats: &[usize]) {
+    /// Adds a finished multiplayer game whose seat s was played by bot `seats[s]`, with each
+    /// seat's faults (`play_counted`).
+    pub fn add(&mut self, game: &Game, seats: &[usize], faults: &[u64]) {
         let Some(Outcome::Ranking { ranking, scores }) = game.outcome() else {
             return;
         };
         for (s, &b) in seats.iter().enumerate() {
             let t = &mut self.bots[b];
-            t.games += 1;
-            t.wins += (ranking[0] as usize == s) as u64;
+            // A bot's first seat counts its game; the winner's seat counts its win.
+            t.games += u64::from(!seats[..s].contains(&b));
+            t.wins += u64::from(ranking[0] as usize == s);
             t.scores.push(scores[s] as f64);
             t.cacophony.push(game.cacophony(s as u8) as f64);
+            t.faults += faults.get(s).copied().unwrap_or(0);
         }
         for (i, &a) in ranking.iter().enumerate() {
             for &b in &ranking[i + 1..] {
@@ -148,7 +175,41 @@ impl Tally {
 
 #[cfg(test)]
 mod tests {
-    use super::seatings;
+    use super::*;
+    use crate::{Greedy, RandomBot};
+
+    /// One greedy bot against three random ones: greedy wins nearly every game, and its count
+    /// is of games, never above the games played, whatever seats it holds.
+    #[test]
+    fn a_bot_s_games_and_wins_count_whole_games() {
+        let names = ["greedy".to_string(), "random".to_string()];
+        let mut tally = Tally::new(&names);
+        let seats = [0, 1, 1, 1];
+        let games = 6;
+        for g in 0..games {
+            let mut bots: Vec<Box<dyn Bot>> = vec![
+                Box::new(Greedy::new(g)),
+                Box::new(RandomBot::new(g + 1)),
+                Box::new(RandomBot::new(g + 2)),
+                Box::new(RandomBot::new(g + 3)),
+            ];
+            let (rg, faults) = play_counted(
+                &Setup::seeded(4, g),
+                &mut bots,
+                Budget::default(),
+                g,
+                &mut |_| {},
+            )
+            .unwrap();
+            assert_eq!(faults, vec![0; 4]);
+            tally.add(rg.game(), &seats, &faults);
+        }
+        let (greedy, random) = (&tally.bots[0], &tally.bots[1]);
+        assert_eq!((greedy.games, random.games), (games, games));
+        assert_eq!(greedy.wins + random.wins, games);
+        assert!(random.wins <= games && greedy.wins <= games);
+        assert_eq!((greedy.scores.len(), random.scores.len()), (6, 18));
+    }
 
     #[test]
     fn seatings_balance_seats_and_let_every_two_bots_meet() {

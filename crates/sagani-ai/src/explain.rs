@@ -42,9 +42,19 @@ fn thousands(n: u64) -> String {
     out
 }
 
-/// The reason for `mv` in `game` (the position it is played in), with the search's rating of
-/// it when there is one (`value` from 0 to 1, `visits` its playouts).
+/// The reason for `mv` in `game` (the position it is played in), the move a bot chose, with
+/// the search's rating of it when there is one (`value` from 0 to 1, `visits` its playouts).
 pub fn reason(game: &Game, mv: Move, rated: Option<&Analysis>) -> String {
+    words(game, mv, rated, "passes: no stored tile is worth taking")
+}
+
+/// What `mv` does, as one of several moves listed side by side (`sagani hint`): a pass listed
+/// below a better move is no verdict on the stored tiles.
+pub fn option(game: &Game, mv: Move, rated: Option<&Analysis>) -> String {
+    words(game, mv, rated, "passes: takes no stored tile")
+}
+
+fn words(game: &Game, mv: Move, rated: Option<&Analysis>, pass: &str) -> String {
     let mut s = match mv {
         Move::Place { tile: t, .. } => match game.preview(mv) {
             Ok(pv) => {
@@ -96,14 +106,27 @@ pub fn reason(game: &Game, mv: Move, rated: Option<&Analysis>) -> String {
             "stores {} for the intermezzo and draws the top tile",
             tile_words(t)
         ),
-        Move::Pass => "passes: no stored tile is worth taking".to_string(),
+        Move::Pass => pass.to_string(),
     };
     if let Some(a) = rated.filter(|a| a.visits > 1 && a.value.is_finite()) {
-        s.push_str(&format!(
-            "; scored {:.0}% over {} playouts",
-            100.0 * a.value,
-            thousands(a.visits)
-        ));
+        if game.players() == 1 {
+            // A solo playout ends in a number of tiles or a score, not in a win.
+            let goal = match game.variant() {
+                sagani_core::Variant::Solo => "1 is the fewest tiles to reach 75",
+                _ => "higher is a better score",
+            };
+            s.push_str(&format!(
+                "; search value {:.2} over {} playouts ({goal})",
+                a.value,
+                thousands(a.visits)
+            ));
+        } else {
+            s.push_str(&format!(
+                "; won {:.0}% of {} playouts",
+                100.0 * a.value,
+                thousands(a.visits)
+            ));
+        }
     }
     s
 }
@@ -130,7 +153,17 @@ mod tests {
             value: 0.625,
             visits: 2400,
         };
-        assert!(reason(&g, Move::Pass, Some(&rated)).ends_with("; scored 62% over 2,400 playouts"));
+        assert!(reason(&g, Move::Pass, Some(&rated)).ends_with("; won 62% of 2,400 playouts"));
+        assert!(reason(&g, Move::Pass, None).contains("no stored tile is worth taking"));
+        assert_eq!(option(&g, Move::Pass, None), "passes: takes no stored tile");
+        let solo = Game::new(&Setup::seeded(1, 3)).unwrap();
+        let r = reason(&solo, Move::Pass, Some(&rated));
+        assert!(
+            r.ends_with(
+                "; search value 0.62 over 2,400 playouts (1 is the fewest tiles to reach 75)"
+            ),
+            "{r}"
+        );
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(plural(1, "disc"), "1 disc");
     }

@@ -5,7 +5,7 @@
 //! (`docs/bots.md`), and a server may still cut a decision short at its time cap.
 
 use crate::sampler::PileSampler;
-use crate::{Bot, Budget, Decision, Mcts, MctsConfig};
+use crate::{Analysis, Bot, Budget, Decision, Mcts, MctsConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sagani_core::view::View;
@@ -13,6 +13,19 @@ use sagani_core::{Gain, Move};
 
 /// How many levels there are.
 pub const LEVELS: u8 = 8;
+
+/// The level a newcomer meets when nobody chose one: `sagani play`'s bots, a server's `mcts`
+/// seat without a level, and the page's seat menu (web/home.js, held to it by a test).
+pub const DEFAULT_LEVEL: u8 = 2;
+
+/// The levels in one line each ("1 newcomer"), for help texts.
+pub fn ladder_words() -> String {
+    LADDER
+        .iter()
+        .map(|l| format!("{} {}", l.level, l.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// What a level does.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -175,6 +188,20 @@ impl Bot for Leveled {
         };
         self.bot.choose(view, legal, own)
     }
+
+    fn analyse(
+        &mut self,
+        view: &View,
+        legal: &[Move],
+        budget: Budget,
+        top: usize,
+    ) -> Vec<Analysis> {
+        let own = Budget {
+            time: budget.time,
+            iterations: self.iterations,
+        };
+        self.bot.analyse(view, legal, own, top)
+    }
 }
 
 /// The newcomer's liking for a placement: arrows covered and points seen, nothing more.
@@ -277,6 +304,9 @@ mod tests {
             assert_eq!(bot.name(), format!("mcts:{n}"));
         }
         assert!(level(0).is_err() && level(9).is_err());
+        assert!(level(DEFAULT_LEVEL).is_ok());
+        assert!(ladder_words().starts_with("1 newcomer, 2 beginner,"));
+        assert!(ladder_words().ends_with("8 master"));
         // Search levels grow their budgets.
         let its: Vec<u64> = LADDER
             .iter()
@@ -288,6 +318,26 @@ mod tests {
         assert!(its.windows(2).all(|w| w[0] < w[1]), "{its:?}");
         // The top level is today's search.
         assert!(matches!(LADDER[LEVELS as usize - 1].play, Play::Tuned(_)));
+    }
+
+    /// A search level rates moves as its search does, on its own iterations; a one-ply level
+    /// names only its choice.
+    #[test]
+    fn a_search_level_rates_several_moves_and_a_one_ply_level_its_choice() {
+        let g = Game::new(&Setup::seeded(2, 4)).unwrap();
+        let view = g.view(g.to_act());
+        let legal = g.legal_moves();
+        let rated = level_bot(5, 1)
+            .unwrap()
+            .analyse(&view, &legal, Budget::millis(60_000), 5);
+        assert!(rated.len() > 1, "{rated:?}");
+        assert!(rated.iter().all(|a| a.visits > 0 && a.value.is_finite()));
+        assert!(rated.iter().map(|a| a.visits).sum::<u64>() <= 60);
+        let one = level_bot(2, 1)
+            .unwrap()
+            .analyse(&view, &legal, Budget::millis(60_000), 5);
+        assert_eq!(one.len(), 1);
+        assert!(legal.contains(&one[0].mv) && one[0].value.is_nan());
     }
 
     /// The share of games level `a` wins against level `b` over `decks` seeded decks, each

@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=4))]
     players: u8,
     /// Number of games to play.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 100_000, value_parser = crate::seats::at_least_one)]
     games: u64,
     /// Seed of the first deck (game i uses seed + i) and of the random choices.
     #[arg(long, default_value_t = 1)]
@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
     /// Positions searched for --mcts.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 20, value_parser = crate::seats::at_least_one)]
     positions: u64,
     /// Search time per position for --mcts, in milliseconds.
     #[arg(long, default_value_t = 1000)]

@@ -17,8 +17,9 @@ use std::time::Duration;
 /// Play Sagani full-screen in the terminal: against bots, hot-seat, or solo; or at a table on a
 /// game server, with people in browsers.
 ///
-/// Seat 1 is you. `--bots` names who plays the other seats, in order: a bot (random, greedy,
-/// mcts, or an --engine NAME) or `human` for another person at the same keyboard. Naming every
+/// Seat 1 is you. `--bots` names who plays the other seats, in order: a bot (a level
+/// `mcts:LEVEL`, random, greedy, mcts, or an --engine NAME) or `human` for another person at
+/// the same keyboard; without it, level 2 plays them. Naming every
 /// seat (as many names as players) puts a bot in seat 1 too, to watch bots play. `q` saves the
 /// game as a record (docs/RECORD.md, with the seats) and quits; `--load` resumes it.
 ///
@@ -27,14 +28,15 @@ use std::time::Duration;
 /// link to hand out) and seats you in it. `q` leaves the table; the link brings you back.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  sagani play                               # you against mcts\n  sagani play --players 3 --bots mcts,greedy --seed 7\n  sagani play --players 2 --bots human       # two people, one keyboard\n  sagani play --solo                        # reach 75 with as few tiles as you can\n  sagani play --solo --variant solo-all     # all 72 tiles\n  sagani play --load sagani-game.json       # go on with a game saved by q\n  sagani play --join http://127.0.0.1:8080/games/9f2c…/join/5be1…   # a seat at a server's table\n  sagani play --server http://127.0.0.1:8080 --bots human --clock 5+5 --name Tess\n\nIn the game, ? shows every key."
+    after_help = crate::seats::bots_help("Examples:\n  sagani play                               # you against level 2, a beginner\n  sagani play --bots mcts:5                 # you against level 5\n  sagani play --players 3 --bots mcts,greedy --seed 7\n  sagani play --players 2 --bots human       # two people, one keyboard\n  sagani play --solo                        # reach 75 with as few tiles as you can\n  sagani play --solo --variant solo-all     # all 72 tiles\n  sagani play --load sagani-game.json       # go on with a game saved by q\n  sagani play --join http://127.0.0.1:8080/games/9f2c…/join/5be1…   # a seat at a server's table\n  sagani play --server http://127.0.0.1:8080 --bots human --clock 5+5 --name Tess\n\nIn the game, ? shows every key.")
 )]
 pub struct Args {
     /// Seats in the game, 1 to 4 (default: one more than the --bots names, 2 to 4; 1 with
     /// --solo).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=4))]
     players: Option<u8>,
-    /// Who plays the seats after yours, comma-separated (default: mcts in each).
+    /// Who plays the seats after yours, comma-separated (default: level 2, mcts:2, in each;
+    /// the levels are below).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     bots: Vec<String>,
     /// Deals the tiles and seeds the bots (default: a random seed, kept in the saved game).
@@ -87,7 +89,7 @@ pub fn run(args: Args) -> ExitCode {
 fn seat_names(players: u8, bots: &[String]) -> Result<Vec<String>, CliError> {
     let n = players as usize;
     let bots: Vec<String> = if bots.is_empty() {
-        vec!["mcts".to_string(); n - 1]
+        vec![BotSpec::Level(sagani_ai::levels::DEFAULT_LEVEL).to_string(); n - 1]
     } else {
         bots.iter().map(|b| b.trim().to_string()).collect()
     };
@@ -389,7 +391,7 @@ mod tests {
     #[test]
     fn bots_fill_the_seats_after_yours_or_all_of_them() {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(seat_names(2, &[]).unwrap(), s(&["human", "mcts"]));
+        assert_eq!(seat_names(2, &[]).unwrap(), s(&["human", "mcts:2"]));
         assert_eq!(
             seat_names(3, &s(&["mcts", "greedy"])).unwrap(),
             s(&["human", "mcts", "greedy"])

@@ -2,7 +2,7 @@
 
 use crate::error::CliError;
 use indicatif::ProgressBar;
-use sagani_ai::arena::play_game;
+use sagani_ai::arena::play_counted;
 use sagani_ai::engine::EngineBot;
 use sagani_ai::{Bot, BotSpec, BotSpecError, Budget, Tuning, BOT_NAMES};
 use sagani_core::record::RecordedGame;
@@ -13,12 +13,13 @@ use std::time::Duration;
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct Roster {
-    /// Thinking time per decision, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
+    /// Thinking time per decision, in milliseconds (at least 1; a level keeps to its own
+    /// iterations within it).
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one)]
     budget_ms: u64,
-    /// MCTS iterations per decision instead of a time limit: results repeat exactly for the
-    /// same seed, iterations and --threads.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// MCTS iterations per decision instead of a time limit (at least 1): results repeat
+    /// exactly for the same seed, iterations and --threads.
+    #[arg(long, value_parser = at_least_one)]
     iterations: Option<u64>,
     /// MCTS search threads (default: one per core), each growing its own tree
     /// (`mcts/shared_tree=true`: one tree when thinking by time).
@@ -38,8 +39,33 @@ pub struct Roster {
     /// value (trained or a file), solo_paired, solo_td (trained, none or a file) and
     /// solo_td_depth; see `MctsConfig` and docs/bots.md. A bot named `mcts/NAME=VALUE/…` gets those settings too,
     /// so two settings can meet in one match.
-    #[arg(long, value_name = "NAME=VALUE,…", value_delimiter = ',')]
+    #[arg(
+        long,
+        value_name = "NAME=VALUE,…",
+        value_delimiter = ',',
+        hide_short_help = true
+    )]
     mcts_config: Vec<String>,
+}
+
+/// A count of at least 1 (`--budget-ms`, `--iterations`, `--games`), said as a person would.
+pub fn at_least_one(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err("must be a whole number, at least 1".into()),
+    }
+}
+
+/// The bots a seat may name, the levels among them, for the help of play, arena and hint.
+pub fn bots_help(then: &str) -> String {
+    format!(
+        "Bots: random, greedy, mcts:LEVEL (a level of the ladder, docs/bots.md), mcts (the \
+         full search on every core, at --budget-ms), mcts-2026 (the frozen baseline) or a NAME \
+         given with --engine.\nLevels: {}; a newcomer starts at mcts:{}.\n\n{then}",
+        sagani_ai::levels::ladder_words(),
+        sagani_ai::levels::DEFAULT_LEVEL
+    )
 }
 
 /// A seed for one seat of one game, spread out so that nearby games share nothing.
@@ -91,6 +117,11 @@ impl Roster {
                 return Err(e.into());
             }
             if spec.is_err() && self.engine(n)?.is_none() {
+                if n == "clairvoyant" {
+                    return Err(CliError::Usage(
+                        "clairvoyant knows the order of the draw pile, so it plays solo only: sagani solo --bot clairvoyant".into(),
+                    ));
+                }
                 return Err(CliError::Usage(format!(
                     "unknown bot {n:?}; use {}, mcts:LEVEL (1 to 8), mcts-2026 or a NAME given with --engine NAME=COMMAND",
                     BOT_NAMES.join(", ")
@@ -98,6 +129,11 @@ impl Roster {
             }
         }
         Ok(())
+    }
+
+    /// Whether `--iterations` was given (rather than a time per decision).
+    pub fn iterations(&self) -> Option<u64> {
+        self.iterations
     }
 
     pub fn make(&self, name: &str, seed: u64) -> Result<Box<dyn Bot>, CliError> {
@@ -123,7 +159,7 @@ impl Roster {
 
 impl Roster {
     /// Plays game `i` of a run with the named bots in seat order, logging faults above the
-    /// progress bar.
+    /// progress bar; gives each seat's faults too.
     pub fn play(
         &self,
         setup: &Setup,
@@ -131,14 +167,14 @@ impl Roster {
         seed: u64,
         i: u64,
         bar: &ProgressBar,
-    ) -> Result<RecordedGame, CliError> {
+    ) -> Result<(RecordedGame, Vec<u64>), CliError> {
         let mut bots = names
             .iter()
             .enumerate()
             .map(|(s, name)| self.make(name, bot_seed(seed, i, s as u64)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut log = |line: String| bar.suspend(|| eprintln!("game {i}: {line}"));
-        Ok(play_game(
+        Ok(play_counted(
             setup,
             &mut bots,
             self.budget(),

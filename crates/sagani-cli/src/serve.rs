@@ -81,7 +81,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=60_000))]
     bot_sweep_ms: u64,
     /// Games kept in memory at most (the rest are read from the database when asked for).
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10_000, value_parser = crate::seats::at_least_one)]
     cache_games: u64,
     /// Deal every deck from this seed (game k gets seed S+k), so games can be repeated: for
     /// tests and demonstrations only, since whoever knows S knows every draw pile. Refused with
@@ -195,6 +195,7 @@ fn run_inner(args: Args) -> Result<(), CliError> {
             // Never the seed itself: logs are read by more people than should know the piles.
             tracing::warn!("decks are dealt from a fixed seed: the draw piles are not secret");
         }
+        let new_file = new_sqlite_file(&args.db);
         let app = sagani_server::open(&args.db, config).await?;
         let games = app.store.counts().await?.games;
         let listener = tokio::net::TcpListener::bind(args.addr)
@@ -203,17 +204,28 @@ fn run_inner(args: Args) -> Result<(), CliError> {
         let addr = listener
             .local_addr()
             .map_err(CliError::io("cannot read the address listened on"))?;
-        // Tests and scripts read this line to find the port.
-        say!(
-            "sagani server on http://{addr} (database {}, {games} games)",
-            sagani_server::store::shown(&args.db)
-        );
+        // Tests and scripts read this line to find the port, and may stop reading after it:
+        // whatever a newcomer needs is said in it.
+        let db = sagani_server::store::shown(&args.db);
+        if new_file {
+            say!(
+                "sagani server on http://{addr} (database {db}, new); open http://{addr} in a browser to play"
+            );
+        } else {
+            say!("sagani server on http://{addr} (database {db}, {games} games)");
+        }
         use std::io::Write;
         let _ = std::io::stdout().flush();
         sagani_server::serve(app, listener, shutdown())
             .await
             .map_err(CliError::io("the server stopped"))
     })
+}
+
+/// Whether `db` names a SQLite file not made yet: this start makes it, and says so.
+fn new_sqlite_file(db: &str) -> bool {
+    use sagani_server::store::{location, Location};
+    matches!(location(db), Ok(Location::Sqlite(path)) if !path.exists())
 }
 
 /// Ctrl-C or SIGTERM. Every acknowledged move is already committed, so stopping loses nothing.

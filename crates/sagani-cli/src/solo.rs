@@ -38,7 +38,7 @@ pub struct Args {
     /// The clairvoyant's search: placements tried from each display.
     #[arg(long, default_value_t = clairvoyant::Beam::default().branch)]
     beam_branch: usize,
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 100, value_parser = crate::seats::at_least_one)]
     games: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -109,7 +109,9 @@ fn run_inner(args: Args) -> Result<(), CliError> {
         let rg = if clairvoyant {
             solved(&setup, beam)?
         } else {
-            args.roster.play(&setup, &[&args.bot], args.seed, i, &bar)?
+            args.roster
+                .play(&setup, &[&args.bot], args.seed, i, &bar)?
+                .0
         };
         if let Some(dir) = &args.records {
             write_record(dir, i, &rg.record().to_json())?;

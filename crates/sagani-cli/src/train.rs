@@ -101,7 +101,7 @@ pub struct Args {
     /// Search iterations a self-play decision [default: 2000]; with --value, given, the
     /// games are played on by the search at this many iterations a move instead of by the
     /// playout policy.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = crate::seats::at_least_one)]
     iterations: Option<u64>,
     /// Seed of the decks and the bots.
     #[arg(long, default_value_t = 1)]
@@ -117,7 +117,7 @@ pub struct Args {
     #[arg(long)]
     from: Option<String>,
     /// Steps of the fit [default: 300; with --value, 200].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = crate::seats::at_least_one)]
     steps: Option<u64>,
     /// L2 penalty on the standardised weights.
     #[arg(long, default_value_t = 0.001)]

@@ -711,3 +711,260 @@ fn ladder_prints_a_row_per_level_repeats_for_a_seed_and_refuses_one_level() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("--from 4 must be below --to 4"), "{err}");
 }
+
+/// `--help` of play, arena and hint names the levels; the mcts settings are in `--help` only.
+#[test]
+fn help_lists_the_levels_and_keeps_the_mcts_settings_for_the_long_form() {
+    for cmd in ["play", "arena", "hint"] {
+        let long = ok(&sagani().args([cmd, "--help"]).output().unwrap());
+        let short = ok(&sagani().args([cmd, "-h"]).output().unwrap());
+        for text in [&long, &short] {
+            assert!(
+                text.contains("mcts:LEVEL")
+                    && text.contains("1 newcomer, 2 beginner")
+                    && text.contains("8 master")
+                    && text.contains(&format!(
+                        "a newcomer starts at mcts:{}",
+                        sagani_ai::levels::DEFAULT_LEVEL
+                    )),
+                "{cmd}: {text}"
+            );
+        }
+        assert!(long.contains("--mcts-config"), "{cmd}: {long}");
+        assert!(!short.contains("--mcts-config"), "{cmd}: {short}");
+    }
+}
+
+/// The page's seat menu starts where `sagani play` and a server's `mcts` seat start.
+#[test]
+fn the_page_s_seat_menu_starts_at_the_default_level() {
+    let home = std::fs::read_to_string(root().join("web/home.js")).unwrap();
+    let start = format!(
+        "seatSelects[i].value = 'bot:mcts:{}';",
+        sagani_ai::levels::DEFAULT_LEVEL
+    );
+    assert!(home.contains(&start), "web/home.js lacks {start}");
+}
+
+/// One bot against three copies of another, and two bots at a 4-player table: a bot's games
+/// and wins count whole games, never more than were played.
+#[test]
+fn arena_counts_whole_games_per_bot_at_a_table_of_four() {
+    for bots in ["greedy,random,random,random", "greedy,random"] {
+        let out = sagani()
+            .args(["arena", "--bots", bots, "--players", "4", "--games", "4"])
+            .output()
+            .unwrap();
+        let table = ok(&out);
+        assert!(table.contains("4 games of 4 players"), "{table}");
+        assert!(table.contains("count whole games"), "{table}");
+        let (g, r) = (row(&table, "greedy"), row(&table, "random"));
+        assert_eq!((g.0, r.0), (4, 4), "{bots}: {table}");
+        assert_eq!(g.1 + r.1, 4, "{bots}: one winner a game: {table}");
+    }
+    for (bots, why) in [
+        ("greedy,greedy", "at least two of them different"),
+        ("greedy,random,random", "name 4 bots for --players 4"),
+    ] {
+        let err = failed(
+            &sagani()
+                .args(["arena", "--bots", bots, "--players", "4"])
+                .output()
+                .unwrap(),
+        );
+        assert!(err.contains(why), "{bots}: {err}");
+    }
+}
+
+/// An engine whose answers are illegal: each is replaced by a random move, logged on standard
+/// error and counted in the table's faults column.
+#[test]
+fn arena_counts_an_engine_s_faults_in_its_row() {
+    let dir = temp_dir("faults");
+    let script = dir.join("pass.py");
+    std::fs::write(
+        &script,
+        "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({\"id\": r[\"id\"], \"move\": {\"action\": \"pass\"}}), flush=True)\n",
+    )
+    .unwrap();
+    let out = sagani()
+        .args(["arena", "--bots", "passer,greedy", "--games", "2"])
+        .arg("--engine")
+        .arg(format!("passer=python3 {}", script.display()))
+        .output()
+        .unwrap();
+    let table = ok(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let logged = err.lines().filter(|l| l.contains("(passer)")).count() as u64;
+    let faults = |bot: &str| -> u64 {
+        let line = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(bot))
+            .unwrap();
+        line.split_whitespace().nth(8).unwrap().parse().unwrap()
+    };
+    assert!(logged > 0, "{err}");
+    assert_eq!(faults("passer"), logged, "{table}\n{err}");
+    assert_eq!(faults("greedy"), 0, "{table}");
+}
+
+#[test]
+fn counts_of_zero_and_solo_bots_at_a_table_are_refused_in_words() {
+    for (flag, value) in [
+        ("--budget-ms", "0"),
+        ("--iterations", "0"),
+        ("--games", "0"),
+    ] {
+        let err = failed(
+            &sagani()
+                .args(["arena", "--bots", "greedy,random", flag, value])
+                .output()
+                .unwrap(),
+        );
+        assert!(err.contains("at least 1"), "{flag}: {err}");
+        assert!(!err.contains("18446744073709551615"), "{flag}: {err}");
+    }
+    let err = failed(
+        &sagani()
+            .args(["arena", "--bots", "clairvoyant,greedy"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        err.contains("solo only") && err.contains("sagani solo --bot clairvoyant"),
+        "{err}"
+    );
+}
+
+#[test]
+fn sprt_speaks_from_the_first_bot_s_side_and_refuses_in_the_right_words() {
+    let err = failed(
+        &sagani()
+            .args([
+                "arena",
+                "--bots",
+                "greedy,random",
+                "--players",
+                "3",
+                "--sprt",
+                "0,20",
+            ])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        err.contains("2-player games") && !err.contains("name two"),
+        "{err}"
+    );
+    let out = ok(&sagani()
+        .args([
+            "arena",
+            "--bots",
+            "greedy,random",
+            "--sprt",
+            "0,400",
+            "--games",
+            "8",
+        ])
+        .output()
+        .unwrap());
+    assert!(out.contains("pairs greedy won 0 of 2: "), "{out}");
+    assert!(out.contains("Elo of greedy over random: "), "{out}");
+    assert!(!out.contains("2400"), "{out}");
+}
+
+#[test]
+fn hint_at_a_level_and_by_iterations_says_what_it_rated() {
+    let path = partial(12);
+    let one = ok(&sagani()
+        .arg("hint")
+        .arg(&path)
+        .args(["--bot", "mcts:2"])
+        .output()
+        .unwrap());
+    assert!(
+        one.contains("picks a move without rating the others"),
+        "{one}"
+    );
+    assert!(!one.contains("visits") && !one.contains("value -"), "{one}");
+    let searched = ok(&sagani()
+        .arg("hint")
+        .arg(&path)
+        .args(["--bot", "mcts:5", "--top", "3"])
+        .output()
+        .unwrap());
+    assert!(
+        searched.contains("best by mcts:5 at its level"),
+        "{searched}"
+    );
+    assert!(!searched.contains("visits      0"), "{searched}");
+    // An intermezzo pick whose search rates two turns of one stored tile alike.
+    let all = ok(&sagani()
+        .arg("hint")
+        .arg(root().join("examples/two-player-game.json"))
+        .args([
+            "--after",
+            "34",
+            "--iterations",
+            "2000",
+            "--top",
+            "1000",
+            "--json",
+        ])
+        .output()
+        .unwrap());
+    let v: Value = serde_json::from_str(&all).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(v["expects"], "intermezzo-pick");
+    assert!(moves.iter().any(|m| m["also_turned"].is_array()), "{all}");
+    // A pass listed below a placement of a stored tile is no verdict on the stored tiles.
+    for pass in moves.iter().filter(|m| m["move"]["action"] == "pass") {
+        let reason = pass["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with("passes: takes no stored tile"),
+            "{reason}"
+        );
+    }
+    // No two listed placements are one tile on one cell doing the same at once: the other
+    // turns are named beside the first.
+    let key = |m: &Value| {
+        let p = &m["preview"];
+        let mut covered: Vec<u64> = p["covered"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["tile"].as_u64().unwrap())
+            .collect();
+        covered.sort_unstable();
+        let mv = &m["move"];
+        (
+            [mv["tile"].clone(), mv["x"].clone(), mv["y"].clone()],
+            covered,
+            [
+                p["completed"].clone(),
+                p["points"].clone(),
+                p["cacophony"].clone(),
+                p["supply_after"].clone(),
+            ],
+        )
+    };
+    let keys: Vec<_> = moves
+        .iter()
+        .filter(|m| m["move"]["action"] == "place")
+        .map(key)
+        .collect();
+    for (i, k) in keys.iter().enumerate() {
+        assert!(!keys[..i].contains(k), "{k:?} twice");
+    }
+    let text = ok(&sagani()
+        .arg("hint")
+        .arg(&path)
+        .args(["--iterations", "300", "--top", "1000"])
+        .output()
+        .unwrap());
+    assert!(text.contains("after 300 iterations ("), "{text}");
+    assert!(
+        text.contains(" of the ") && text.contains("legal moves"),
+        "{text}"
+    );
+}

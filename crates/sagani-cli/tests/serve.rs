@@ -451,3 +451,53 @@ fn the_deck_seed_is_never_printed() {
     assert!(err.contains("fixed seed"), "it warns: {err}");
     assert!(!err.contains("987654321") && !line.contains("987654321"));
 }
+
+/// The first start on a new file says so in its one line, with the address to open; the
+/// schema's migrations are logged only at debug level. A second start counts the games.
+#[test]
+fn a_first_start_says_it_made_a_database_in_one_plain_line() {
+    let dir = std::env::temp_dir().join(format!("sagani-first-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("new.db");
+    let start = || {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sagani"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(&db)
+            .env_remove("RUST_LOG")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let _ = child.kill();
+        let err = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
+        (line, err)
+    };
+    let (line, err) = start();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("{line:?}"))
+        .to_string();
+    assert!(
+        line.starts_with(&format!("sagani server on {url} (database "))
+            && line.contains("new.db, new); ")
+            && line.contains(&format!("open {url} in a browser to play")),
+        "{line:?}"
+    );
+    assert!(!err.contains("migration"), "{err}");
+    let (line, _) = start();
+    assert!(line.contains("new.db, 0 games)"), "{line:?}");
+    assert!(
+        !line.contains("new)") && !line.contains("browser"),
+        "{line:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -56,7 +56,7 @@ pub enum SeatRequest {
     /// A person, who claims the seat with its invite.
     Human,
     /// A bot played by the server: `random`, `greedy` or `mcts`; `level` 1–8 (mcts only,
-    /// default 4) is its level on the ladder, from a newcomer's play to the strongest search
+    /// default 2) is its level on the ladder, from a newcomer's play to the strongest search
     /// (`docs/bots.md`).
     Bot {
         #[schema(value_type = BotName)]

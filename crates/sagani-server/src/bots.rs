@@ -7,7 +7,8 @@ use sagani_core::view::View;
 use sagani_core::Move;
 use std::sync::Arc;
 
-pub const DEFAULT_LEVEL: u8 = 4;
+/// An `mcts` seat without a level plays the level a newcomer meets everywhere.
+pub const DEFAULT_LEVEL: u8 = sagani_ai::levels::DEFAULT_LEVEL;
 
 /// How long a bot of `level` may think under the server's limit `think_ms`. The levels keep
 /// to budgets of their own (`sagani_ai::levels`: search iterations, not time), so their

@@ -221,10 +221,12 @@ impl App {
         self.keep(&table).await;
         self.announce(&changed, &saved.id).await;
         self.queue_bot(&table, &st);
-        tracing::info!(
-            "game {} created: {} seats, {}",
+        // Every game is a line at debug level: a busy server makes thousands a day.
+        tracing::debug!(
+            "game {} created: {} seat{}, {}",
             saved.id,
             saved.seats.len(),
+            if saved.seats.len() == 1 { "" } else { "s" },
             saved.variant
         );
         // The progress the store was given is the engine's, from the same setup.
