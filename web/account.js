@@ -6,7 +6,7 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 import { num, t } from './i18n.js';
-import { checkDisplayName, checkName, checkPassword, DISPLAY_NAME_MAX, length, NAME_MAX } from './names.js';
+import { checkDisplayName, checkName, checkPassword, DISPLAY_NAME_MAX, displayLength, length, NAME_MAX } from './names.js';
 import { detailText, refusalText } from './refusals.js';
 import { siteBar } from './rules.js';
 
@@ -75,7 +75,7 @@ export function accountLinks() {
 function watched(input, { rule, max, count, check }) {
   const id = input.id;
   const ruleEl = rule ? h('span', { class: 'hint field-rule', id: `${id}-rule`, 'data-testid': `${id}-rule` }, rule) : null;
-  const counter = max ? h('span', { class: 'hint counter', id: `${id}-count`, 'data-testid': `${id}-count`, 'aria-live': 'polite' }) : null;
+  const counter = max ? h('span', { class: 'hint counter', id: `${id}-count`, 'data-testid': `${id}-count` }) : null;
   const problem = h('span', { class: 'field-error', id: `${id}-problem`, role: 'status', 'data-testid': `${id}-problem`, hidden: true });
   input.setAttribute('aria-describedby', [ruleEl && ruleEl.id, counter && counter.id, problem.id].filter(Boolean).join(' '));
   /// Shows what is wrong now; returns the detail (null when the value is fine).
@@ -146,7 +146,7 @@ const passwordField = () => ({ rule: t('account.password.rule'), count: (v) => [
 export function guestNameField(id, attrs = {}) {
   const input = h('input', { id, type: 'text', value: guestName(), 'data-testid': id, autocomplete: 'nickname', ...attrs });
   const saved = h('span', { class: 'hint', role: 'status', 'data-testid': `${id}-saved` });
-  const watch = watched(input, { rule: t('account.guest.rule'), max: DISPLAY_NAME_MAX, count: length, check: (v) => (v.trim() ? checkDisplayName(v) : null) });
+  const watch = watched(input, { rule: t('account.guest.rule'), max: DISPLAY_NAME_MAX, count: displayLength, check: (v) => (v.trim() ? checkDisplayName(v) : null) });
   input.addEventListener('change', () => {
     if (input.value.trim() && watch.check()) {
       saved.textContent = '';

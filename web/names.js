@@ -43,10 +43,13 @@ export function checkName(raw) {
   return NAME.test(name) ? null : { kind: 'name_character', code_point: codePoint(chars[0]) };
 }
 
-/// What is wrong with the length of `raw` as a guest's display name (spaces collapsed), or null.
-/// Unseen characters are the server's to name.
+/// The characters a display name counts: in NFKC, its spaces collapsed and trimmed.
+export const displayLength = (text) => [...text.normalize('NFKC').split(/\s+/u).filter(Boolean).join(' ')].length;
+
+/// What is wrong with the length of `raw` as a guest's display name, or null. Unseen
+/// characters are the server's to name.
 export function checkDisplayName(raw) {
-  const len = [...raw.normalize('NFKC').split(/\s+/u).filter(Boolean).join(' ')].length;
+  const len = displayLength(raw);
   return len < DISPLAY_NAME_MIN || len > DISPLAY_NAME_MAX ? { kind: 'display_name_length', min: DISPLAY_NAME_MIN, max: DISPLAY_NAME_MAX, len } : null;
 }
 

@@ -281,7 +281,7 @@ mod tests {
             "two words",
             "a;b",
             "a.b",
-            "x²y",
+            "x†y",
             "_\u{301}x",
         ] {
             assert!(check_name(bad).is_err(), "{bad} should be refused");
