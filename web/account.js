@@ -142,11 +142,12 @@ function accountError(e) {
 const nameField = () => ({ rule: t('account.name.rule'), max: NAME_MAX, count: length, check: checkName });
 const passwordField = () => ({ rule: t('account.password.rule'), count: (v) => [...v].length, check: checkPassword });
 
-/// A guest's display name field, kept on this device once it is fine (`saved` says so).
+/// A guest's display name field, kept on this device once it is fine (`saved` says so). Its
+/// count says the limit before anything is typed.
 export function guestNameField(id, attrs = {}) {
   const input = h('input', { id, type: 'text', value: guestName(), 'data-testid': id, autocomplete: 'nickname', ...attrs });
   const saved = h('span', { class: 'hint', role: 'status', 'data-testid': `${id}-saved` });
-  const watch = watched(input, { rule: t('account.guest.rule'), max: DISPLAY_NAME_MAX, count: displayLength, check: (v) => (v.trim() ? checkDisplayName(v) : null) });
+  const watch = watched(input, { max: DISPLAY_NAME_MAX, count: displayLength, check: (v) => (v.trim() ? checkDisplayName(v) : null) });
   input.addEventListener('change', () => {
     if (input.value.trim() && watch.check()) {
       saved.textContent = '';

@@ -71,7 +71,7 @@ async fn accounts(url: &str, other: Option<&str>) {
         ("ab", "long enough", "name_length"),
         ("Eve", "short", "password_length"),
         ("Eve", "EVE", "password_length"),
-        ("Evelyn", "EVELYN", "password_is_name"),
+        ("Everard1", "EVERARD1", "password_is_name"),
     ] {
         let a = eve
             .send(

@@ -138,9 +138,10 @@ describe('players: accounts, names, a rated game, profiles', () => {
     // A guest's name at the table: too long is said beside the field, kept whole and not saved.
     await p.goto(`${server.url}/`);
     await p.waitForSelector('[data-testid=my-name]');
-    assert.equal(await p.textContent('[data-testid=my-name-rule]'), DE['account.guest.rule']);
+    assert.equal(await p.textContent('[data-testid=my-name-count]'), fill(DE['account.name.count'], { len: 0, max: 24 }));
     const tooLong = 'Kunigunde von Hohenzollern-Sigmaringen';
     await p.fill('[data-testid=my-name]', tooLong);
+    assert.equal(await p.textContent('[data-testid=my-name-count]'), fill(DE['account.name.count'], { len: tooLong.length, max: 24 }));
     await p.dispatchEvent('[data-testid=my-name]', 'change');
     assert.equal(await p.inputValue('[data-testid=my-name]'), tooLong);
     assert.equal(await p.textContent('[data-testid=my-name-problem]'), fill(DE['error.detail.display_name_length'], { min: 1, max: 24, len: tooLong.length }));
