@@ -133,6 +133,7 @@ describe('time at the table', () => {
       await b.waitForFunction((w) => document.querySelector('[data-testid=chat-error]').textContent === w, why);
     };
     await refused('Hallo\u200BWelt', fill(DE['error.detail.unseen'], { what: DE['error.unseen.invisible'], code_point: 'U+200B' }));
+    await b.locator('[data-testid=chat-error]').scrollIntoViewIfNeeded();
     await screenshot(b, 'chat-refused-de');
     await refused('Hallo \u202Edlew', fill(DE['error.detail.unseen'], { what: DE['error.unseen.direction'], code_point: 'U+202E' }));
     assert.doesNotMatch(await b.textContent('[data-testid=chat-error]'), /invisible|direction|this text/);
