@@ -5,7 +5,9 @@
 
 import { api } from './api.js';
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { num, t } from './i18n.js';
+import { checkDisplayName, checkName, checkPassword, DISPLAY_NAME_MAX, displayLength, length, NAME_MAX } from './names.js';
+import { detailText, refusalText } from './refusals.js';
 import { siteBar } from './rules.js';
 
 const NAME_KEY = 'sagani.name';
@@ -66,20 +68,58 @@ export function accountLinks() {
   return box;
 }
 
-/// A form of labelled fields with one button; `submit(values)` does the work and may throw.
+/// What a field says while a person types: its rule (said before submit), a count of its
+/// characters against the most it may have, and what is wrong (in words, never by cutting the
+/// text short). `check(value)` gives a refusal's detail (`names.js`) or null; `typing` is true
+/// while the person is still typing (a name too short is not wrong yet).
+function watched(input, { rule, max, count, check }) {
+  const id = input.id;
+  const ruleEl = rule ? h('span', { class: 'hint field-rule', id: `${id}-rule`, 'data-testid': `${id}-rule` }, rule) : null;
+  const counter = max ? h('span', { class: 'hint counter', id: `${id}-count`, 'data-testid': `${id}-count` }) : null;
+  const problem = h('span', { class: 'field-error', id: `${id}-problem`, role: 'status', 'data-testid': `${id}-problem`, hidden: true });
+  input.setAttribute('aria-describedby', [ruleEl && ruleEl.id, counter && counter.id, problem.id].filter(Boolean).join(' '));
+  /// Shows what is wrong now; returns the detail (null when the value is fine).
+  const show = (typing) => {
+    const detail = check(input.value);
+    const len = count(input.value);
+    if (counter) {
+      counter.textContent = t('account.name.count', { len: num(len), max: num(max) });
+      counter.classList.toggle('over', len > max);
+    }
+    const say = detail && !(typing && (len === 0 || (detail.min !== undefined && len < detail.min)));
+    problem.textContent = say ? detailText(detail) : '';
+    problem.hidden = !say;
+    input.setAttribute('aria-invalid', say ? 'true' : 'false');
+    return detail;
+  };
+  input.addEventListener('input', () => show(true));
+  show(true);
+  return { parts: [ruleEl, counter, problem].filter(Boolean), check: () => show(false) };
+}
+
+/// A form of labelled fields with one button; `submit(values)` does the work and may throw. A
+/// field with `watch` (see `watched`) is checked before anything is sent.
 function form(id, fields, button, submit) {
   const error = h('p', { class: 'error', role: 'alert', hidden: true, 'data-testid': `${id}-error` });
-  const inputs = fields.map(([name, type, label, extra = {}]) => [name, h('input', { id: `${id}-${name}`, name, type, 'data-testid': `${id}-${name}`, required: true, ...extra }), label]);
+  const inputs = fields.map(([name, type, label, extra = {}, watch]) => {
+    const input = h('input', { id: `${id}-${name}`, name, type, 'data-testid': `${id}-${name}`, required: true, ...extra });
+    return { name, input, label, watch: watch && watched(input, watch) };
+  });
   const go = h('button', { type: 'submit', class: 'primary', 'data-testid': `${id}-submit` }, button);
-  const el = h('form', { class: 'account-form', 'data-testid': id },
-    inputs.map(([, input, label]) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input)),
+  const el = h('form', { class: 'account-form', 'data-testid': id, novalidate: true },
+    inputs.map(({ input, label, watch }) => h('div', { class: 'field' }, h('label', { for: input.id }, label), input, watch ? watch.parts : [])),
     error, h('div', { class: 'card-actions' }, go));
   el.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    go.disabled = true;
     error.hidden = true;
+    // The page's own checks first: a wrong field says why beside it, and nothing is sent.
+    const wrong = inputs.filter((f) => f.watch && f.watch.check());
+    const empty = inputs.find((f) => !f.watch && !f.input.value);
+    if (wrong.length) return wrong[0].input.focus();
+    if (empty) return empty.input.focus();
+    go.disabled = true;
     try {
-      await submit(Object.fromEntries(inputs.map(([name, input]) => [name, input.value])));
+      await submit(Object.fromEntries(inputs.map(({ name, input }) => [name, input.value])));
     } catch (e) {
       error.textContent = accountError(e);
       error.hidden = false;
@@ -90,13 +130,33 @@ function form(id, fields, button, submit) {
   return el;
 }
 
-/// A refusal in the player's words.
+/// A refusal in the player's words: the account page's own where it has them, else the
+/// catalogue's by the refusal's code and detail.
 function accountError(e) {
   const known = ['name_taken', 'wrong_login', 'rate_limited', 'not_logged_in', 'busy'];
   if (known.includes(e.code)) return t(`account.error.${e.code}`);
-  // The server's sentence says what is wrong with a name or a password (in English).
-  if (e.code === 'bad_request') return t('account.error.bad_request', { reason: e.message });
-  return t('account.error.other', { reason: e.message });
+  return refusalText(e);
+}
+
+/// The name, the password and a new password: their rules as the server checks them.
+const nameField = () => ({ rule: t('account.name.rule'), max: NAME_MAX, count: length, check: checkName });
+const passwordField = () => ({ rule: t('account.password.rule'), count: (v) => [...v].length, check: checkPassword });
+
+/// A guest's display name field, kept on this device once it is fine (`saved` says so). Its
+/// count says the limit before anything is typed.
+export function guestNameField(id, attrs = {}) {
+  const input = h('input', { id, type: 'text', value: guestName(), 'data-testid': id, autocomplete: 'nickname', ...attrs });
+  const saved = h('span', { class: 'hint', role: 'status', 'data-testid': `${id}-saved` });
+  const watch = watched(input, { max: DISPLAY_NAME_MAX, count: displayLength, check: (v) => (v.trim() ? checkDisplayName(v) : null) });
+  input.addEventListener('change', () => {
+    if (input.value.trim() && watch.check()) {
+      saved.textContent = '';
+      return;
+    }
+    setGuestName(input.value.trim());
+    saved.textContent = t('account.guest.saved');
+  });
+  return { input, parts: [...watch.parts, saved], saved };
 }
 
 /// `/account`.
@@ -127,7 +187,7 @@ export async function accountPage(app) {
         h('h2', {}, t('account.password.title')),
         form('password', [
           ['password', 'password', t('account.password.old'), { autocomplete: 'current-password' }],
-          ['new_password', 'password', t('account.password.new'), { autocomplete: 'new-password', minlength: 8 }],
+          ['new_password', 'password', t('account.password.new'), { autocomplete: 'new-password' }, passwordField()],
         ], t('account.password.submit'), async (v) => {
           await api('PUT', '/api/me/password', { body: v });
           done.hidden = false;
@@ -142,12 +202,7 @@ export async function accountPage(app) {
           })));
     return;
   }
-  const nameInput = h('input', { id: 'guest-name', type: 'text', maxlength: 24, value: guestName(), 'data-testid': 'guest-name', autocomplete: 'nickname' });
-  const saved = h('span', { class: 'hint', role: 'status', 'data-testid': 'guest-name-saved' });
-  nameInput.addEventListener('change', () => {
-    setGuestName(nameInput.value.trim());
-    saved.textContent = t('account.guest.saved');
-  });
+  const guest = guestNameField('guest-name');
   const enter = (status) => async (v) => {
     const answer = await api('POST', status === 'new' ? '/api/players' : '/api/session', { body: { name: v.name, password: v.password } });
     known(answer);
@@ -165,13 +220,12 @@ export async function accountPage(app) {
         ], t('account.login.submit'), enter('old'))),
       h('section', { class: 'card' },
         h('h2', {}, t('account.signup.title')),
-        h('p', { class: 'hint' }, t('account.signup.rules')),
         form('signup', [
-          ['name', 'text', t('account.name'), { autocomplete: 'username', minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9_\\-]{3,20}' }],
-          ['password', 'password', t('account.password'), { autocomplete: 'new-password', minlength: 8 }],
+          ['name', 'text', t('account.name'), { autocomplete: 'username' }, nameField()],
+          ['password', 'password', t('account.password'), { autocomplete: 'new-password' }, passwordField()],
         ], t('account.signup.submit'), enter('new')))),
     h('section', { class: 'card' },
       h('h2', {}, t('account.guest.title')),
       h('p', {}, t('account.guest.text')),
-      h('div', { class: 'field' }, h('label', { for: 'guest-name' }, t('account.guest.name')), nameInput, saved)));
+      h('div', { class: 'field' }, h('label', { for: 'guest-name' }, t('account.guest.name')), guest.input, guest.parts)));
 }

@@ -8,10 +8,13 @@ export class ApiError extends Error {
     this.version = body && body.version;
     // The engine's reason for an illegal move, for the page to word (`{kind, …}`).
     this.reason = (body && body.reason) || null;
+    // What a person got wrong in a request (`{kind, …}`), worded by `refusals.js`.
+    this.detail = (body && body.detail) || null;
   }
 }
 
-/// One API call: JSON in, JSON out; every refusal becomes an `ApiError` with the server's reason.
+/// One API call: JSON in, JSON out; every refusal becomes an `ApiError` with the server's code
+/// (`refusals.js` puts it in words).
 export async function api(method, path, { token, body } = {}) {
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;

@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { refusalText } from './refusals.js';
 
 export const PHRASES = ['hello', 'good_luck', 'good_game', 'thanks', 'well_played'];
 const HIDDEN = 'sagani.chat.hidden';
@@ -57,7 +58,7 @@ export class Chat {
     } catch (e) {
       // A refused line says why (an invisible character, a direction control, too long).
       this.error.textContent = e.code === 'rate_limited' ? t('chat.slow') : e.code === 'network' ? t('error.network')
-        : e.code === 'bad_request' ? t('chat.refused.why', { reason: e.message }) : t('chat.refused');
+        : e.code === 'bad_request' ? t('chat.refused.why', { reason: refusalText(e) }) : t('chat.refused');
       return false;
     }
   }

@@ -9,6 +9,7 @@ import { copy, h } from './dom.js';
 import { currentLang, num, t } from './i18n.js';
 import { siteBar } from './rules.js';
 import { profileLink } from './account.js';
+import { refusalText } from './refusals.js';
 
 const VARIANTS = ['solo', 'solo-all'];
 
@@ -74,7 +75,7 @@ export function dailyCard({ busy, name }) {
     try {
       today = await api('GET', '/api/daily');
     } catch (e) {
-      body.replaceChildren(h('p', { class: 'hint' }, t('daily.failed', { reason: e.message })));
+      body.replaceChildren(h('p', { class: 'hint' }, t('daily.failed', { reason: refusalText(e) })));
       return;
     }
     card.querySelector('[data-testid=daily-date]').textContent = t('daily.lead', { date: dayText(today.day) });
@@ -140,7 +141,7 @@ export function dailyResult(game, token) {
     try {
       card = await api('GET', `/api/games/${game}/daily`, { token });
     } catch (e) {
-      box.replaceChildren(h('p', { class: 'hint' }, t('daily.failed', { reason: e.message })));
+      box.replaceChildren(h('p', { class: 'hint' }, t('daily.failed', { reason: refusalText(e) })));
       return;
     }
     draw(card);
@@ -199,7 +200,7 @@ export async function dailyPage(app) {
   try {
     today = await api('GET', '/api/daily');
   } catch (e) {
-    page.append(h('p', { class: 'error', role: 'alert' }, t('daily.failed', { reason: e.message })));
+    page.append(h('p', { class: 'error', role: 'alert' }, t('daily.failed', { reason: refusalText(e) })));
     return;
   }
   const day = wanted || today.day;
@@ -207,7 +208,7 @@ export async function dailyPage(app) {
   try {
     for (const v of VARIANTS) boards.push(await api('GET', `/api/daily/${v}/leaderboard?day=${encodeURIComponent(day)}`));
   } catch (e) {
-    page.append(h('h1', {}, t('daily.title')), h('p', { class: 'error', role: 'alert', 'data-testid': 'daily-page-error' }, t('daily.failed', { reason: e.message })));
+    page.append(h('h1', {}, t('daily.title')), h('p', { class: 'error', role: 'alert', 'data-testid': 'daily-page-error' }, t('daily.failed', { reason: refusalText(e) })));
     return;
   }
   const shift = (n) => {

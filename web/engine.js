@@ -7,6 +7,7 @@ import { api } from './api.js';
 import { h } from './dom.js';
 import { num, t } from './i18n.js';
 import { effectWords, suggestedMove } from './words.js';
+import { refusalText } from './refusals.js';
 
 /// Asks for the best moves: `body` is `{game, at}` or `{record, at}`. Resolves to the answer,
 /// or to `{error}` with the words to show.
@@ -17,7 +18,7 @@ export async function askEngine(body, token) {
     if (e.code === 'rate_limited') return { error: t('engine.limited') };
     if (e.code === 'history_hidden') return { error: t('engine.refused') };
     if (e.code === 'network') return { error: t('error.network') };
-    return { error: t('engine.failed', { reason: e.message }) };
+    return { error: t('engine.failed', { reason: refusalText(e) }) };
   }
 }
 

@@ -10,9 +10,10 @@ import * as draw from './draw.js';
 import { currentLang, num, t } from './i18n.js';
 import { siteBar } from './rules.js';
 import { claimSeat } from './seat.js';
-import { claimName, guestName, profileLink, setGuestName, whoAmI } from './account.js';
+import { claimName, guestNameField, profileLink, whoAmI } from './account.js';
 import { gameLine } from './players.js';
 import { dailyCard, dayText } from './daily.js';
+import { refusalText } from './refusals.js';
 
 /// The choices for a seat after mine: the select's values (as `seatRequest` in api.js reads
 /// them) and their words.
@@ -48,7 +49,7 @@ export async function home(app) {
 
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'error', hidden: true });
   const fail = (e) => {
-    error.textContent = t('home.error', { reason: e.message });
+    error.textContent = t('home.error', { reason: refusalText(e) });
     error.hidden = false;
   };
   const busy = async (button, work) => {
@@ -103,13 +104,12 @@ export async function home(app) {
   soloPractice.addEventListener('click', () => busy(soloPractice, () => createGame(['me'], { variant: soloVariant.value, name: claimName(), practice: true })));
 
   // Who plays: the account, or a guest under a display name kept on this device.
-  const nameInput = h('input', { id: 'my-name', type: 'text', maxlength: 24, value: guestName(), 'data-testid': 'my-name', autocomplete: 'nickname', placeholder: t('home.who.placeholder') });
-  nameInput.addEventListener('change', () => setGuestName(nameInput.value.trim()));
+  const guest = account ? null : guestNameField('my-name', { placeholder: t('home.who.placeholder') });
   const whoLine = account
     ? h('p', { class: 'who-line', 'data-testid': 'who' }, t('home.who.account', { name: who.name }), ' ',
       profileLink(who.name, { class: 'small-link' }, t('account.profile')))
-    : h('p', { class: 'who-line', 'data-testid': 'who' },
-      h('label', { for: 'my-name' }, t('home.who.guest')), ' ', nameInput, ' ',
+    : h('div', { class: 'who-line', 'data-testid': 'who' },
+      h('label', { for: 'my-name' }, t('home.who.guest')), ' ', guest.input, ' ', guest.parts, ' ',
       h('a', { href: '/account', class: 'small-link', 'data-testid': 'who-login' }, t('home.who.login')));
 
   // A game for 2 to 4.
@@ -372,7 +372,7 @@ async function drawLobby(list, fail, account) {
   try {
     lobby = await api('GET', '/api/games');
   } catch (e) {
-    list.replaceChildren(h('li', { class: 'hint empty' }, t('home.open.failed', { reason: e.message })));
+    list.replaceChildren(h('li', { class: 'hint empty' }, t('home.open.failed', { reason: refusalText(e) })));
     return;
   }
   const open = lobby.games.filter((g) => g.seats.some((s) => !s.claimed));

@@ -9,6 +9,7 @@ import { svg } from './draw.js';
 import { currentLang, num, t } from './i18n.js';
 import { siteBar } from './rules.js';
 import { seatName } from './words.js';
+import { refusalText } from './refusals.js';
 
 function date(seconds) {
   const lang = currentLang() === 'qps' ? 'en' : currentLang();
@@ -80,7 +81,7 @@ export async function profilePage(app, name) {
     p = await api('GET', `/api/players/${encodeURIComponent(name)}`);
   } catch (e) {
     page.append(h('h1', {}, t('player.name', { name })), h('p', { class: 'error', role: 'alert', 'data-testid': 'profile-missing' },
-      e.status === 404 ? t('profile.missing') : t('profile.failed', { reason: e.message })));
+      e.status === 404 ? t('profile.missing') : t('profile.failed', { reason: refusalText(e) })));
     return;
   }
   document.title = t('profile.doc.title', { name: p.name });
@@ -118,7 +119,7 @@ export async function leaderboardPage(app) {
   try {
     board = await api('GET', '/api/leaderboard');
   } catch (e) {
-    page.append(h('p', { class: 'error', role: 'alert' }, t('profile.failed', { reason: e.message })));
+    page.append(h('p', { class: 'error', role: 'alert' }, t('profile.failed', { reason: refusalText(e) })));
     return;
   }
   if (!board.players.length) {

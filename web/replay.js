@@ -15,6 +15,7 @@ import { num, t } from './i18n.js';
 import { askEngine, engineList, engineMarks } from './engine.js';
 import { describeMove, effectWords, seatName, shortName, tileName } from './words.js';
 import { scoreGraph } from './graph.js';
+import { refusalText } from './refusals.js';
 
 const { SEAT_COLORS, magnifier, tileSvg } = draw;
 
@@ -42,7 +43,7 @@ export async function replayPage(app, game) {
   } catch (e) {
     if (!app.isConnected) return;
     const why = e.status === 404 ? t('table.no-game') : e.code === 'game_in_progress' ? t('replay.in-progress')
-      : e.code === 'history_hidden' ? t('replay.hidden') : e.code === 'network' ? t('error.network') : t('replay.failed', { reason: e.message });
+      : e.code === 'history_hidden' ? t('replay.hidden') : e.code === 'network' ? t('error.network') : t('replay.failed', { reason: refusalText(e) });
     app.replaceChildren(h('h1', {}, t('replay.title')),
       h('p', { class: e.code === 'game_in_progress' ? 'notice' : 'error', 'data-testid': 'replay-refused' }, why),
       h('p', {}, h('a', { href: `/games/${game}` }, t('replay.to-table')), ' · ', h('a', { href: '/' }, t('page.missing.home'))));
@@ -80,7 +81,7 @@ export async function recordPage(app) {
       tiles = await loadTiles();
       answer = await api('POST', '/api/replay', { body: { record } });
     } catch (e) {
-      error.textContent = e.code === 'network' ? t('error.network') : t('replay.file.bad', { reason: e.message });
+      error.textContent = e.code === 'network' ? t('error.network') : t('replay.file.bad', { reason: e.code === 'bad_request' ? t('replay.file.record') : refusalText(e) });
       error.hidden = false;
       return;
     }

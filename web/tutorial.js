@@ -12,6 +12,7 @@ import { createGame, saveGame } from './api.js';
 import { h } from './dom.js';
 import { currentLang, t } from './i18n.js';
 import { tileName } from './words.js';
+import { refusalText } from './refusals.js';
 
 let script = null;
 let loading = null;
@@ -50,7 +51,7 @@ export async function startTutorial(app) {
     const retry = h('button', { class: 'primary', 'data-testid': 'tutorial-retry' }, t('tutorial.retry'));
     retry.addEventListener('click', () => startTutorial(app));
     app.replaceChildren(h('h1', {}, t('tutorial.title')),
-      h('p', { class: 'error', role: 'alert', 'data-testid': 'error' }, t('tutorial.failed', { reason: e.message })),
+      h('p', { class: 'error', role: 'alert', 'data-testid': 'error' }, t('tutorial.failed', { reason: refusalText(e) })),
       retry, ' ', h('a', { href: '/' }, t('tutorial.home')));
     return;
   }

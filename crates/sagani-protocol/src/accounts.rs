@@ -6,10 +6,20 @@ use utoipa::ToSchema;
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
-    /// 3–20 letters, digits, `_` or `-`; unique regardless of case.
-    #[schema(min_length = 3, max_length = 20, pattern = "^[A-Za-z0-9_-]*$")]
+    /// 3–20 characters after Unicode normalisation (NFKC): letters and decimal digits of any
+    /// script (Unicode categories L and Nd), `_` and `-`; a letter or digit may carry up to 3
+    /// combining marks (category M: accents, vowel signs). Nothing invisible, no spaces, no
+    /// controls of the writing direction. Unique regardless of case and of look-alikes ("B0b"
+    /// is taken when "Bob" is), and not passing for a bot or the site's staff. Kept and shown
+    /// in NFKC; a log-in may type it in any case and normal form. A refusal is `bad_request`
+    /// with `detail` `name_length`, `name_character`, `too_many_marks` or `name_reserved`.
+    #[schema(
+        min_length = 3,
+        max_length = 20,
+        pattern = r"^[\p{L}\p{Nd}_-][\p{L}\p{M}\p{Nd}_-]*$"
+    )]
     pub name: String,
-    /// 8–200 characters.
+    /// 8–200 characters, not the name (`detail` `password_length` or `password_is_name`).
     #[schema(min_length = 8, max_length = 200)]
     pub password: String,
 }

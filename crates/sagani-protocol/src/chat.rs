@@ -7,7 +7,8 @@ use utoipa::ToSchema;
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChatRequest {
-    /// 1 to 300 characters, one line.
+    /// 1 to 300 characters of visible text, one line (a refusal's `detail`: `chat_empty`,
+    /// `chat_too_long`, `unseen` or `too_many_marks`).
     #[serde(default)]
     pub text: Option<String>,
     /// A quick phrase: `hello`, `good_luck`, `good_game`, `thanks` or `well_played`.

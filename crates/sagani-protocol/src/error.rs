@@ -123,6 +123,238 @@ pub struct ErrorBody {
     /// engine's English).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<IllegalReason>,
+    /// With `bad_request`: what exactly a person got wrong (a name, a password, a chat line, a
+    /// clock), for a client to put in its own words (the `message` is the server's English).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<RefusalDetail>,
+}
+
+/// Account names: this many characters (after NFKC), letters, marks and digits of any script,
+/// `_` and `-`.
+pub const NAME_MIN: u32 = 3;
+pub const NAME_MAX: u32 = 20;
+/// A guest's display name: this many characters, spaces collapsed.
+pub const DISPLAY_NAME_MIN: u32 = 1;
+pub const DISPLAY_NAME_MAX: u32 = 24;
+pub const PASSWORD_MIN: u32 = 8;
+pub const PASSWORD_MAX: u32 = 200;
+/// A chat line's most characters.
+pub const CHAT_MAX: u32 = 300;
+/// Combining marks one character may carry: enough for any script's accents and vowel signs,
+/// too few to pile marks above and below the line ("Zalgo" text).
+pub const MAX_MARKS: u32 = 3;
+
+/// What a person got wrong in a request the page lets them make, one kind per refusal, with
+/// the numbers a client needs to word it. `code_point` is `U+` and 4 to 6 hex digits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RefusalDetail {
+    /// An account's name has `min` to `max` characters (after NFKC); this one has `len`.
+    NameLength { min: u32, max: u32, len: u32 },
+    /// An account's name has letters, digits, `_` and `-` only (marks only after a letter):
+    /// `code_point` is none of these. `character` is it as shown, when it can be seen.
+    NameCharacter {
+        code_point: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        character: Option<String>,
+    },
+    /// A name (an account's or a guest's) that would pass for a bot, the site or its staff.
+    NameReserved,
+    /// A guest's display name has `min` to `max` characters (spaces collapsed); this one has
+    /// `len`.
+    DisplayNameLength { min: u32, max: u32, len: u32 },
+    /// A display name or a chat line holds a character that is not seen, or that changes how
+    /// the text around it is laid out.
+    Unseen { what: Unseen, code_point: String },
+    /// More than `max` combining marks on one character (at `code_point`).
+    TooManyMarks { max: u32, code_point: String },
+    /// A password has `min` to `max` characters.
+    PasswordLength { min: u32, max: u32 },
+    /// The password is the account's name.
+    PasswordIsName,
+    /// A chat line with no visible text.
+    ChatEmpty,
+    /// A chat line has at most `max` characters; this one has `len`.
+    ChatTooLong { max: u32, len: u32 },
+    /// A real-time clock's time for the whole game is `min` to `max` seconds, not `value`.
+    ClockInitial { min: u32, max: u32, value: u32 },
+    /// A real-time clock's increment is at most `max` seconds, not `value`.
+    ClockIncrement { max: u32, value: u32 },
+    /// A turn-based clock gives 1, 2, 3 or 7 days per decision, not `value`.
+    ClockDays { value: u32 },
+    /// A public game needs a clock (a seat whose player never moves must time out).
+    PublicNeedsClock,
+}
+
+/// Why a character is not shown as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unseen {
+    Control,
+    LineSeparator,
+    /// A control of the writing direction (Trojan Source).
+    Direction,
+    Invisible,
+    Formatting,
+    PrivateUse,
+    Unassigned,
+}
+
+impl Unseen {
+    pub const ALL: [Unseen; 7] = [
+        Unseen::Control,
+        Unseen::LineSeparator,
+        Unseen::Direction,
+        Unseen::Invisible,
+        Unseen::Formatting,
+        Unseen::PrivateUse,
+        Unseen::Unassigned,
+    ];
+
+    /// In an English sentence: "has {}".
+    pub fn english(self) -> &'static str {
+        match self {
+            Unseen::Control => "a control character",
+            Unseen::LineSeparator => "a line or paragraph separator",
+            Unseen::Direction => "a control of the writing direction",
+            Unseen::Invisible => "an invisible character",
+            Unseen::Formatting => "an invisible formatting character",
+            Unseen::PrivateUse => "a private-use character",
+            Unseen::Unassigned => "an unassigned character",
+        }
+    }
+
+    /// The name in the JSON body.
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+impl RefusalDetail {
+    /// One refusal of every kind (for tests that every kind has its words in every client).
+    pub fn examples() -> Vec<RefusalDetail> {
+        let u = || "U+200B".to_string();
+        vec![
+            RefusalDetail::NameLength {
+                min: NAME_MIN,
+                max: NAME_MAX,
+                len: 2,
+            },
+            RefusalDetail::NameCharacter {
+                code_point: "U+003B".into(),
+                character: Some(";".into()),
+            },
+            RefusalDetail::NameReserved,
+            RefusalDetail::DisplayNameLength {
+                min: DISPLAY_NAME_MIN,
+                max: DISPLAY_NAME_MAX,
+                len: 0,
+            },
+            RefusalDetail::Unseen {
+                what: Unseen::Invisible,
+                code_point: u(),
+            },
+            RefusalDetail::TooManyMarks {
+                max: MAX_MARKS,
+                code_point: "U+0337".into(),
+            },
+            RefusalDetail::PasswordLength {
+                min: PASSWORD_MIN,
+                max: PASSWORD_MAX,
+            },
+            RefusalDetail::PasswordIsName,
+            RefusalDetail::ChatEmpty,
+            RefusalDetail::ChatTooLong {
+                max: CHAT_MAX,
+                len: 301,
+            },
+            RefusalDetail::ClockInitial {
+                min: 10,
+                max: 10_800,
+                value: 5,
+            },
+            RefusalDetail::ClockIncrement {
+                max: 600,
+                value: 601,
+            },
+            RefusalDetail::ClockDays { value: 4 },
+            RefusalDetail::PublicNeedsClock,
+        ]
+    }
+
+    /// Its `kind` in the JSON body.
+    pub fn kind(&self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v["kind"].as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+/// The server's English for each refusal (the body's `message`).
+impl std::fmt::Display for RefusalDetail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use RefusalDetail as D;
+        match self {
+            D::NameLength { min, max, len } => {
+                write!(f, "a name has {min} to {max} characters, not {len}")
+            }
+            D::NameCharacter {
+                code_point,
+                character,
+            } => {
+                write!(f, "a name has letters, digits, `_` and `-` only, not ")?;
+                match character {
+                    Some(c) => write!(f, "{c:?} ({code_point})"),
+                    None => write!(f, "{code_point}"),
+                }
+            }
+            D::NameReserved => write!(
+                f,
+                "this name would pass for a bot or for the site's staff: choose another name"
+            ),
+            D::DisplayNameLength { min, max, len } => {
+                write!(f, "a display name has {min} to {max} characters, not {len}")
+            }
+            D::Unseen { what, code_point } => {
+                write!(f, "this text has {} ({code_point})", what.english())
+            }
+            D::TooManyMarks { max, code_point } => {
+                write!(f, "more than {max} marks on one character ({code_point})")
+            }
+            D::PasswordLength { min, max } => {
+                write!(f, "a password has {min} to {max} characters")
+            }
+            D::PasswordIsName => write!(f, "the password must not be the name"),
+            D::ChatEmpty => write!(f, "text: write something"),
+            D::ChatTooLong { max, len } => {
+                write!(f, "text: at most {max} characters, not {len}")
+            }
+            D::ClockInitial { min, max, value } => {
+                write!(
+                    f,
+                    "clock.initial_s must be {min} to {max} seconds, not {value}"
+                )
+            }
+            D::ClockIncrement { max, value } => {
+                write!(
+                    f,
+                    "clock.increment_s must be 0 to {max} seconds, not {value}"
+                )
+            }
+            D::ClockDays { value } => {
+                write!(f, "clock.days must be 1, 2, 3 or 7, not {value}")
+            }
+            D::PublicNeedsClock => write!(
+                f,
+                "a public game needs a clock (a seat whose player never moves times out): \
+                 give clock {{\"kind\":\"realtime\",…}} or {{\"kind\":\"turn\",…}}"
+            ),
+        }
+    }
 }
 
 /// A cell of a display: `x` grows to the right, `y` downwards; the first tile is at (0, 0).

@@ -37,7 +37,7 @@ pub struct CreateGame {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub practice: bool,
     /// The creator's name, as the lobby shows it (a guest's display name; a logged-in
-    /// creator is shown by their account's name instead).
+    /// creator is shown by their account's name instead). The same rule as `JoinRequest::name`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(min_length = 1, max_length = 24, pattern = r"\S")]
     pub name: Option<String>,
@@ -108,9 +108,12 @@ pub struct JoinRequest {
     )]
     #[schema(minimum = 0, maximum = 3)]
     pub seat: Option<u8>,
-    /// A guest's display name (1–24 characters, not unique), shown at the table. Ignored when
-    /// the request carries an account's session cookie: the seat then belongs to the account
-    /// and shows its name.
+    /// A guest's display name (1–24 characters after NFKC, spaces collapsed; not unique),
+    /// shown at the table. Nothing invisible, no controls of the writing direction, one line.
+    /// A refusal is `bad_request` with `detail` `display_name_length`, `unseen`,
+    /// `too_many_marks` or `name_reserved`; a name that looks like an account's is
+    /// `name_taken`. Ignored when the request carries an account's session cookie: the seat
+    /// then belongs to the account and shows its name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(min_length = 1, max_length = 24, pattern = r"\S")]
     pub name: Option<String>,

@@ -25,7 +25,7 @@ pub use daily::{
     Attempt, Board, BoardEntry, Card, DailyStarted, ParInfo, ResultInfo, StartDaily, Today,
     VariantToday,
 };
-pub use error::{CellXY, ErrorBody, ErrorCode, IllegalReason};
+pub use error::{CellXY, ErrorBody, ErrorCode, IllegalReason, RefusalDetail, Unseen};
 pub use games::{CreateGame, Created, Invite, JoinRequest, Joined, Lobby, LobbyEntry, SeatRequest};
 pub use health::{Health, Ready};
 pub use moves::{MoveList, MoveRequest, MoveResult, PreviewRequest, PreviewResult};

@@ -84,6 +84,21 @@ pub enum TimeControlError {
     Days(u32),
 }
 
+impl From<TimeControlError> for crate::error::RefusalDetail {
+    fn from(e: TimeControlError) -> Self {
+        use crate::error::RefusalDetail as D;
+        match e {
+            TimeControlError::Initial(value) => D::ClockInitial {
+                min: 10,
+                max: 10_800,
+                value,
+            },
+            TimeControlError::Increment(value) => D::ClockIncrement { max: 600, value },
+            TimeControlError::Days(value) => D::ClockDays { value },
+        }
+    }
+}
+
 /// A stored time control that cannot be read.
 #[derive(Debug, thiserror::Error)]
 #[error("clock {text:?}: {source}")]

@@ -9,6 +9,7 @@
 
 use crate::app::{store_refusal, App, Claimer};
 use crate::client_addr::ClientAddr;
+use crate::error::RefusalDetail;
 use crate::error::{ApiError, Body, ErrorBody, ErrorCode};
 use crate::names;
 use crate::secret;
@@ -17,6 +18,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use sagani_protocol::error::{NAME_MAX, PASSWORD_MAX, PASSWORD_MIN};
 use std::sync::Arc;
 
 pub use sagani_protocol::accounts::{Confirmation, Credentials, Me, PasswordChange};
@@ -32,12 +34,11 @@ const ATTEMPT_WINDOW_MS: i64 = 15 * 60 * 1000;
 /// takes its attempt back, so only failures (and refused attempts) add up.
 const ATTEMPTS_PER_NAME_AT_ADDRESS: u64 = 10;
 const ATTEMPTS_PER_ADDRESS: u64 = 30;
-/// No account has a longer name: such a log-in is refused at once, uncounted.
-const LONGEST_NAME: usize = 20;
-
-fn bad(message: impl Into<String>) -> ApiError {
-    ApiError::new(ErrorCode::BadRequest, message)
-}
+/// No account has a longer name (in NFKC): such a log-in is refused at once, uncounted.
+const LONGEST_NAME: usize = NAME_MAX as usize;
+/// A name typed decomposed ("u" and a mark for "ü") is longer before NFKC; more than this many
+/// characters is no account's name in any form (and is not worth folding).
+const LONGEST_TYPED_NAME: usize = 4 * LONGEST_NAME;
 
 /// Who a request is, for claiming a seat or creating a game: the logged-in account (a request
 /// the cookie makes count for it must come from this site), else a guest with the display
@@ -92,12 +93,15 @@ async fn guest_display_name(app: &App, name: &str) -> Result<String, ApiError> {
 }
 
 fn check_password(password: &str, name: &str) -> Result<(), ApiError> {
-    let len = password.chars().count();
-    if !(8..=200).contains(&len) {
-        return Err(bad("a password has 8 to 200 characters"));
+    let len = password.chars().count() as u32;
+    if !(PASSWORD_MIN..=PASSWORD_MAX).contains(&len) {
+        return Err(ApiError::refused(RefusalDetail::PasswordLength {
+            min: PASSWORD_MIN,
+            max: PASSWORD_MAX,
+        }));
     }
-    if password.eq_ignore_ascii_case(name) {
-        return Err(bad("the password must not be the name"));
+    if names::key(password) == names::key(name) {
+        return Err(ApiError::refused(RefusalDetail::PasswordIsName));
     }
     Ok(())
 }
@@ -105,7 +109,7 @@ fn check_password(password: &str, name: &str) -> Result<(), ApiError> {
 /// The subjects one log-in attempt counts for: the name at the address, and the address.
 fn attempt_subjects(name: &str, addr: &str) -> Vec<String> {
     vec![
-        format!("name {} at {addr}", name.to_ascii_lowercase()),
+        format!("name {} at {addr}", names::key(name)),
         format!("address {addr}"),
     ]
 }
@@ -287,6 +291,7 @@ fn logged_out(app: &App) -> Response {
 /// Signs up and logs in.
 #[utoipa::path(post, path = "/api/players", request_body = Credentials,
     responses((status = 201, body = Me, description = "signed up and logged in: the answer sets the session cookie"),
+              (status = 400, body = ErrorBody, description = "the name or the password breaks a rule of `Credentials` (`bad_request`, its `detail` says which)"),
               (status = 409, body = ErrorBody, description = "the name is taken, in any case (`name_taken`)"),
               (status = 429, body = ErrorBody, description = "too many account requests from this address (`rate_limited`)"),
               (status = 503, body = ErrorBody, description = "too many passwords to hash right now: try again after Retry-After (`busy`)")))]
@@ -297,17 +302,14 @@ pub async fn sign_up(
     Body(req): Body<Credentials>,
 ) -> Result<Response, ApiError> {
     opening(&app, &addr, &headers)?;
-    let key = names::check_name(&req.name)?;
-    check_password(&req.password, &req.name)?;
+    let names::AccountName { name, key } = names::check_name(&req.name)?;
+    check_password(&req.password, &name)?;
     // A taken name, or one that looks like it, costs no hash (the insert below still settles
     // a race for a free one).
     let taken = || {
         ApiError::new(
             ErrorCode::NameTaken,
-            format!(
-                "the name {:?} is taken, or looks like one that is",
-                req.name
-            ),
+            format!("the name {name:?} is taken, or looks like one that is"),
         )
     };
     let skeleton = names::skeleton(&key);
@@ -327,7 +329,7 @@ pub async fn sign_up(
     }
     let player = Player {
         id: secret::random_hex(12),
-        name: req.name.clone(),
+        name: name.clone(),
         password: app.config.passwords.hash(req.password.clone()).await?,
         created_at: app.config.clock.now_ms(),
     };
@@ -361,10 +363,13 @@ pub async fn session(
 ) -> Result<Response, ApiError> {
     opening(&app, &addr, &headers)?;
     let wrong = || ApiError::new(ErrorCode::WrongLogin, "wrong name or password");
-    if req.name.len() > LONGEST_NAME {
+    if req.name.chars().count() > LONGEST_TYPED_NAME {
         return Err(wrong());
     }
-    let key = req.name.to_ascii_lowercase();
+    let key = names::key(&req.name);
+    if key.chars().count() > LONGEST_NAME {
+        return Err(wrong());
+    }
     let player = app.store.player_named(&key).await.map_err(store_refusal)?;
     // A name no account has is checked against a stand-in hash all the same: the same work,
     // the same time, the same answer as a wrong password.

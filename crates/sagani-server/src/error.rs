@@ -1,10 +1,11 @@
-//! `ApiError`: every refusal as a status and a JSON body `{"error", "message"[, "version"]}`.
+//! `ApiError`: every refusal as a status and a JSON body `{"error", "message"[, "version",
+//! "reason", "detail"]}`.
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-pub use sagani_protocol::error::{CellXY, ErrorBody, ErrorCode, IllegalReason};
+pub use sagani_protocol::error::{CellXY, ErrorBody, ErrorCode, IllegalReason, RefusalDetail};
 use serde::de::DeserializeOwned;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +21,8 @@ pub struct ApiError {
     pub retry_after: Option<u64>,
     /// Why the engine refused a move (`illegal_move` only).
     pub reason: Option<IllegalReason>,
+    /// What a person got wrong (`bad_request` only).
+    pub detail: Option<RefusalDetail>,
 }
 
 /// The HTTP status every refusal with `code` has.
@@ -54,6 +57,7 @@ impl ApiError {
             version: None,
             retry_after: None,
             reason: None,
+            detail: None,
         }
     }
 
@@ -63,6 +67,15 @@ impl ApiError {
         ApiError {
             reason: Some(e.into()),
             ..ApiError::new(ErrorCode::IllegalMove, e.to_string())
+        }
+    }
+
+    /// A request a person got wrong: the server's English as the message, and what is wrong
+    /// for clients that word it themselves.
+    pub fn refused(detail: RefusalDetail) -> ApiError {
+        ApiError {
+            detail: Some(detail.clone()),
+            ..ApiError::new(ErrorCode::BadRequest, detail.to_string())
         }
     }
 
@@ -104,6 +117,7 @@ impl ApiError {
             message: self.message.clone(),
             version: self.version,
             reason: self.reason,
+            detail: self.detail.clone(),
         }
     }
 }

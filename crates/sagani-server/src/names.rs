@@ -2,10 +2,13 @@
 //! others may not hold: nothing invisible, no direction controls, one line, no flood of marks.
 //! Look-alikes are caught by their confusable skeleton (Unicode TR39, `unicode-security`).
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, RefusalDetail};
+use sagani_protocol::error::{
+    Unseen, DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, MAX_MARKS, NAME_MAX, NAME_MIN,
+};
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
 /// Names that would pass for a bot, the site or its staff (the bots' own names are added).
 const RESERVED: [&str; 12] = [
@@ -26,12 +29,8 @@ const RESERVED: [&str; 12] = [
 /// Reserved words refused anywhere in a name, not only as a word of their own.
 const STAFF: [&str; 3] = ["admin", "moderator", "sagani"];
 
-/// Combining marks one character may carry: enough for any script's accents and vowel signs,
-/// too few to pile marks above and below the line ("Zalgo" text).
-const MAX_MARKS: usize = 3;
-
-fn bad(message: impl Into<String>) -> ApiError {
-    ApiError::new(ErrorCode::BadRequest, message)
+fn refused(detail: RefusalDetail) -> ApiError {
+    ApiError::refused(detail)
 }
 
 /// The form two names that look alike share: the TR39 skeleton of the name in NFKC (which drops
@@ -51,28 +50,76 @@ fn lower_skeleton(s: &str) -> String {
         .collect()
 }
 
-/// The name's key (lower case) if it may be an account's name: 3 to 20 ASCII letters, digits,
-/// `_` and `-`, passing for nobody. (Unicode letters stay out: a log-in types the name.)
-pub fn check_name(name: &str) -> Result<String, ApiError> {
-    let len = name.chars().count();
-    if !(3..=20).contains(&len) {
-        return Err(bad(format!("a name has 3 to 20 characters, not {len}")));
+/// An account's name as it is kept and shown (NFKC), and its key: unique among accounts,
+/// what a log-in looks up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountName {
+    pub name: String,
+    pub key: String,
+}
+
+/// The key of an account's name as typed at a log-in or in a profile's address: NFKC, in lower
+/// case (so "JÜRGEN", "jürgen" and "ju\u{308}rgen" are one name).
+pub fn key(name: &str) -> String {
+    name.nfkc()
+        .flat_map(char::to_lowercase)
+        .collect::<String>()
+        .nfkc()
+        .collect()
+}
+
+/// The name if it may be an account's name: in NFKC, `NAME_MIN` to `NAME_MAX` characters, each
+/// a letter or a digit of any script, `_` or `-` (a letter may carry up to `MAX_MARKS` marks:
+/// accents, vowel signs), passing for nobody. Nothing invisible or out of line can pass: those
+/// are neither letters, digits nor marks. The page checks the same rule before it sends a name
+/// (`web/names.js`), and the OpenAPI document states it (`Credentials::name`).
+pub fn check_name(name: &str) -> Result<AccountName, ApiError> {
+    let folded: String = name.nfkc().collect();
+    let len = folded.chars().count() as u32;
+    if !(NAME_MIN..=NAME_MAX).contains(&len) {
+        return Err(refused(RefusalDetail::NameLength {
+            min: NAME_MIN,
+            max: NAME_MAX,
+            len,
+        }));
     }
-    if let Some(c) = name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
-    {
-        return Err(bad(format!(
-            "a name has letters, digits, `_` and `-` only, not {}",
-            shown(c)
-        )));
+    let mut marks = 0;
+    let mut after_letter = false;
+    for c in folded.chars() {
+        let group = c.general_category_group();
+        let mark = group == GeneralCategoryGroup::Mark;
+        marks = if mark { marks + 1 } else { 0 };
+        let fits = match group {
+            GeneralCategoryGroup::Letter => true,
+            GeneralCategoryGroup::Number => c.general_category() == GeneralCategory::DecimalNumber,
+            GeneralCategoryGroup::Mark => after_letter,
+            _ => c == '_' || c == '-',
+        };
+        if !fits {
+            return Err(refused(RefusalDetail::NameCharacter {
+                code_point: code(c),
+                character: shows(c).then(|| c.to_string()),
+            }));
+        }
+        if marks > MAX_MARKS {
+            return Err(refused(RefusalDetail::TooManyMarks {
+                max: MAX_MARKS,
+                code_point: code(c),
+            }));
+        }
+        after_letter = mark
+            || matches!(
+                group,
+                GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number
+            );
     }
-    if impersonates(name) {
-        return Err(bad(format!(
-            "{name:?} would pass for a bot or for the site's staff: choose another name"
-        )));
+    if impersonates(&folded) {
+        return Err(refused(RefusalDetail::NameReserved));
     }
-    Ok(name.to_ascii_lowercase())
+    Ok(AccountName {
+        key: key(&folded),
+        name: folded,
+    })
 }
 
 /// A guest's display name as shown: NFKC, spaces collapsed and trimmed; 1 to 24 characters,
@@ -83,30 +130,30 @@ pub fn check_display_name(name: &str) -> Result<String, ApiError> {
     let folded: String = name.nfkc().collect();
     // Before spaces are collapsed: a line separator is refused, not made a space.
     if let Some(why) = unseen(folded.trim(), Text::Name) {
-        return Err(bad(format!("a display name has {why}")));
+        return Err(refused(why));
     }
     let name = folded.split_whitespace().collect::<Vec<_>>().join(" ");
-    let len = name.chars().count();
-    if !(1..=24).contains(&len) {
-        return Err(bad(format!(
-            "a display name has 1 to 24 characters, not {len}"
-        )));
+    let len = name.chars().count() as u32;
+    if !(DISPLAY_NAME_MIN..=DISPLAY_NAME_MAX).contains(&len) {
+        return Err(refused(RefusalDetail::DisplayNameLength {
+            min: DISPLAY_NAME_MIN,
+            max: DISPLAY_NAME_MAX,
+            len,
+        }));
     }
     if impersonates(&name) {
-        return Err(bad(format!(
-            "{name:?} would pass for a bot or for the site's staff: choose another name"
-        )));
+        return Err(refused(RefusalDetail::NameReserved));
     }
     Ok(name)
 }
 
 /// A chat line as stored: NFKC and trimmed, if it has nothing unseen or out of line; else what
 /// is wrong. Lines are refused rather than cleaned, so a writer knows what was not sent.
-pub fn check_chat_text(text: &str) -> Result<String, String> {
+pub fn check_chat_text(text: &str) -> Result<String, RefusalDetail> {
     let folded: String = text.nfkc().collect();
     let line = folded.trim().to_string();
     match unseen(&line, Text::Chat) {
-        Some(why) => Err(format!("text: one line of visible text; this has {why}")),
+        Some(why) => Err(why),
         None => Ok(line),
     }
 }
@@ -123,39 +170,42 @@ enum Text {
 
 /// The first reason `text` may not be shown as it is: a character that is not seen, or that
 /// changes how the text around it is laid out, or too many marks on one character.
-fn unseen(text: &str, kind: Text) -> Option<String> {
+fn unseen(text: &str, kind: Text) -> Option<RefusalDetail> {
     let mut marks = 0;
     for c in text.chars() {
-        if let Some(why) = hidden(c, kind) {
-            return Some(format!("{why} ({})", code(c)));
+        if let Some(what) = hidden(c, kind) {
+            return Some(RefusalDetail::Unseen {
+                what,
+                code_point: code(c),
+            });
         }
         marks = if is_combining_mark(c) { marks + 1 } else { 0 };
         if marks > MAX_MARKS {
-            return Some(format!(
-                "more than {MAX_MARKS} marks on one character ({})",
-                code(c)
-            ));
+            return Some(RefusalDetail::TooManyMarks {
+                max: MAX_MARKS,
+                code_point: code(c),
+            });
         }
     }
     None
 }
 
 /// Why `c` is refused in `kind` of text, if it is.
-fn hidden(c: char, kind: Text) -> Option<&'static str> {
+fn hidden(c: char, kind: Text) -> Option<Unseen> {
     let category = c.general_category();
     if c.is_control() {
-        return Some("a control character");
+        return Some(Unseen::Control);
     }
     if matches!(
         category,
         GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator
     ) {
-        return Some("a line or paragraph separator");
+        return Some(Unseen::LineSeparator);
     }
     // Marks and embeddings, overrides and isolates that turn text around (Trojan Source).
     if matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
     {
-        return Some("a control of the writing direction");
+        return Some(Unseen::Direction);
     }
     let joins = matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE00}'..='\u{FE0F}');
     if kind == Text::Chat && joins {
@@ -167,26 +217,22 @@ fn hidden(c: char, kind: Text) -> Option<&'static str> {
         .next()
         .is_none()
     {
-        return Some("an invisible character");
+        return Some(Unseen::Invisible);
     }
     if kind == Text::Name {
         match category {
-            GeneralCategory::Format => return Some("an invisible formatting character"),
-            GeneralCategory::PrivateUse => return Some("a private-use character"),
-            GeneralCategory::Unassigned => return Some("an unassigned character"),
+            GeneralCategory::Format => return Some(Unseen::Formatting),
+            GeneralCategory::PrivateUse => return Some(Unseen::PrivateUse),
+            GeneralCategory::Unassigned => return Some(Unseen::Unassigned),
             _ => {}
         }
     }
     None
 }
 
-/// `c` as a person can read it in an error: the character if it shows, and its code point.
-fn shown(c: char) -> String {
-    if hidden(c, Text::Name).is_some() || c.is_whitespace() {
-        code(c)
-    } else {
-        format!("{c:?} ({})", code(c))
-    }
+/// Whether `c` can be shown in an error as itself (else only its code point is).
+fn shows(c: char) -> bool {
+    hidden(c, Text::Name).is_none() && !c.is_whitespace() && !is_combining_mark(c)
 }
 
 fn code(c: char) -> String {
@@ -218,10 +264,26 @@ fn reserved_in(key: &str, form: impl Fn(&str) -> String) -> bool {
 mod tests {
     use super::*;
 
+    fn detail(e: ApiError) -> RefusalDetail {
+        e.detail.expect("a refusal with its detail")
+    }
+
     #[test]
     fn account_names_follow_the_rules() {
-        assert_eq!(check_name("Ada_Lovelace-2").unwrap(), "ada_lovelace-2");
-        for bad in ["ab", "a".repeat(21).as_str(), "two words", "émile", "a;b"] {
+        let ada = check_name("Ada_Lovelace-2").unwrap();
+        assert_eq!(
+            (ada.name.as_str(), ada.key.as_str()),
+            ("Ada_Lovelace-2", "ada_lovelace-2")
+        );
+        for bad in [
+            "ab",
+            "a".repeat(21).as_str(),
+            "two words",
+            "a;b",
+            "a.b",
+            "x†y",
+            "_\u{301}x",
+        ] {
             assert!(check_name(bad).is_err(), "{bad} should be refused");
         }
         for impostor in [
@@ -233,15 +295,18 @@ mod tests {
             "Robot",
             "sagani_team",
             "Moderator1",
-            // Look-alikes: digits for letters, "rn" for "m".
+            // Look-alikes: digits for letters, "rn" for "m", another script's letters.
             "B0T",
             "R0b0t",
             "adrnin",
             "Rand0m",
             "rncts",
+            "\u{0430}dmin",
+            "m\u{0441}ts",
         ] {
-            assert!(
-                check_name(impostor).is_err(),
+            assert_eq!(
+                check_name(impostor).map_err(detail),
+                Err(RefusalDetail::NameReserved),
                 "{impostor} should be refused"
             );
         }
@@ -251,9 +316,86 @@ mod tests {
     }
 
     #[test]
+    fn names_have_letters_and_digits_of_any_script() {
+        for fine in [
+            "Jürgen",
+            "Zoë",
+            "Łukasz",
+            "Ōsaka-7",
+            "Дмитрий",
+            "محمد",
+            "李小龍",
+            "देवनागरी",
+            "Ελένη",
+            "٣٤٥abc",
+        ] {
+            let n = check_name(fine).unwrap_or_else(|e| panic!("{fine}: {}", e.message));
+            assert_eq!(n.name, fine);
+        }
+        // NFKC: the composed and the decomposed "ü" are one name, and so are full-width letters.
+        let decomposed = check_name("Ju\u{0308}rgen").unwrap();
+        assert_eq!(decomposed.name, "Jürgen");
+        assert_eq!(decomposed.key, "jürgen");
+        assert_eq!(check_name("\u{FF2A}\u{FF55}rgen").unwrap().name, "Jurgen");
+        assert_eq!(key("JÜRGEN"), "jürgen");
+        assert_eq!(key("JU\u{0308}RGEN"), "jürgen");
+        // Twenty letters of a script with two bytes each are twenty characters.
+        assert!(check_name(&"ж".repeat(20)).is_ok());
+        assert_eq!(
+            check_name(&"ж".repeat(21)).map_err(detail),
+            Err(RefusalDetail::NameLength {
+                min: 3,
+                max: 20,
+                len: 21
+            })
+        );
+        assert_eq!(
+            check_name(&"a".repeat(300)).map_err(detail),
+            Err(RefusalDetail::NameLength {
+                min: 3,
+                max: 20,
+                len: 300
+            })
+        );
+    }
+
+    #[test]
     fn a_refused_character_is_named() {
+        for (name, code, shown) in [
+            ("ad\u{00AD}min", "U+00AD", None),
+            ("Eve\u{200B}ann", "U+200B", None),
+            ("Eve\u{202E}evE", "U+202E", None),
+            ("Eve\u{2066}x", "U+2066", None),
+            ("Eve\u{200D}Ann", "U+200D", None),
+            ("Eve\u{E000}", "U+E000", None),
+            ("Eve\u{0378}", "U+0378", None),
+            ("two words", "U+0020", None),
+            ("a;b", "U+003B", Some(";")),
+            ("Zoë 🎲", "U+0020", None),
+            ("Zoë🎲", "U+1F3B2", Some("🎲")),
+        ] {
+            assert_eq!(
+                check_name(name).map_err(detail),
+                Err(RefusalDetail::NameCharacter {
+                    code_point: code.into(),
+                    character: shown.map(str::to_string),
+                }),
+                "{name:?}"
+            );
+        }
         let e = check_name("ad\u{00AD}min").unwrap_err();
         assert!(e.message.contains("U+00AD"), "{}", e.message);
+        assert_eq!(
+            check_name("E\u{0334}\u{0335}\u{0336}\u{0337}ve").map_err(detail),
+            Err(RefusalDetail::TooManyMarks {
+                max: 3,
+                code_point: "U+0337".into()
+            })
+        );
+        assert!(
+            check_name("E\u{0301}\u{0302}\u{0303}ve").is_ok(),
+            "three marks are fine"
+        );
     }
 
     #[test]
@@ -294,12 +436,14 @@ mod tests {
             ("Eve\u{0378}", "unassigned"),
             ("E\u{0334}\u{0335}\u{0336}\u{0337}ve", "marks"),
             ("m\u{0441}ts", "would pass for a bot"),
+            ("a".repeat(25).as_str(), "1 to 24 characters, not 25"),
             ("\u{0430}dmin", "would pass for"),
             ("Greedy", "would pass for"),
             ("", "1 to 24"),
         ] {
             let e = check_display_name(name).expect_err(name);
             assert!(e.message.contains(why), "{name:?}: {}", e.message);
+            assert!(e.detail.is_some(), "{name:?}: a refusal with its detail");
         }
         // Three marks on one letter are fine (Vietnamese, Hebrew with points).
         assert!(check_display_name("E\u{0301}\u{0302}\u{0303}ve").is_ok());
@@ -318,12 +462,12 @@ mod tests {
         for (text, why) in [
             ("a\u{202E}b", "writing direction"),
             ("a\u{2028}b", "line"),
-            ("a\nb", "one line"),
+            ("a\nb", "control character"),
             ("a\u{200B}b", "invisible"),
             ("a\u{E0041}b", "invisible"),
             ("Z\u{0335}\u{0321}\u{0322}\u{0327}algo", "marks"),
         ] {
-            let e = check_chat_text(text).unwrap_err();
+            let e = check_chat_text(text).unwrap_err().to_string();
             assert!(e.contains(why), "{text:?}: {e}");
         }
     }

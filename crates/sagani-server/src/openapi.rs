@@ -139,6 +139,8 @@ impl Modify for CommonErrors {
         crate::error::ErrorBody,
         crate::error::ErrorCode,
         crate::error::IllegalReason,
+        crate::error::RefusalDetail,
+        sagani_protocol::Unseen,
         crate::api::ClientMessage,
         crate::api::WsError,
         crate::time_control::TimeControl,
@@ -221,6 +223,57 @@ mod tests {
             (seat["minimum"].as_u64(), seat["maximum"].as_u64()),
             (Some(0), Some(3))
         );
+    }
+
+    /// The refusals' details are the server's own, and the name and password rules are the
+    /// ones `names` and `accounts` check (and the page's `web/names.js` checks before sending).
+    #[test]
+    fn refusal_details_and_the_name_rule_are_the_servers_own() {
+        use sagani_protocol::error::{RefusalDetail, Unseen, NAME_MAX, NAME_MIN};
+        let doc = doc();
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(
+            schemas["ErrorBody"]["properties"]["detail"]["oneOf"][1]["$ref"],
+            "#/components/schemas/RefusalDetail",
+            "{}",
+            schemas["ErrorBody"]["properties"]["detail"]
+        );
+        let mut listed: Vec<String> = schemas["RefusalDetail"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| names(&v["properties"]["kind"]).concat())
+            .collect();
+        listed.sort();
+        let mut kinds: Vec<String> = RefusalDetail::examples().iter().map(|d| d.kind()).collect();
+        kinds.sort();
+        assert_eq!(
+            listed, kinds,
+            "every detail has an example, and the document lists it"
+        );
+        let mut unseen: Vec<String> = Unseen::ALL.iter().map(|u| u.name()).collect();
+        unseen.sort();
+        assert_eq!(names(&schemas["Unseen"]), unseen);
+        let name = &schemas["Credentials"]["properties"]["name"];
+        assert_eq!(
+            (name["minLength"].as_u64(), name["maxLength"].as_u64()),
+            (Some(NAME_MIN as u64), Some(NAME_MAX as u64))
+        );
+        let pattern = name["pattern"].as_str().unwrap();
+        let page = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/names.js"),
+        )
+        .unwrap();
+        assert!(
+            page.contains(&format!("/{pattern}/u")),
+            "web/names.js checks names with {pattern}"
+        );
+        for (n, field) in [(NAME_MIN, "NAME_MIN"), (NAME_MAX, "NAME_MAX")] {
+            assert!(
+                page.contains(&format!("{field} = {n};")),
+                "web/names.js has {field} = {n}"
+            );
+        }
     }
 
     /// Every `$ref` names a schema the document holds (a type named only in a route's

@@ -173,7 +173,7 @@ pub async fn profile(
     app.limiters.check_lookup(&addr)?;
     let store = &app.store;
     let player = store
-        .player_named(&name.to_ascii_lowercase())
+        .player_named(&crate::names::key(&name))
         .await
         .map_err(store_refusal)?
         .ok_or_else(|| ApiError::not_found("no player has that name"))?;

@@ -63,11 +63,15 @@ async fn accounts(url: &str, other: Option<&str>) {
         (taken.status, taken.body["error"].as_str()),
         (409, Some("name_taken"))
     );
-    for (name, password) in [
-        ("admin", "long enough"),
-        ("mcts-bot", "long enough"),
-        ("a b", "long enough"),
-        ("Eve", "short"),
+    // Each refusal says what is wrong, in English and as a detail a client words itself.
+    for (name, password, kind) in [
+        ("admin", "long enough", "name_reserved"),
+        ("mcts-bot", "long enough", "name_reserved"),
+        ("a b", "long enough", "name_character"),
+        ("ab", "long enough", "name_length"),
+        ("Eve", "short", "password_length"),
+        ("Eve", "EVE", "password_length"),
+        ("Everard1", "EVERARD1", "password_is_name"),
     ] {
         let a = eve
             .send(
@@ -77,6 +81,8 @@ async fn accounts(url: &str, other: Option<&str>) {
             )
             .await;
         assert_eq!(a.status, 400, "{name}: {}", a.body);
+        assert_eq!(a.body["error"], "bad_request");
+        assert_eq!(a.body["detail"]["kind"], kind, "{name}: {}", a.body);
         assert!(a.body["message"].as_str().unwrap().len() > 10);
     }
     assert_eq!(eve.me().await["kind"], "guest");

@@ -126,3 +126,87 @@ fn every_message_the_page_asks_for_exists() {
         "messages asked for but not in the catalogue: {missing:?}"
     );
 }
+
+/// Every refusal the server can send has its words in every language: each error code
+/// (`error.code.*`, the page's general sentence for it), each kind of detail a person can meet
+/// (`error.detail.*`, filled only from the detail's own fields), and each kind of unseen
+/// character. The page (`web/refusals.js`) words a refusal by these keys and never shows the
+/// server's English `message`.
+#[test]
+fn every_refusal_has_words_in_every_language() {
+    use sagani_protocol::error::{ErrorCode, RefusalDetail, Unseen};
+    let fields = |d: &RefusalDetail| -> BTreeSet<String> {
+        let v = serde_json::to_value(d).unwrap();
+        let mut f: BTreeSet<String> = v.as_object().unwrap().keys().cloned().collect();
+        // `web/refusals.js` words these two itself.
+        if f.contains("code_point") {
+            f.insert("char".into());
+        }
+        if f.contains("what") {
+            f.insert("what".into());
+        }
+        f
+    };
+    for lang in ["en", "de"] {
+        let cat = catalogue(lang);
+        let mut missing = Vec::new();
+        let codes = ErrorCode::ALL.iter().map(|c| c.name());
+        // `network` and `other`: the page's own (no answer, or an answer it cannot read).
+        for code in codes.chain(["network".to_string(), "other".to_string()]) {
+            let key = format!("error.code.{code}");
+            match cat.get(&key) {
+                Some(m) => assert!(placeholders(m).is_empty(), "{lang}: {key} fills in nothing"),
+                None => missing.push(key),
+            }
+        }
+        for d in RefusalDetail::examples() {
+            let key = format!("error.detail.{}", d.kind());
+            match cat.get(&key) {
+                Some(m) => {
+                    let extra: Vec<_> = placeholders(m).difference(&fields(&d)).cloned().collect();
+                    assert!(
+                        extra.is_empty(),
+                        "{lang}: {key} fills in {extra:?}, which {d:?} lacks"
+                    );
+                }
+                None => missing.push(key),
+            }
+        }
+        for u in Unseen::ALL {
+            let key = format!("error.unseen.{}", u.name());
+            if !cat.contains_key(&key) {
+                missing.push(key);
+            }
+        }
+        assert!(missing.is_empty(), "{lang}.json lacks {missing:?}");
+    }
+    // The page asks for them by code and kind: the test above cannot see these keys in its code.
+    let page = std::fs::read_to_string(web().join("refusals.js")).unwrap();
+    for asked in [
+        "`error.code.${code}`",
+        "`error.detail.${detail && detail.kind}`",
+        "`error.unseen.${detail.what}`",
+    ] {
+        assert!(page.contains(asked), "web/refusals.js asks for {asked}");
+    }
+}
+
+/// No refusal is worded from the server's English: the page never puts an error's `message` in
+/// a sentence (it is English, whatever the reader's language).
+#[test]
+fn the_page_never_shows_a_servers_message() {
+    for entry in std::fs::read_dir(web()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "js") {
+            let code = std::fs::read_to_string(&path).unwrap();
+            for (n, line) in code.lines().enumerate() {
+                assert!(
+                    !(line.contains("reason: e.message") || line.contains("e.message }")),
+                    "{}:{}: a server's English message in a sentence: {line}",
+                    path.display(),
+                    n + 1
+                );
+            }
+        }
+    }
+}

@@ -665,13 +665,29 @@ async fn chat_is_kept_as_text_with_limits() {
             .len(),
         1
     );
-    // Refusals say what is wrong.
-    for (body, why) in [
-        (json!({ "text": "x".repeat(301) }), "at most 300"),
-        (json!({ "text": "   " }), "write something"),
-        (json!({ "text": "two\nlines" }), "one line"),
-        (json!({ "phrase": "rude" }), "unknown phrase"),
-        (json!({ "text": "a", "phrase": "thanks" }), "either"),
+    // Refusals say what is wrong: in English, and as a detail a client words itself.
+    for (body, why, detail) in [
+        (
+            json!({ "text": "x".repeat(301) }),
+            "at most 300",
+            json!({"kind": "chat_too_long", "max": 300, "len": 301}),
+        ),
+        (
+            json!({ "text": "   " }),
+            "write something",
+            json!({"kind": "chat_empty"}),
+        ),
+        (
+            json!({ "text": "two\nlines" }),
+            "control character",
+            json!({"kind": "unseen", "what": "control", "code_point": "U+000A"}),
+        ),
+        (json!({ "phrase": "rude" }), "unknown phrase", Value::Null),
+        (
+            json!({ "text": "a", "phrase": "thanks" }),
+            "either",
+            Value::Null,
+        ),
     ] {
         let a = b.post_with(&chat, &t0, body).await;
         assert_eq!(a.status, 400, "{}", a.body);
@@ -680,6 +696,7 @@ async fn chat_is_kept_as_text_with_limits() {
             "{}",
             a.body
         );
+        assert_eq!(a.body["detail"], detail, "{}", a.body);
     }
     assert_eq!(
         b.send("POST", &chat, Some(json!({ "text": "hi" })))
@@ -725,14 +742,29 @@ async fn public_games_have_a_clock() {
         json!({"kind":"realtime","initial_s":600,"increment_s":10})
     );
     // Listed with none: refused, and so are controls out of bounds.
-    for (clock, why) in [
-        (json!({"kind":"none"}), "needs a clock"),
+    for (clock, why, detail) in [
+        (
+            json!({"kind":"none"}),
+            "needs a clock",
+            json!({"kind": "public_needs_clock"}),
+        ),
         (
             json!({"kind":"realtime","initial_s":5,"increment_s":0}),
             "initial_s",
+            json!({"kind": "clock_initial", "min": 10, "max": 10800, "value": 5}),
         ),
-        (json!({"kind":"turn","days":5}), "days"),
-        (json!({"kind":"hourglass"}), "clock"),
+        (
+            json!({"kind":"realtime","initial_s":60,"increment_s":601}),
+            "increment_s",
+            json!({"kind": "clock_increment", "max": 600, "value": 601}),
+        ),
+        (
+            json!({"kind":"turn","days":5}),
+            "days",
+            json!({"kind": "clock_days", "value": 5}),
+        ),
+        // Not a clock at all: the server's words only (no person picks this on the page).
+        (json!({"kind":"hourglass"}), "clock", Value::Null),
     ] {
         let a = b
             .send(
@@ -747,6 +779,7 @@ async fn public_games_have_a_clock() {
             "{}",
             a.body
         );
+        assert_eq!(a.body["detail"], detail, "{}", a.body);
     }
     // A private game has no clock unless asked; turn-based shows days.
     let (private, inv) = create(

@@ -1,4 +1,5 @@
-//! Names over HTTP, on both stores (PostgreSQL with two servers): look-alike account names,
+//! Names over HTTP, on both stores (PostgreSQL with two servers): account names of any letters
+//! and digits (NFKC, one name in any case and normal form), look-alike account names,
 //! guests' display names that look like an account's or hold invisible characters, and
 //! accounts made before names had skeletons getting theirs when a server starts.
 
@@ -44,6 +45,70 @@ fn refused(a: &Answer, status: u16, why: &str) {
     assert_eq!(a.status, status, "{why}: {}", a.body);
     let message = a.body["message"].as_str().unwrap();
     assert!(message.contains(why), "{why:?} not in {message:?}");
+    if status == 400 {
+        assert!(
+            a.body["detail"]["kind"].is_string(),
+            "a name's refusal says what is wrong for a client to word: {}",
+            a.body
+        );
+    }
+}
+
+/// Names of any letters and digits sign up; one name in any case and normal form.
+async fn any_letters(one: &str, two: &str) {
+    let mut jurgen = Browser::new(one);
+    let a = sign_up(&mut jurgen, "Jürgen").await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    assert_eq!(a.body["name"], "Jürgen");
+    let mut other = Browser::new(two);
+    // Taken in upper case, decomposed ("u" and a mark), in full-width letters.
+    for name in ["JÜRGEN", "Ju\u{0308}rgen", "\u{FF2A}ürgen"] {
+        let a = sign_up(&mut other, name).await;
+        assert_eq!(
+            (a.status, &a.body["error"]),
+            (409, &json!("name_taken")),
+            "{name}: {}",
+            a.body
+        );
+    }
+    // Logged in by any of them, on the other server; the profile answers to any of them too.
+    for name in ["jürgen", "JU\u{0308}RGEN"] {
+        let a = Browser::new(two).log_in(name, "long enough").await;
+        assert_eq!(a.status, 200, "{name}: {}", a.body);
+        assert_eq!(a.body["name"], "Jürgen");
+    }
+    let a = other.send("GET", "/api/players/J%C3%9CRGEN", None).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["name"], "Jürgen");
+    for name in ["Дмитрий", "李小龍", "محمد_7", "देवनागरी", &"ж".repeat(20)]
+    {
+        let a = sign_up(&mut Browser::new(two), name).await;
+        assert_eq!(a.status, 201, "{name}: {}", a.body);
+        assert_eq!(a.body["name"], name);
+    }
+    // Too long is refused with the rule's numbers, never cut short.
+    let a = sign_up(&mut other, &"a".repeat(300)).await;
+    refused(&a, 400, "3 to 20 characters, not 300");
+    assert_eq!(
+        a.body["detail"],
+        json!({"kind": "name_length", "min": 3, "max": 20, "len": 300})
+    );
+    let a = sign_up(&mut other, "Zoë 🎲").await;
+    assert_eq!(
+        a.body["detail"],
+        json!({"kind": "name_character", "code_point": "U+0020"})
+    );
+    let a = other
+        .send(
+            "POST",
+            "/api/players",
+            Some(json!({"name": "Zoë", "password": "short"})),
+        )
+        .await;
+    assert_eq!(
+        a.body["detail"],
+        json!({"kind": "password_length", "min": 8, "max": 200})
+    );
 }
 
 /// `one` and `two` are servers on one database (or the same server).
@@ -58,12 +123,15 @@ async fn look_alikes(one: &str, two: &str) {
         refused(&a, 409, "looks like one that is");
         assert_eq!(a.body["error"], "name_taken");
     }
-    // Look-alikes of bots and staff, and anything beyond ASCII, are refused.
+    // Look-alikes of bots and staff, and anything but letters, digits, `_` and `-`, are
+    // refused.
     for (name, why) in [
         ("Rand0m", "would pass for a bot"),
         ("adrnin", "would pass for a bot"),
-        ("m\u{0441}ts", "not 'с' (U+0441)"),
+        ("m\u{0441}ts", "would pass for a bot"),
         ("ad\u{00AD}min", "U+00AD"),
+        ("Eve\u{202E}evE", "U+202E"),
+        ("Eve\u{200B}ann", "U+200B"),
     ] {
         refused(&sign_up(&mut eve, name).await, 400, why);
     }
@@ -121,6 +189,7 @@ async fn look_alike_names_on_sqlite() {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("n.db")).unwrap());
     let url = serve(store).await;
     look_alikes(&url, &url).await;
+    any_letters(&url, &url).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -133,6 +202,7 @@ async fn look_alike_names_on_postgres_with_two_servers() {
     let b: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
     let (one, two) = (serve(a).await, serve(b).await);
     look_alikes(&one, &two).await;
+    any_letters(&one, &two).await;
 }
 
 /// Bob signed up before names had skeletons (`forget` takes his from the database): once a

@@ -1,4 +1,5 @@
-// Players in real Chromium browsers against a real `sagani serve`: signing up, a rated game
+// Players in real Chromium browsers against a real `sagani serve`: signing up (names of any
+// letters, their rules said before submit, refusals in the reader's words), a rated game
 // between two accounts in two browsers (English and German) that both profiles then show, the
 // leaderboard, a guest's display name at the table and in the lobby, and logging in on a second
 // browser where "My games" follows the account and a seat is taken again.
@@ -55,7 +56,7 @@ describe('players: accounts, names, a rated game, profiles', () => {
     await a.fill('[data-testid=signup-password]', PASSWORD);
     await a.click('[data-testid=signup-submit]');
     await a.waitForSelector('[data-testid=signup-error]:not([hidden])');
-    assert.match(await a.textContent('[data-testid=signup-error]'), /pass for a bot/);
+    assert.equal(await a.textContent('[data-testid=signup-error]'), EN['error.detail.name_reserved']);
     await signUp(a, server.url, 'Ada');
     assert.equal(await a.textContent('[data-testid=who]'), `${fill(EN['home.who.account'], { name: 'Ada' })} ${EN['account.profile']}`);
     assert.equal(await a.textContent('[data-testid=nav-account]'), 'Ada');
@@ -123,6 +124,71 @@ describe('players: accounts, names, a rated game, profiles', () => {
     assert.deepEqual(names, winner === 0 ? ['Ada', 'Bea'] : ['Bea', 'Ada']);
     await screenshot(a, 'leaderboard-en');
     assert.deepEqual(errors, [[], []]);
+  });
+
+  test('names of any letters: the rule said before submit, a name too long said so (not cut), refusals in German words', async (t) => {
+    const browser = await launchBrowser({ ...WIDE, locale: 'de-DE' });
+    t.after(() => browser.close());
+    const p = await browser.newPage();
+    // The refusals below are 400s the browser notes in its console.
+    const errors = [watchErrors(p, { ignore: [/400 \(Bad Request\) \(.*\/api\/players:0\)$/] })];
+    let sent = 0;
+    p.on('request', (r) => { if (new URL(r.url()).pathname === '/api/players') sent += 1; });
+
+    // A guest's name at the table: too long is said beside the field, kept whole and not saved.
+    await p.goto(`${server.url}/`);
+    await p.waitForSelector('[data-testid=my-name]');
+    assert.equal(await p.textContent('[data-testid=my-name-count]'), fill(DE['account.name.count'], { len: 0, max: 24 }));
+    const tooLong = 'Kunigunde von Hohenzollern-Sigmaringen';
+    await p.fill('[data-testid=my-name]', tooLong);
+    assert.equal(await p.textContent('[data-testid=my-name-count]'), fill(DE['account.name.count'], { len: tooLong.length, max: 24 }));
+    await p.dispatchEvent('[data-testid=my-name]', 'change');
+    assert.equal(await p.inputValue('[data-testid=my-name]'), tooLong);
+    assert.equal(await p.textContent('[data-testid=my-name-problem]'), fill(DE['error.detail.display_name_length'], { min: 1, max: 24, len: tooLong.length }));
+    assert.equal(await p.evaluate(() => localStorage.getItem('sagani.name')), null);
+
+    await p.goto(`${server.url}/account`);
+    await p.waitForSelector('[data-testid=signup]');
+    // The rule stands beside the field before anything is typed.
+    assert.equal(await p.textContent('[data-testid=signup-name-rule]'), DE['account.name.rule']);
+    assert.equal(await p.textContent('[data-testid=signup-password-rule]'), DE['account.password.rule']);
+    // 300 characters stay 300: the count and the message say what is wrong, nothing is sent.
+    await p.fill('[data-testid=signup-name]', 'x'.repeat(300));
+    assert.equal((await p.inputValue('[data-testid=signup-name]')).length, 300);
+    assert.equal(await p.textContent('[data-testid=signup-name-count]'), fill(DE['account.name.count'], { len: 300, max: 20 }));
+    assert.equal(await p.textContent('[data-testid=signup-name-problem]'), fill(DE['error.detail.name_length'], { min: 3, max: 20, len: 300 }));
+    await p.fill('[data-testid=signup-password]', PASSWORD);
+    await p.click('[data-testid=signup-submit]');
+    assert.equal(await p.evaluate(() => document.activeElement.dataset.testid), 'signup-name');
+    // A character no name has is named, in German.
+    await p.fill('[data-testid=signup-name]', 'Jürgen!');
+    assert.equal(await p.textContent('[data-testid=signup-name-problem]'), fill(DE['error.detail.name_character'], { char: fill(DE['error.char'], { character: '!', code_point: 'U+0021' }) }));
+    await p.click('[data-testid=signup-submit]');
+    assert.equal(sent, 0, 'the page checked the name before sending it');
+
+    // Refusals only the server can tell come back as German words, not the server's English.
+    for (const [name, password, key] of [['Robot', PASSWORD, 'error.detail.name_reserved'], ['Gertrud', 'GERTRUD', 'error.detail.password_length'], ['Gertrud9', 'gertrud9', 'error.detail.password_is_name']]) {
+      await p.fill('[data-testid=signup-name]', name);
+      await p.fill('[data-testid=signup-password]', password);
+      await p.click('[data-testid=signup-submit]');
+      if (key === 'error.detail.password_length') {
+        // The page knows this one itself: said beside the field, not sent.
+        assert.equal(await p.textContent('[data-testid=signup-password-problem]'), fill(DE[key], { min: 8, max: 200 }));
+        continue;
+      }
+      await p.waitForFunction((k) => document.querySelector('[data-testid=signup-error]').textContent === k, DE[key]);
+      assert.doesNotMatch(await p.textContent('[data-testid=signup-error]'), /would pass|password must/);
+      if (key === 'error.detail.name_reserved') await screenshot(p, 'refusal-de');
+    }
+    assert.equal(sent, 2);
+
+    // "Jürgen" signs up, and is Jürgen everywhere.
+    await signUp(p, server.url, 'Jürgen');
+    assert.equal(await p.textContent('[data-testid=nav-account]'), 'Jürgen');
+    await p.goto(`${server.url}/players/${encodeURIComponent('JÜRGEN')}`);
+    await p.waitForSelector('[data-testid=profile-name]');
+    assert.equal(await p.textContent('[data-testid=profile-name]'), 'Jürgen');
+    assert.deepEqual(errors, [[]]);
   });
 
   test('a guest plays under a display name; a rated seat asks a guest to log in', async (t) => {

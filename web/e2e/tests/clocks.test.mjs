@@ -1,7 +1,7 @@
 // Time at the table in real Chromium browsers against a real `sagani serve`: the clocks count
 // down and turn red under 30 seconds, a player who never moves runs out of time and the
 // opponent sees it live, chat between two browsers (text stays text), the quick phrases in
-// German, and resigning from the page.
+// German, a refused chat line said in German, and resigning from the page.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ const EN = catalogue('en');
 const DE = catalogue('de');
 
 const WIDE = { viewport: { width: 1300, height: 900 } };
+const fill = (m, params) => m.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 
 async function create(url, body) {
   const r = await fetch(`${url}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -117,6 +118,29 @@ describe('time at the table', () => {
     // The seat that left wins nothing, whatever the bot scored for it.
     assert.equal(await a.textContent('#end-head'), EN['end.left.resigned']);
     assert.equal(await a.locator('.end-card.won').count(), 0);
+    assert.deepEqual(errors, []);
+  });
+
+  test('a refused chat line says why in the reader\'s words (German), not the server\'s English', async (t) => {
+    const bea = await launchBrowser({ ...WIDE, locale: 'de-DE' });
+    t.after(() => bea.close());
+    const b = await bea.newPage();
+    // The refused lines are 400s the browser notes in its console.
+    const errors = watchErrors(b, { ignore: [/400 \(Bad Request\) \(.*\/chat:0\)$/] });
+    const created = await create(server.url, { seats: [{ kind: 'human' }, { kind: 'human' }] });
+    await b.goto(`${server.url}${created.invites[0].url}`);
+    await b.waitForSelector('[data-testid=chat-input]');
+    const refused = async (text, detail) => {
+      await b.fill('[data-testid=chat-input]', text);
+      await b.click('[data-testid=chat-send]');
+      const why = fill(DE['chat.refused.why'], { reason: detail });
+      await b.waitForFunction((w) => document.querySelector('[data-testid=chat-error]').textContent === w, why);
+    };
+    await refused('Hallo\u200BWelt', fill(DE['error.detail.unseen'], { what: DE['error.unseen.invisible'], code_point: 'U+200B' }));
+    await b.locator('[data-testid=chat-error]').scrollIntoViewIfNeeded();
+    await screenshot(b, 'chat-refused-de');
+    await refused('Hallo \u202Edlew', fill(DE['error.detail.unseen'], { what: DE['error.unseen.direction'], code_point: 'U+202E' }));
+    assert.doesNotMatch(await b.textContent('[data-testid=chat-error]'), /invisible|direction|this text/);
     assert.deepEqual(errors, []);
   });
 });

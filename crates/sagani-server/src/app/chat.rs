@@ -4,13 +4,13 @@
 //! as text: the page shows them as text, never as HTML.
 
 use super::{detached, store_refusal, wrong_token, App};
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, RefusalDetail};
 use crate::limits::Limits;
 use crate::store::{ChatLine, ChatRate, ChatText, ChatWrite, Conflict, SavedSeat, StoreError};
 use std::sync::Arc;
 
 /// The longest line, in characters.
-pub const MAX_LINE: usize = 300;
+pub const MAX_LINE: usize = sagani_protocol::error::CHAT_MAX as usize;
 
 /// The most lines one game keeps.
 pub const MAX_LINES: u64 = 2000;
@@ -57,15 +57,16 @@ impl Say {
                 PHRASES.join(", ")
             ))),
             Say::Text(t) => {
-                let t = crate::names::check_chat_text(&t).map_err(ApiError::bad_request)?;
+                let t = crate::names::check_chat_text(&t).map_err(ApiError::refused)?;
                 let count = t.chars().count();
                 if count == 0 {
-                    return Err(ApiError::bad_request("text: write something"));
+                    return Err(ApiError::refused(RefusalDetail::ChatEmpty));
                 }
                 if count > MAX_LINE {
-                    return Err(ApiError::bad_request(format!(
-                        "text: at most {MAX_LINE} characters, not {count}"
-                    )));
+                    return Err(ApiError::refused(RefusalDetail::ChatTooLong {
+                        max: MAX_LINE as u32,
+                        len: count as u32,
+                    }));
                 }
                 Ok(ChatText::Text(t))
             }

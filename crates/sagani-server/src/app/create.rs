@@ -3,7 +3,7 @@
 use super::{detached, store_refusal, App};
 use crate::api::{CreateGame, Created, Invite, SeatRequest};
 use crate::bots;
-use crate::error::ApiError;
+use crate::error::{ApiError, RefusalDetail};
 use crate::secret;
 use crate::store::{replay, Conflict, SavedGame, SavedSeat, StoreError};
 use crate::table::Table;
@@ -99,14 +99,9 @@ impl App {
         }
         let clock = match (req.clock, req.public) {
             (Some(TimeControl::None), true) => {
-                return Err(ApiError::bad_request(
-                    "a public game needs a clock (a seat whose player never moves times out): \
-                     give clock {\"kind\":\"realtime\",…} or {\"kind\":\"turn\",…}",
-                ))
+                return Err(ApiError::refused(RefusalDetail::PublicNeedsClock))
             }
-            (Some(c), _) => c
-                .check()
-                .map_err(|e| ApiError::bad_request(e.to_string()))?,
+            (Some(c), _) => c.check().map_err(|e| ApiError::refused(e.into()))?,
             (None, true) => PUBLIC_CLOCK,
             (None, false) => TimeControl::None,
         };
