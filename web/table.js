@@ -254,6 +254,7 @@ class Table {
     let shown = false;
     try {
       const result = await conn.sendMove(mv);
+      if (this.moveTimer) this.moveTimer.answered = performance.now();
       this.answered();
       conn.take(result.state);
       // An answer to a retry (`applied: false`) is the game as it is now, perhaps moves later.
@@ -331,8 +332,10 @@ class Table {
         this.boardArea = h('section', { class: 'board-area', 'aria-label': t('table.board') },
           slot('turn', 'div', { class: 'turn-line' }),
           slot('tabs', 'div', { class: 'tabs-line' }),
-          this.boardEl = h('div', { class: 'board' }),
-          slot('inset', 'div', { class: 'inset-slot' })),
+          // The display of whoever moved last sits beside the board, never over it.
+          h('div', { class: 'board-row' },
+            this.boardEl = h('div', { class: 'board' }),
+            slot('inset', 'div', { class: 'inset-slot' }))),
         h('aside', { class: 'side' },
           this.dockEl = slot('dock', 'div', { class: 'dock', 'data-testid': 'dock' }),
           slot('common', 'div', { class: 'common' }),
@@ -375,7 +378,7 @@ class Table {
     const myTurn = this.myTurn();
     this.title(myTurn, names);
     Object.assign(this.root.dataset, {
-      version: s.version, status: s.status, expects: this.expects() || 'none', myTurn: String(myTurn), live: String(!conn.offline), mode: look.mode,
+      version: s.version, status: s.status, expects: this.expects() || 'none', myTurn: String(myTurn), live: String(!conn.offline), synced: String(conn.synced), mode: look.mode,
     });
     const sel = JSON.stringify([placing.sel, placing.chosen, placing.preview && placing.preview.score_after, conn.sending]);
     const coached = this.entry && this.entry.tutorial ? coach({
@@ -427,7 +430,8 @@ class Table {
     if (before && prev) this.animate(before, prev, drawn);
     if (!prev || prev.version !== s.version) timings.renders.push(performance.now() - began);
     if (this.moveTimer && s.version > this.moveTimer.from) {
-      painted(this.moveTimer.started, timings.moves);
+      const { started, answered } = this.moveTimer;
+      painted(started, timings.moves, answered ? { answered, drawn: performance.now() } : null);
       this.moveTimer = null;
     }
     this.shown = s;

@@ -89,7 +89,7 @@ if (cpu) {
   await cdp.send('Profiler.start');
 }
 if (trace) await whole.start();
-const timings = { moves: [], previews: [], renders: [], firstRender: [] };
+const timings = { moves: [], moveParts: [], previews: [], renders: [], firstRender: [] };
 for (let game = 0; game < games; game++) {
   await page.goto(`${server.url}/`);
   await page.waitForSelector('[data-testid=create], [data-testid=solo-start]');
@@ -133,7 +133,7 @@ for (let game = 0; game < games; game++) {
   }
   await settled(page);
   const tm = await page.evaluate(() => window.saganiTimings);
-  for (const k of ['moves', 'previews', 'renders']) timings[k].push(...tm[k]);
+  for (const k of ['moves', 'moveParts', 'previews', 'renders']) timings[k].push(...tm[k]);
   timings.firstRender.push(tm.firstRender);
 }
 
@@ -143,6 +143,8 @@ const stat = (a) => {
 };
 console.log('first render', stat(timings.firstRender));
 console.log('moves       ', stat(timings.moves));
+// Where a move's time went: the server's answer, drawing it, the frame until it is painted.
+for (const part of ['server', 'draw', 'frame']) console.log(`  ${part.padEnd(10)}`, stat(timings.moveParts.map((p) => p[part])));
 console.log('previews    ', stat(timings.previews));
 console.log('redraws     ', stat(timings.renders));
 if (trace) {
