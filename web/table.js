@@ -348,12 +348,16 @@ class Table {
     this.board = new Board(this.boardEl);
     this.app.replaceChildren(this.root);
     document.body.classList.add('at-table');
-    // On a phone the dock sits at the bottom; the board leaves it room.
+    // On a phone the dock sits at the bottom; the board leaves it room, and the bar above (two
+    // or three lines, by the language) too: the board and the last move's display stay in sight.
     this.dockSize = new ResizeObserver(() => {
       const px = `${this.dockEl.offsetHeight}px`;
       for (const el of [document.querySelector('main'), this.boardArea]) if (el && el.style.getPropertyValue('--dock-h') !== px) el.style.setProperty('--dock-h', px);
+      const above = `${Math.round(this.boardArea.getBoundingClientRect().top + window.scrollY)}px`;
+      if (this.boardArea.style.getPropertyValue('--above-h') !== above) this.boardArea.style.setProperty('--above-h', above);
     });
     this.dockSize.observe(this.dockEl);
+    for (const name of ['bar', 'banners', 'invites']) this.dockSize.observe(this.parts.slots.get(name).el);
     this.clocks = ticker(this.root, () => ({ clock: this.state && this.state.status === 'playing' ? this.state.clock : null, arrived: this.conn.arrived }), (left) => {
       // The tab counts down too, on my turn.
       if (!this.myTurn() || left[this.you] === null || left[this.you] === undefined) return;

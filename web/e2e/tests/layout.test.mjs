@@ -96,6 +96,9 @@ describe('the table\'s layout', () => {
       const mine = await page.locator('[data-testid=display-0]').boundingBox();
       const corner = await inset.boundingBox();
       assert.ok(!overlap(mine, corner), `${lang} ${width}px: the last move's display ${JSON.stringify(corner)} is off my board ${JSON.stringify(mine)}`);
+      // In sight: in the window, and on a phone above the controls at the bottom.
+      const dock = phone ? await page.locator('[data-testid=dock]').boundingBox() : { y: height };
+      assert.ok(corner.y >= 0 && corner.y + corner.height <= dock.y + 1, `${lang} ${width}px: the last move's display ${JSON.stringify(corner)} is in sight (above ${dock.y})`);
       // Its title is whole (it wraps), and the button's tooltip names the seat in full.
       const title = inset.locator('.inset-title');
       const cut = await title.evaluate((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
