@@ -1,12 +1,16 @@
 // How quick the table is, as the page sees it: plays whole games against greedy bots by clicks
 // (a real server, headless Chromium, 1400×900) and prints the page's own timings
-// (`window.saganiTimings`: the move round trip from the click to the painted frame showing the
-// move, the preview, the redraws) as median and max over every game.
+// (`window.saganiTimings`: the move round trip from the click on ✓ to the painted frame showing
+// the move, split into the wait for the server's answer, drawing it and the frame; the preview;
+// the redraws) as median and max over every game. A game of two has about 24 moves of the
+// player's own; `--games 2` gives about 50.
 //
-//   node prof.mjs [--players N] [--games N] [--disk] [--cpu] [--trace] [--one]
+//   node prof.mjs [--players N] [--games N] [--disk] [--web DIR] [--cpu] [--trace] [--one]
 //
 //   --players N  seats (1 = solo; default 2, the others greedy bots)
 //   --games N    games to play (default 1)
+//   --web DIR    serve the page's files from DIR instead (another version of web/, to compare:
+//                `git archive REV web | tar -x -C /tmp/old` and `--web /tmp/old/web`)
 //   --disk       serve the page's files from web/ on disk (a release server embeds the files it
 //                was built with); the interception adds a few milliseconds to every request
 //   --cpu        the page's functions that took the most time (Chromium's sampling profiler)
@@ -38,11 +42,12 @@ const server = await startServer({ botThinkMs: 50 });
 const context = await launchBrowser({ viewport: { width: 1400, height: 900 } });
 const page = await context.newPage();
 page.on('pageerror', (e) => console.log('pageerror:', e.message));
-if (args.includes('--disk')) {
+const webDir = args.includes('--web') ? new URL(`file://${args[args.indexOf('--web') + 1].replace(/\/?$/, '/')}`) : args.includes('--disk') ? new URL('../', import.meta.url) : null;
+if (webDir) {
   await page.route('**/assets/**', async (route) => {
     const path = new URL(route.request().url()).pathname.replace('/assets/', '');
     try {
-      await route.fulfill({ body: readFileSync(new URL(`../${path}`, import.meta.url)), contentType: TYPES[path.split('.').pop()] });
+      await route.fulfill({ body: readFileSync(new URL(path, webDir)), contentType: TYPES[path.split('.').pop()] });
     } catch {
       await route.continue();
     }
