@@ -138,7 +138,7 @@ for (let game = 0; game < games; game++) {
   }
   await settled(page);
   const tm = await page.evaluate(() => window.saganiTimings);
-  for (const k of ['moves', 'moveParts', 'previews', 'renders']) timings[k].push(...tm[k]);
+  for (const k of ['moves', 'moveParts', 'previews', 'renders']) timings[k].push(...(tm[k] || []));
   timings.firstRender.push(tm.firstRender);
 }
 
