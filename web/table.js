@@ -11,7 +11,7 @@
 // and one line of the log, not the whole page.
 
 import { findGame, saveGame, tiles as loadTiles } from './api.js';
-import { announce, h, touch } from './dom.js';
+import { announce, h, keep, touch } from './dom.js';
 import { SEAT_COLORS, magnifier, tileSvg } from './draw.js';
 import { displaySvg } from './draw-display.js';
 import { scoreTrack } from './draw-track.js';
@@ -316,7 +316,8 @@ class Table {
     if (active && active !== document.body && (boardGoes || jobs.some(([p]) => p.el.contains(active)))) active.blur();
     for (const [p, key, build] of jobs) {
       p.key = key;
-      p.el.replaceChildren(...[build()].flat().filter(Boolean));
+      // A part may hand back some of the same elements (the offer keeps its tiles): they stay.
+      keep(p.el, [build()].flat().filter(Boolean));
     }
   }
 

@@ -38,7 +38,8 @@ const TYPES = { js: 'text/javascript', css: 'text/css', json: 'application/json'
 const table = '[data-testid=table]';
 const versionAbove = (v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v;
 
-const server = await startServer({ botThinkMs: 50 });
+// DECK_SEED=n deals the same deck every time (to compare two versions of the page move by move).
+const server = await startServer({ botThinkMs: 50, deckSeed: process.env.DECK_SEED });
 const context = await launchBrowser({ viewport: { width: 1400, height: 900 } });
 const page = await context.newPage();
 page.on('pageerror', (e) => console.log('pageerror:', e.message));
