@@ -38,12 +38,18 @@ export async function api(method, path, { token, body } = {}) {
 
 let tileTable = null;
 
-/// The 72 tiles as printed, by id (from the engine's table).
-export async function tiles() {
+/// The 72 tiles as printed, by id (from the engine's table). Parts of a page that ask at once
+/// share one request (the promise is kept, not only its answer); a failed one is asked again.
+export function tiles() {
   if (!tileTable) {
-    const { tiles: list } = await api('GET', '/api/tiles');
-    tileTable = {};
-    for (const t of list) tileTable[t.id] = t;
+    tileTable = api('GET', '/api/tiles').then(({ tiles: list }) => {
+      const byId = {};
+      for (const t of list) byId[t.id] = t;
+      return byId;
+    });
+    tileTable.catch(() => {
+      tileTable = null;
+    });
   }
   return tileTable;
 }

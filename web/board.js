@@ -1,14 +1,18 @@
-// The board, shared by the table and the replay: one display in a frame, sized to fit, with zoom
-// by buttons (−, Fit, +), the wheel (with Ctrl), pinching and double-tapping, and panning by
-// dragging; or every display at once, each fitted to its box. It holds no game state: the page
-// hands it drawn displays.
+// The board, shared by the table and the replay: one display in a frame, sized to fit (but never
+// with cells smaller than a fingertip: a larger display pans instead), with zoom by buttons (−,
+// Fit, +), the wheel (with Ctrl), pinching and double-tapping, and panning by dragging; or every
+// display at once, each fitted to its box. It holds no game state: the page hands it drawn
+// displays.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
 /// Largest cell when the display is fitted: a display of three tiles should not fill a screen.
 const MAX_FIT_CELL = 140;
-const MIN_ZOOM = 1;
+/// Smallest cell at zoom 1: a touch target's size (44 px). A display that would need smaller
+/// cells to fit its frame pans instead; only the player zooming out (−, Fit, a pinch) makes the
+/// cells smaller, down to the whole display in the frame.
+export const MIN_CELL = 44;
 const MAX_ZOOM = 4;
 
 export class Frame {
@@ -48,8 +52,8 @@ export class Frame {
   /// Puts a drawn display in the frame (`cols`×`rows` cells, `centre` the cell to keep in view).
   show(svgEl, cols, rows) {
     const first = !this.svg;
-    // At zoom 1 the display fits and is centred by its frame: nothing to keep in view.
-    const middle = first || this.zoom === 1 ? null : this.middle();
+    // A display that fits is centred by its frame: nothing to keep in view.
+    const middle = first || !this.overflows() ? null : this.middle();
     // The same picture updated in place stays where it is (moved, it would be restyled).
     if (this.svg !== svgEl) this.wrap.replaceChildren(svgEl);
     this.svg = svgEl;
@@ -57,10 +61,10 @@ export class Frame {
     this.rows = rows;
     this.layout();
     if (middle) this.scrollToMiddle(middle);
-    else if (this.zoom !== 1) this.centre();
+    else if (this.overflows()) this.centre();
   }
 
-  /// The size of a cell in pixels at zoom 1: the whole display fits the frame.
+  /// The size of a cell in pixels with the whole display in the frame.
   fitCell() {
     if (!this.size) this.size = [this.wrap.clientWidth - 16, this.wrap.clientHeight - 16];
     const [w, h] = this.size;
@@ -68,9 +72,27 @@ export class Frame {
     return Math.max(16, Math.min(w / this.cols, h / this.rows, MAX_FIT_CELL));
   }
 
+  /// The size of a cell in pixels at zoom 1: the whole display fits, unless its cells would be
+  /// smaller than `MIN_CELL`.
+  baseCell() {
+    return Math.max(this.fitCell(), MIN_CELL);
+  }
+
+  /// The smallest zoom: the whole display in the frame (1 when it fits at zoom 1).
+  minZoom() {
+    return Math.min(1, this.fitCell() / this.baseCell());
+  }
+
+  /// Whether the display is larger than its frame (then the view keeps its middle).
+  overflows() {
+    return this.zoom * this.baseCell() > this.fitCell() + 0.5;
+  }
+
   layout() {
     if (!this.svg) return;
-    const cell = this.fitCell() * this.zoom;
+    // A zoom chosen for a smaller display is no smaller than the whole of this one.
+    this.zoom = Math.max(this.zoom, this.minZoom());
+    const cell = this.baseCell() * this.zoom;
     // Sized here only (draw.js leaves a framed picture's size alone), and only when it changes:
     // a new size paints the whole picture again.
     if (!this.svg.hasAttribute('data-framed')) this.svg.setAttribute('data-framed', '');
@@ -102,7 +124,7 @@ export class Frame {
 
   /// Zooms to `zoom`, keeping the display point under (clientX, clientY) where it is.
   zoomTo(zoom, clientX, clientY) {
-    const z = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
+    const z = Math.min(MAX_ZOOM, Math.max(this.minZoom(), zoom));
     if (!this.svg || Math.abs(z - this.zoom) < 0.001) return;
     const w = this.wrap;
     const box = w.getBoundingClientRect();
@@ -265,7 +287,8 @@ export class Board {
       const b = h('button', { class: 'small icon-text', 'data-testid': id, title: label, 'aria-label': label }, text);
       b.addEventListener('click', () => {
         if (!this.frame) return;
-        if (by === 0) this.frame.zoomTo(1);
+        // Fit: the whole display, even with cells smaller than a fingertip (the player asked).
+        if (by === 0) this.frame.zoomTo(this.frame.minZoom());
         else this.frame.zoomTo(this.frame.zoom * by);
       });
       return b;

@@ -26,6 +26,8 @@ export class Connection {
     this.sending = false; // my move is on its way
     this.held = []; // socket messages that came in while my move was on its way
     this.closed = false;
+    this.loggedAt = -1; // the state's version when the log was last fetched whole
+    this.synced = false; // the socket's first state (and the moves it missed) has been taken
   }
 
   close() {
@@ -41,9 +43,11 @@ export class Connection {
 
   async fetchLog() {
     try {
+      const at = this.state ? this.state.version : -1;
       // With the token: a daily game's moves are its player's alone during its day.
       const { moves } = await api('GET', `/api/games/${this.game}/moves`, { token: this.token });
       for (const m of moves) this.logMove(m);
+      this.loggedAt = Math.max(this.loggedAt, at);
       this.hooks.answered();
     } catch {
       // The log is a convenience; the table itself is complete without it.
@@ -59,6 +63,14 @@ export class Connection {
   loseSeat() {
     this.token = null;
     this.hooks.seatLost();
+  }
+
+  /// Whether a move played since the log was last fetched whole is missing from it (a move's
+  /// version is the one it was played against: 0 to the state's version - 1).
+  logGap() {
+    if (this.loggedAt < 0) return true;
+    for (let v = this.loggedAt; v < this.state.version; v++) if (!this.log.has(v)) return true;
+    return false;
   }
 
   logMove(m) {
@@ -121,9 +133,11 @@ export class Connection {
       this.hooks.answered();
       this.take(msg.state, msg.moves);
       if (first) {
-        // Moves played while this socket was away.
+        // Moves played while this socket was away: asked for only when the log has a gap (on
+        // opening the table it was fetched just before).
         first = false;
-        await this.fetchLog();
+        if (this.logGap()) await this.fetchLog();
+        this.synced = true;
       }
       if (!this.closed) this.hooks.arrived(!wasOffline);
     };

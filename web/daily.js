@@ -158,7 +158,8 @@ export function dailyResult(game, token) {
     } else if (card.result) {
       parts.push(h('p', { 'data-testid': 'daily-rank' }, t('daily.end.rank', { rank: num(card.rank), count: card.players })));
       const text = shareText(card.day, card.variant, card.result);
-      const input = h('input', { readonly: true, value: text, 'data-testid': 'share-line', 'aria-label': t('daily.share.label'), size: 38 });
+      // A text box that wraps: the whole line is in sight on a phone too, ready to select.
+      const input = h('textarea', { readonly: true, value: text, rows: 2, 'data-testid': 'share-line', 'aria-label': t('daily.share.label') });
       const b = h('button', { type: 'button', class: 'small primary', 'data-testid': 'copy-share' }, t('daily.share.copy'));
       b.addEventListener('click', async () => {
         b.textContent = (await copy(text, input)) ? t('invites.copied') : t('invites.select');

@@ -19,6 +19,16 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/// Makes `nodes` the children of `parent`, in order, leaving those it has already where they are:
+/// a node moved or put back is laid out anew, one left alone is not.
+export function keep(parent, nodes) {
+  const wanted = new Set(nodes);
+  for (const c of [...parent.childNodes]) if (!wanted.has(c)) c.remove();
+  nodes.forEach((n, i) => {
+    if (parent.childNodes[i] !== n) parent.insertBefore(n, parent.childNodes[i] || null);
+  });
+}
+
 /// Copies `text` to the clipboard, falling back to selecting it in `input`.
 export async function copy(text, input) {
   try {

@@ -190,11 +190,14 @@ export function describeTile(info, arrows, flipped, { discs, cacophony = 0 } = {
 
 // ---- tiles ----
 
-/// Where an arrow pointing `dir` sits on a tile (its middle) and the angle it points at.
+/// Where an arrow pointing `dir` sits on a tile (its middle) and the angle it points at. The
+/// arrows sit far enough out that none of them, halo included, touches the value plaque (a
+/// downward arrow's base clears its top edge by 1.3 units; e2e/tests/art.test.mjs checks every
+/// tile and turn).
 function arrowSpot(dir) {
   const [dx, dy] = STEP[dir];
   const i = DIRS.indexOf(dir);
-  const r = i % 2 ? 31 : 30; // along the diagonal for corners (×√2)
+  const r = 31; // along the diagonal for corners (×√2)
   return { x: 50 + dx * r, y: 50 + dy * r, angle: i * 45 };
 }
 
@@ -220,7 +223,7 @@ const HEAP = [[], [[0, 0]], [[-5.5, 1], [5.5, -1]], [[-5.5, 3], [5.5, 3], [0, -5
 /// The vessel: a round dish in the middle, with the discs still on it.
 function vessel(info, discs, red, seatColor) {
   const e = PALETTE[info.element];
-  const cx = 50, cy = 44.5;
+  const cx = 50, cy = 43.5;
   const g = svg('g', { class: 'vessel', 'data-discs': discs });
   g.append(svg('circle', { cx, cy: cy + 1.5, r: 15.5, fill: 'rgba(0,0,0,0.22)' }));
   g.append(svg('circle', { cx, cy, r: 15.5, fill: e.dark, class: 'vessel-rim' }));
@@ -241,10 +244,10 @@ function vessel(info, discs, red, seatColor) {
 function plaque(info) {
   const e = PALETTE[info.element];
   const g = svg('g', { class: 'plaque' });
-  g.append(svg('rect', { x: 32.5, y: 58.5, width: 35, height: 14, rx: 7, fill: e.dark, stroke: '#fff', 'stroke-width': 1.3 }));
-  g.append(text(40.5, 65.8, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: '#fff', 'fill-opacity': 0.8, 'font-size': 9.5, 'font-weight': 700 }));
-  g.append(svg('line', { x1: 47, y1: 61, x2: 47, y2: 70, stroke: 'rgba(255,255,255,0.45)', 'stroke-width': 1 }));
-  g.append(text(57, 66, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': 13.5, 'font-weight': 800 }));
+  g.append(svg('rect', { x: 32.5, y: 56.5, width: 35, height: 12, rx: 6, fill: e.dark, stroke: '#fff', 'stroke-width': 1.3, class: 'plaque-body' }));
+  g.append(text(40.5, 62.8, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: '#fff', 'fill-opacity': 0.8, 'font-size': 9, 'font-weight': 700 }));
+  g.append(svg('line', { x1: 47, y1: 58.8, x2: 47, y2: 66.2, stroke: 'rgba(255,255,255,0.45)', 'stroke-width': 1 }));
+  g.append(text(57, 63, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': 13, 'font-weight': 800 }));
   return g;
 }
 
@@ -263,7 +266,7 @@ function arrowGroup(a, { disc: discColor, discKind = 'sound', will = false } = {
   const at = ([x, y]) => `${num(spot.x + x * cos - y * sin)} ${num(spot.y + x * sin + y * cos)}`;
   const d = `M${at([0, -14])} L${at([14.5, 8])} L${at([-14.5, 8])} Z`;
   const head = svg('path', { d, fill: ae.color, stroke: ae.dark, 'stroke-width': 2, 'stroke-linejoin': 'round', class: 'arrow-head' });
-  const halo = svg('path', { d, fill: 'none', stroke: '#fff', 'stroke-width': 5, 'stroke-linejoin': 'round', 'stroke-opacity': 0.9 });
+  const halo = svg('path', { d, fill: 'none', stroke: '#fff', 'stroke-width': 5, 'stroke-linejoin': 'round', 'stroke-opacity': 0.9, class: 'arrow-halo' });
   // The letter sits on the head's widest part, upright whatever the arrow's angle.
   const lx = spot.x - sin * 1.2, ly = spot.y + cos * 1.2;
   const letter = text(num(lx), num(ly + 0.6), t(`element.${a.element}.letter`), { fill: ae.ink, 'font-size': 12.5, 'font-weight': 800, class: 'arrow-letter' });

@@ -4,7 +4,7 @@
 // corner the small display of whoever moved last. Each is built from the table's state by a
 // function of its own, and redrawn by the table when what it shows has changed.
 
-import { copy, h, hidden } from './dom.js';
+import { copy, h, hidden, keep } from './dom.js';
 import * as draw from './draw.js';
 import { displaySvg } from './draw-display.js';
 import { t } from './i18n.js';
@@ -58,19 +58,43 @@ export function inset(table, names) {
   return b;
 }
 
+/// The offer of each table, kept from one drawing to the next: a tile still on offer keeps its
+/// button (only whether it may be taken changes), so a move lays out only the offer's changes,
+/// not five tile pictures anew.
+const offers = new WeakMap(); // table -> {section, head, row, buttons: Map(tile -> {key, b})}
+
 export function offer(table) {
   const v = table.state.view;
   if (v.variant !== 'standard') return null;
   const can = table.expects() === 'turn' ? table.placing.placeable() : new Set();
   const intermezzo = table.state.legal.find((m) => m.action === 'intermezzo');
-  const row = v.offer.map((tile) => table.placing.tileButton(tile, can.has(tile), 'offer.tile', 'offer-tile'));
+  let o = offers.get(table);
+  if (!o) {
+    o = { head: h('h2', {}, t('offer.title'), ' ', help('help.offer')), row: h('div', { class: 'tile-row' }), buttons: new Map() };
+    o.section = h('section', { class: 'panel offer', 'data-testid': 'offer' }, o.head, o.row);
+    offers.set(table, o);
+  }
+  const { sel, coachTarget } = table.placing;
+  const row = v.offer.map((tile) => {
+    // What the button shows besides whether it may be taken: chosen (and turned), the coach's.
+    const key = JSON.stringify([sel && sel.tile === tile ? sel.rot : null, !!coachTarget && coachTarget.tile === tile]);
+    let had = o.buttons.get(tile);
+    if (!had || had.key !== key) {
+      had = { key, b: table.placing.tileButton(tile, can.has(tile), 'offer.tile', 'offer-tile') };
+      o.buttons.set(tile, had);
+    }
+    had.b.disabled = !can.has(tile);
+    return had.b;
+  });
+  for (const tile of [...o.buttons.keys()]) if (!v.offer.includes(tile)) o.buttons.delete(tile);
+  keep(o.row, row.length ? row : [h('span', { class: 'hint' }, t('offer.empty'))]);
   let store = null;
   if (intermezzo) {
     store = h('button', { 'data-testid': 'intermezzo-choice', class: 'small', title: t('offer.intermezzo.title') }, t('offer.intermezzo'));
     store.addEventListener('click', () => table.send({ action: 'intermezzo', tile: intermezzo.tile }));
   }
-  return h('section', { class: 'panel offer', 'data-testid': 'offer' }, h('h2', {}, t('offer.title'), ' ', help('help.offer')),
-    h('div', { class: 'tile-row' }, row.length ? row : h('span', { class: 'hint' }, t('offer.empty'))), store);
+  keep(o.section, [o.head, o.row, store].filter(Boolean));
+  return o.section;
 }
 
 export function revealed(table) {

@@ -11,7 +11,7 @@
 // and one line of the log, not the whole page.
 
 import { findGame, saveGame, tiles as loadTiles } from './api.js';
-import { announce, h, touch } from './dom.js';
+import { announce, h, keep, touch } from './dom.js';
 import { SEAT_COLORS, magnifier, tileSvg } from './draw.js';
 import { displaySvg } from './draw-display.js';
 import { scoreTrack } from './draw-track.js';
@@ -254,6 +254,7 @@ class Table {
     let shown = false;
     try {
       const result = await conn.sendMove(mv);
+      if (this.moveTimer) this.moveTimer.answered = performance.now();
       this.answered();
       conn.take(result.state);
       // An answer to a retry (`applied: false`) is the game as it is now, perhaps moves later.
@@ -315,7 +316,8 @@ class Table {
     if (active && active !== document.body && (boardGoes || jobs.some(([p]) => p.el.contains(active)))) active.blur();
     for (const [p, key, build] of jobs) {
       p.key = key;
-      p.el.replaceChildren(...[build()].flat().filter(Boolean));
+      // A part may hand back some of the same elements (the offer keeps its tiles): they stay.
+      keep(p.el, [build()].flat().filter(Boolean));
     }
   }
 
@@ -331,8 +333,10 @@ class Table {
         this.boardArea = h('section', { class: 'board-area', 'aria-label': t('table.board') },
           slot('turn', 'div', { class: 'turn-line' }),
           slot('tabs', 'div', { class: 'tabs-line' }),
-          this.boardEl = h('div', { class: 'board' }),
-          slot('inset', 'div', { class: 'inset-slot' })),
+          // The display of whoever moved last sits beside the board, never over it.
+          h('div', { class: 'board-row' },
+            this.boardEl = h('div', { class: 'board' }),
+            slot('inset', 'div', { class: 'inset-slot' }))),
         h('aside', { class: 'side' },
           this.dockEl = slot('dock', 'div', { class: 'dock', 'data-testid': 'dock' }),
           slot('common', 'div', { class: 'common' }),
@@ -345,12 +349,16 @@ class Table {
     this.board = new Board(this.boardEl);
     this.app.replaceChildren(this.root);
     document.body.classList.add('at-table');
-    // On a phone the dock sits at the bottom; the board leaves it room.
+    // On a phone the dock sits at the bottom; the board leaves it room, and the bar above (two
+    // or three lines, by the language) too: the board and the last move's display stay in sight.
     this.dockSize = new ResizeObserver(() => {
       const px = `${this.dockEl.offsetHeight}px`;
       for (const el of [document.querySelector('main'), this.boardArea]) if (el && el.style.getPropertyValue('--dock-h') !== px) el.style.setProperty('--dock-h', px);
+      const above = `${Math.round(this.boardArea.getBoundingClientRect().top + window.scrollY)}px`;
+      if (this.boardArea.style.getPropertyValue('--above-h') !== above) this.boardArea.style.setProperty('--above-h', above);
     });
     this.dockSize.observe(this.dockEl);
+    for (const name of ['bar', 'banners', 'invites']) this.dockSize.observe(this.parts.slots.get(name).el);
     this.clocks = ticker(this.root, () => ({ clock: this.state && this.state.status === 'playing' ? this.state.clock : null, arrived: this.conn.arrived }), (left) => {
       // The tab counts down too, on my turn.
       if (!this.myTurn() || left[this.you] === null || left[this.you] === undefined) return;
@@ -375,7 +383,7 @@ class Table {
     const myTurn = this.myTurn();
     this.title(myTurn, names);
     Object.assign(this.root.dataset, {
-      version: s.version, status: s.status, expects: this.expects() || 'none', myTurn: String(myTurn), live: String(!conn.offline), mode: look.mode,
+      version: s.version, status: s.status, expects: this.expects() || 'none', myTurn: String(myTurn), live: String(!conn.offline), synced: String(conn.synced), mode: look.mode,
     });
     const sel = JSON.stringify([placing.sel, placing.chosen, placing.preview && placing.preview.score_after, conn.sending]);
     const coached = this.entry && this.entry.tutorial ? coach({
@@ -427,7 +435,8 @@ class Table {
     if (before && prev) this.animate(before, prev, drawn);
     if (!prev || prev.version !== s.version) timings.renders.push(performance.now() - began);
     if (this.moveTimer && s.version > this.moveTimer.from) {
-      painted(this.moveTimer.started, timings.moves);
+      const { started, answered } = this.moveTimer;
+      painted(started, timings.moves, answered ? { answered, drawn: performance.now() } : null);
       this.moveTimer = null;
     }
     this.shown = s;

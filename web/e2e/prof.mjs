@@ -1,12 +1,16 @@
 // How quick the table is, as the page sees it: plays whole games against greedy bots by clicks
 // (a real server, headless Chromium, 1400×900) and prints the page's own timings
-// (`window.saganiTimings`: the move round trip from the click to the painted frame showing the
-// move, the preview, the redraws) as median and max over every game.
+// (`window.saganiTimings`: the move round trip from the click on ✓ to the painted frame showing
+// the move, split into the wait for the server's answer, drawing it and the frame; the preview;
+// the redraws) as median and max over every game. A game of two has about 24 moves of the
+// player's own; `--games 2` gives about 50.
 //
-//   node prof.mjs [--players N] [--games N] [--disk] [--cpu] [--trace] [--one]
+//   node prof.mjs [--players N] [--games N] [--disk] [--web DIR] [--cpu] [--trace] [--one]
 //
 //   --players N  seats (1 = solo; default 2, the others greedy bots)
 //   --games N    games to play (default 1)
+//   --web DIR    serve the page's files from DIR instead (another version of web/, to compare:
+//                `git archive REV web | tar -x -C /tmp/old` and `--web /tmp/old/web`)
 //   --disk       serve the page's files from web/ on disk (a release server embeds the files it
 //                was built with); the interception adds a few milliseconds to every request
 //   --cpu        the page's functions that took the most time (Chromium's sampling profiler)
@@ -34,15 +38,17 @@ const TYPES = { js: 'text/javascript', css: 'text/css', json: 'application/json'
 const table = '[data-testid=table]';
 const versionAbove = (v) => Number(document.querySelector('[data-testid=table]').dataset.version) > v;
 
-const server = await startServer({ botThinkMs: 50 });
+// DECK_SEED=n deals the same deck every time (to compare two versions of the page move by move).
+const server = await startServer({ botThinkMs: 50, deckSeed: process.env.DECK_SEED });
 const context = await launchBrowser({ viewport: { width: 1400, height: 900 } });
 const page = await context.newPage();
 page.on('pageerror', (e) => console.log('pageerror:', e.message));
-if (args.includes('--disk')) {
+const webDir = args.includes('--web') ? new URL(`file://${args[args.indexOf('--web') + 1].replace(/\/?$/, '/')}`) : args.includes('--disk') ? new URL('../', import.meta.url) : null;
+if (webDir) {
   await page.route('**/assets/**', async (route) => {
     const path = new URL(route.request().url()).pathname.replace('/assets/', '');
     try {
-      await route.fulfill({ body: readFileSync(new URL(`../${path}`, import.meta.url)), contentType: TYPES[path.split('.').pop()] });
+      await route.fulfill({ body: readFileSync(new URL(path, webDir)), contentType: TYPES[path.split('.').pop()] });
     } catch {
       await route.continue();
     }
@@ -89,7 +95,7 @@ if (cpu) {
   await cdp.send('Profiler.start');
 }
 if (trace) await whole.start();
-const timings = { moves: [], previews: [], renders: [], firstRender: [] };
+const timings = { moves: [], moveParts: [], previews: [], renders: [], firstRender: [] };
 for (let game = 0; game < games; game++) {
   await page.goto(`${server.url}/`);
   await page.waitForSelector('[data-testid=create], [data-testid=solo-start]');
@@ -133,7 +139,7 @@ for (let game = 0; game < games; game++) {
   }
   await settled(page);
   const tm = await page.evaluate(() => window.saganiTimings);
-  for (const k of ['moves', 'previews', 'renders']) timings[k].push(...tm[k]);
+  for (const k of ['moves', 'moveParts', 'previews', 'renders']) timings[k].push(...(tm[k] || []));
   timings.firstRender.push(tm.firstRender);
 }
 
@@ -143,6 +149,8 @@ const stat = (a) => {
 };
 console.log('first render', stat(timings.firstRender));
 console.log('moves       ', stat(timings.moves));
+// Where a move's time went: the server's answer, drawing it, the frame until it is painted.
+for (const part of ['server', 'draw', 'frame']) console.log(`  ${part.padEnd(10)}`, stat(timings.moveParts.map((p) => p[part])));
 console.log('previews    ', stat(timings.previews));
 console.log('redraws     ', stat(timings.renders));
 if (trace) {

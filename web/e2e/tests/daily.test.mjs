@@ -89,6 +89,17 @@ describe('the daily challenge', () => {
     assert.ok((await page.textContent('[data-testid=daily-end-board]')).includes('Ada'));
     const share = `Sagani daily ${today.day}: ${words('solo', c.result)}`;
     assert.equal(await page.inputValue('[data-testid=share-line]'), share);
+    // The line is whole in its box (it wraps), on this screen and on a phone's.
+    const whole = () => page.locator('[data-testid=share-line]').evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const card = el.closest('.end-card').getBoundingClientRect();
+      return el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1 && box.left >= card.left && box.right <= card.right;
+    });
+    assert.ok(await whole(), 'the line to share fits its box');
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.ok(await whole(), 'the line to share fits its box on a phone');
+    await page.locator('[data-testid=end]').screenshot({ path: `${artifactsDir()}/daily-end-card-phone-en.png` });
+    await page.setViewportSize({ width: 1300, height: 900 });
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await page.click('[data-testid=copy-share]');
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), share);
