@@ -14,7 +14,7 @@ mod bots;
 pub mod clock;
 mod help;
 mod keys;
-mod notation;
+mod narration;
 pub mod online;
 mod online_error;
 mod record_file;

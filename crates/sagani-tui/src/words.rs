@@ -30,6 +30,17 @@ pub fn count(n: usize, one: &str) -> String {
     }
 }
 
+/// "1 point", "−214 points": a score, below zero too.
+pub fn count_signed(n: i16, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else if n < 0 {
+        format!("−{} {one}s", n.unsigned_abs())
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
 /// Whose tiles a sentence speaks of: "your", "its" (a bot's) or "their" (a person's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Whose {
@@ -142,18 +153,32 @@ pub fn move_words(
     }
 }
 
-/// "The final round begins: 3 turns left, Bea plays last."
-pub fn final_round_words(view: &View, names: &[String]) -> String {
+/// "Bea plays last", "you play last".
+pub fn plays_last(name: &str) -> String {
+    if name == "You" {
+        "you play last".to_string()
+    } else {
+        format!("{name} plays last")
+    }
+}
+
+/// "The final round begins: 3 turns left, Bea plays last." None when the move that began it
+/// also ended the game (the result says the rest).
+pub fn final_round_words(view: &View, names: &[String]) -> Option<String> {
+    if view.over {
+        return None;
+    }
     let last = names
         .get(view.last_player as usize)
         .map_or("", String::as_str);
-    match view.turns_left {
+    Some(match view.turns_left {
         Some(n) => format!(
-            "The final round begins: {} left, {last} plays last.",
-            count(n as usize, "turn")
+            "The final round begins: {} left, {}.",
+            count(n as usize, "turn"),
+            plays_last(last)
         ),
         None => "The final round begins.".to_string(),
-    }
+    })
 }
 
 #[cfg(test)]
