@@ -678,13 +678,19 @@ fn draw_display(
     let focused = seat == scene.shown;
     // The title ends before the frame's last column, where ▲ says there is more above.
     let room = (area.width as usize).saturating_sub(3);
-    let mut title = format!(
-        " {}Display of {} · {} · {} ",
-        if focused && many { "▶ " } else { "" },
-        scene.names[seat as usize],
-        crate::words::count_signed(s.score, "point"),
-        count(s.supply as usize, "disc"),
-    );
+    let title_of = |of: &str| {
+        format!(
+            " {}{of}{} · {} · {} ",
+            if focused && many { "▶ " } else { "" },
+            scene.names[seat as usize],
+            crate::words::count_signed(s.score, "point"),
+            count(s.supply as usize, "disc"),
+        )
+    };
+    let mut title = title_of("Display of ");
+    if title.chars().count() > room {
+        title = title_of("");
+    }
     if v.players > 1 && !many && title.chars().count() + 12 <= room {
         title.push_str("(Tab: next) ");
     }

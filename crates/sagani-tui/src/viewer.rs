@@ -177,7 +177,12 @@ impl Viewer {
         let mut info = Vec::new();
         let mut overlay = None;
         let total = self.record.moves.len();
-        let log = Narration::lines(self.narration.upto(self.at));
+        let mut log = Narration::lines(self.narration.upto(self.at));
+        let outcome = game.outcome().filter(|_| self.at == total);
+        if let Some(o) = &outcome {
+            // The ranking closes the log.
+            log.push(format!("The end: {}", self.outcome_words(game, o)));
+        }
         if let Some(m) = self.last() {
             let before = &self.states[self.at - 1];
             let told = self
@@ -209,8 +214,16 @@ impl Viewer {
             ));
         }
         if self.at == total {
-            info.push(Line::raw(match game.outcome() {
-                Some(o) => format!("The end of the game. {}", self.outcome_words(game, &o)),
+            info.push(Line::raw(match &outcome {
+                Some(Outcome::Ranking { ranking, scores }) => {
+                    let first = ranking[0] as usize;
+                    format!(
+                        "The end of the game: {} wins with {}; the ranking closes the log.",
+                        self.labels[first],
+                        words::count_signed(scores[first], "point")
+                    )
+                }
+                Some(o) => format!("The end of the game: {}", self.outcome_words(game, o)),
                 None => "The end of the record (the game was not over).".to_string(),
             }));
         }

@@ -129,8 +129,9 @@ fn since_my_move_the_others_moves_in_words() {
     let buf = render(&mut app, 120, 40);
     let side = prose(&buf, 0, 34);
     assert!(side.contains("Since your move"), "{side}");
-    // My move, then each bot's, by name and tile in words; nowhere a grid coordinate.
-    for m in &record.moves {
+    // My move in the log, then each bot's since it, numbered, by name and tile in words;
+    // nowhere a grid coordinate or a tile id.
+    for (i, m) in record.moves.iter().enumerate() {
         let who = match m.player {
             0 => "You",
             1 => "P2 greedy",
@@ -146,24 +147,24 @@ fn since_my_move_the_others_moves_in_words() {
             'E' => "Earth",
             _ => "Air",
         };
-        let words = format!("{who} placed {element} {}", d.value());
+        let words = format!("{}. {who} placed {element} {}", i + 1, d.value());
         assert!(side.contains(&words), "{words:?}\n{side}");
     }
     assert!(side.contains("as your first tile"), "{side}");
-    let story: String = side
-        [side.find("Since your move").unwrap()..side.find("Moves").unwrap_or(side.len())]
-        .to_string();
-    assert!(!story.contains("(0,0)") && !story.contains('#'), "{story}");
-    // w plays them again on the board, one after another; any key ends it.
+    let since_at = side.find("Since your move").unwrap();
+    assert!(side.find("1. You placed").unwrap() < since_at, "{side}");
+    let log = &side[side.find("1. You placed").unwrap()..];
+    assert!(!log.contains("(0,0)") && !log.contains('#'), "{log}");
+    // w plays the moves since mine again on the board, one after another; any key ends it.
     app.keys(&[KeyCode::Char('w')]);
     let t = text(&render(&mut app, 120, 40));
-    assert!(t.contains("Again, 1 of 3: You placed"), "{t}");
+    assert!(t.contains("Again, 1 of 2: 2. P2 greedy placed"), "{t}");
     assert!(t.contains("replaying the moves since yours"), "{t}");
     app.tick();
     let t = text(&render(&mut app, 120, 40));
-    assert!(t.contains("Again, 2 of 3: P2 greedy placed"), "{t}");
+    assert!(t.contains("Again, 2 of 2: 3. P3 random placed"), "{t}");
     assert!(
-        t.contains("Display of P2 greedy"),
+        t.contains("Display of P3 random"),
         "the mover's display\n{t}"
     );
     app.keys(&[KeyCode::Char('x')]);
@@ -218,20 +219,31 @@ fn the_pile_the_start_player_and_the_final_round() {
         format!("{left} turns")
     };
     let last = if view.last_player == 0 {
-        "You"
+        "you play last"
     } else {
-        "P2 greedy"
+        "P2 greedy plays last"
     };
     assert!(
-        side.contains(&format!("Final round: {turns} left {last} plays last")),
+        side.contains(&format!("Final round: {turns} left {last}")),
         "{side}"
     );
     assert!(
-        side.contains(&format!(
-            "The final round begins: {turns} left, {last} plays last."
-        )),
+        side.contains(&format!("The final round begins: {turns} left, {last}.")),
         "{side}"
     );
+    // The move that began it is still told beside it.
+    let log = app.log_lines();
+    let began = log
+        .iter()
+        .position(|l| l.starts_with("The final round"))
+        .unwrap();
+    let before = &log[began - 1];
+    let shown = before
+        .split_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(side.contains(&shown), "{shown:?}\n{side}");
 }
 
 #[test]
@@ -392,8 +404,8 @@ fn four_players_at_80_by_24_still_tell_what_happened() {
     wait(&mut app);
     let buf = render(&mut app, 80, 24);
     let side = prose(&buf, 0, 34);
-    // Everyone at 0 ties: one line says so, and the story still has room.
-    assert_eq!(side.matches("ties:").count(), 1, "{side}");
+    // Everyone at 0 at the start: no line on ties, and the story has room.
+    assert_eq!(side.matches("ties:").count(), 0, "{side}");
     assert!(
         side.contains("Since your move") && side.contains("greedy placed"),
         "{side}"

@@ -292,12 +292,21 @@ impl App {
         self.reader().map(|s| self.narration.since(s))
     }
 
-    /// Per seat, the tiles to outline as new: those placed since the reader's move; alone at
-    /// the table (solo) or with only bots, each display's latest tile.
+    /// Per seat, the tiles to outline as new: those placed since the reader's move, and that
+    /// move's own (so alone at the table, only the latest tile); with only bots, each
+    /// display's latest tile.
     pub(super) fn fresh(&self) -> Vec<Vec<TileId>> {
         let mut fresh = vec![Vec::new(); self.players.len()];
         let entries = &self.narration.entries;
-        match self.since_start().filter(|_| self.players.len() > 1) {
+        // The reader's own latest tile too, so a move just made is seen where it went.
+        let from = self.reader().map(|me| {
+            let start = self.narration.since(me);
+            let own = start
+                .checked_sub(1)
+                .filter(|&i| entries[i].played.as_ref().is_some_and(|p| p.0 == me));
+            own.unwrap_or(start)
+        });
+        match from {
             Some(start) => {
                 for (seat, tile) in entries[start..].iter().filter_map(|e| e.placed()) {
                     if let Some(f) = fresh.get_mut(seat as usize) {
