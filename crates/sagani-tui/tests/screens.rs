@@ -599,6 +599,8 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
     }
     let before = Summary::of(app.game());
     let made = app.recorded().unwrap().record().moves.len();
+    let log = app.log_lines();
+    let slots = app.offer_slots().to_vec();
     app.keys(&[KeyCode::Char('q')]);
     let path = app.saved().unwrap().clone();
     let loaded = load(&path).unwrap();
@@ -612,9 +614,14 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
         Default::default(),
         opts(41, "resume"),
     );
+    // The log goes on as it was told, and the offer keeps its slots' numbers.
+    assert_eq!(again.log_lines(), log);
+    assert!(log[0].starts_with("1. You placed"), "{log:?}");
+    assert_eq!(again.offer_slots(), &slots[..]);
     again.keys(&[again.tile_key(0), KeyCode::Enter]);
     wait(&mut again);
     assert_eq!(again.recorded().unwrap().record().moves.len(), made + 2);
+    assert_eq!(again.log_lines()[..log.len()], log[..]);
     // A save that cannot be written keeps the game going and says why.
     let mut stuck = app_with_save(&unwritable("resume"));
     stuck.keys(&[KeyCode::Char('q')]);
