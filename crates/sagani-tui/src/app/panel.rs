@@ -32,8 +32,10 @@ impl App {
                     style::error(),
                 ));
             }
-            // The links of seats nobody took yet, to hand to their players.
-            for (seat, link) in &t.invites {
+            // The links of seats nobody took yet, to hand to their players: only while the
+            // table waits for them (a link takes its seat, also one taken since).
+            let waiting = t.state.status == sagani_protocol::GameStatus::Waiting;
+            for (seat, link) in t.invites.iter().filter(|_| waiting) {
                 if t.state
                     .seats
                     .get(*seat as usize)
