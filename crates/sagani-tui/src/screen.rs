@@ -533,10 +533,7 @@ fn story(scene: &Scene, width: usize, room: usize) -> Vec<Line<'static>> {
     }
     if !before.is_empty() {
         if heading == 1 {
-            out.push(Line::styled(
-                cut("Moves · PgUp: earlier", width),
-                style::dim(),
-            ));
+            out.push(Line::styled(cut("Moves", width), style::dim()));
         }
         out.extend(
             before

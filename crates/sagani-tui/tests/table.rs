@@ -244,6 +244,14 @@ fn the_pile_the_start_player_and_the_final_round() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(side.contains(&shown), "{shown:?}\n{side}");
+    // At 80×24 too: the final round's lines and the move that began it.
+    let small = prose(&render(&mut app, 80, 24), 0, 34);
+    assert!(
+        small.contains(&format!("Final round: {turns} left")),
+        "{small}"
+    );
+    assert!(small.contains(&shown), "{shown:?}\n{small}");
+    assert!(small.contains("The final round begins"), "{small}");
 }
 
 #[test]
