@@ -71,11 +71,11 @@ const LAYERS: &[(&str, &[&str])] = &[
         "lib.rs",
     ]),
     ("sagani-tui", &[
-        // Words, colours, keys, the log's notation, the clock the game is handed, what goes
-        // wrong at a server's table.
-        "words style keys notation clock online_error",
-        // Parts: the board widget, help, a bot's thread, the server, record files.
-        "board help bots online record_file",
+        // Words, colours, keys, the clock the game is handed, what goes wrong at a server's
+        // table.
+        "words style keys clock online_error",
+        // Parts: the board widget, help, a bot's thread, the server, record files, the log.
+        "board help bots online record_file narration",
         // The whole screen, drawn from a scene.
         "screen",
         // The two programs: play (app/: the game's state, and a file per way it changes or

@@ -111,6 +111,16 @@ pub struct Beyond {
     pub origin: (i32, i32),
 }
 
+/// Where a display's cells are drawn in its area: a column in, so a tile at the left edge
+/// keeps its outline's left mark (`[`, `▐`).
+pub fn cells(area: Rect) -> Rect {
+    Rect {
+        x: area.x + 1,
+        width: area.width.saturating_sub(1),
+        ..area
+    }
+}
+
 /// The cells a display spans: its tiles with a ring of empty cells, and the free cells.
 fn extent(seat: &SeatView, overlay: Option<&Overlay>) -> (i32, i32, i32, i32) {
     let mut cells: Vec<(i32, i32)> = Vec::new();
@@ -132,6 +142,7 @@ impl StatefulWidget for Board<'_> {
     type State = (Scroll, Beyond);
 
     fn render(self, area: Rect, buf: &mut Buffer, state: &mut Self::State) {
+        let area = cells(area);
         let cols = (area.width as i32 / PITCH_X).max(1);
         let rows = (area.height as i32 / PITCH_Y).max(1);
         let (min_x, max_x, min_y, max_y) = extent(self.seat, self.overlay);
@@ -228,15 +239,16 @@ impl StatefulWidget for Board<'_> {
         let more = Style::new().fg(Color::White).add_modifier(Modifier::BOLD);
         let mid_x = area.x + (cols * PITCH_X) as u16 / 2;
         let mid_y = area.y + (rows * PITCH_Y) as u16 / 2 - 1;
-        if state.1.left && area.x > 0 {
-            buf.set_string(area.x - 1, mid_y, "◀", more);
+        // Left: on the frame, left of the margin column.
+        if state.1.left && area.x > 1 {
+            buf.set_string(area.x - 2, mid_y, "◀", more);
         }
         if state.1.right {
             buf.set_string(area.x + (cols * PITCH_X) as u16 - 1, mid_y, "▶", more);
         }
         if state.1.up && area.y > 0 {
-            // On the frame's right end, clear of its title.
-            buf.set_string(area.x + (cols * PITCH_X) as u16 - 1, area.y - 1, "▲", more);
+            // On the frame's last column, which the title never reaches (`title_room`).
+            buf.set_string(area.right() - 1, area.y - 1, "▲", more);
         }
         if state.1.down {
             buf.set_string(mid_x, area.y + (rows * PITCH_Y) as u16 - 1, "▼", more);
@@ -255,8 +267,13 @@ fn face(buf: &mut Buffer, x: u16, y: u16) {
     }
 }
 
+/// An arrow the previewed placement would cover, by direction: a double arrow, which reads
+/// without colour and without bold or underline (NO_COLOR, a plain terminal).
+pub const MARKED: [char; 8] = ['⇑', '⇗', '⇒', '⇘', '⇓', '⇙', '⇐', '⇖'];
+
 /// An arrow in its element's colour with the element's letter beside it; a covered arrow is a
-/// disc (●); an arrow the previewed placement would cover is marked in yellow.
+/// disc (●); an arrow the previewed placement would cover is a double arrow (`MARKED`) in
+/// reverse video on yellow.
 fn draw_arrow(
     buf: &mut Buffer,
     x: u16,
@@ -268,10 +285,16 @@ fn draw_arrow(
 ) {
     let (cx, cy) = ARROW_AT[d.index()];
     let (lx, ly) = LETTER_AT[d.index()];
-    let glyph = if covered { '●' } else { d.arrow() };
+    let glyph = match (covered, marked) {
+        (true, _) => '●',
+        (false, true) => MARKED[d.index()],
+        (false, false) => d.arrow(),
+    };
     let mut s = style::arrow(e);
     if marked {
-        s = s.bg(style::MARK).add_modifier(Modifier::UNDERLINED);
+        s = s
+            .bg(style::MARK)
+            .add_modifier(Modifier::UNDERLINED | Modifier::REVERSED);
     }
     buf.set_string(x + cx, y + cy, glyph.to_string(), s);
     let letter = e.letter().to_ascii_lowercase();

@@ -1,7 +1,7 @@
 //! The help overlay (`?`): keys, and how to read the screen.
 
 use crate::style;
-use ratatui::style::{Color, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use sagani_core::Element;
 
@@ -36,7 +36,10 @@ const PLAY_KEYS: [(&str, &str); 14] = [
         "click a tile, a cell (twice: place); wheel, drag: scroll",
     ),
     ("e / Esc Enter", "game over: show / hide the result"),
-    ("?", "this help; any key closes it"),
+    (
+        "? PgUp PgDn",
+        "this help (any key closes it); the log earlier / later",
+    ),
     (
         "q  Ctrl-C",
         "save the game (a record) and quit (online: leave)",
@@ -64,14 +67,44 @@ fn legend() -> Vec<Line<'static>> {
         Line::raw("A tile: its element's capital and value in the middle; around it the arrows"),
         Line::raw("↑↗→↘↓↙←↖, each with the small letter of the element it asks for (↑f: Fire)."),
         Line::raw("● a disc on a covered arrow.  │  F 6  │ framed: a flipped (completed) tile."),
+    ]
+}
+
+/// What only the game shows: the preview, the cursor, the tiles placed since your move.
+fn play_signs() -> Vec<Line<'static>> {
+    vec![
         Line::from(vec![
             Span::raw("Preview: "),
-            Span::styled("↑", Style::new().bg(style::MARK).fg(Color::Red)),
+            Span::styled(
+                "⇑",
+                Style::new()
+                    .bg(style::MARK)
+                    .fg(Color::Red)
+                    .add_modifier(Modifier::REVERSED),
+            ),
             Span::raw(" an arrow it covers, "),
             Span::styled("✓", Style::new().bg(style::MARK).fg(Color::Black)),
             Span::raw(" a tile it completes."),
         ]),
         Line::raw("▐ ▌ tiles placed since your move · [ ] the tile you place · · a free cell"),
+        Line::raw("◀▶▲▼ more to scroll. Players best first; at equal scores, first there ahead."),
+    ]
+}
+
+/// What the viewer shows of a move.
+fn view_signs() -> Vec<Line<'static>> {
+    vec![
+        Line::from(vec![
+            Span::raw("▐ ▌ the tile the move placed · "),
+            Span::styled(
+                "⇑",
+                Style::new()
+                    .bg(style::MARK)
+                    .fg(Color::Red)
+                    .add_modifier(Modifier::REVERSED),
+            ),
+            Span::raw(" an arrow it covered."),
+        ]),
         Line::raw("◀▶▲▼ more to scroll. Players best first; at equal scores, first there ahead."),
     ]
 }
@@ -91,6 +124,7 @@ pub fn play() -> Vec<Line<'static>> {
     let mut lines = table(&PLAY_KEYS);
     lines.push(Line::raw(""));
     lines.extend(legend());
+    lines.extend(play_signs());
     lines
 }
 
@@ -98,5 +132,6 @@ pub fn view() -> Vec<Line<'static>> {
     let mut lines = table(&VIEW_KEYS);
     lines.push(Line::raw(""));
     lines.extend(legend());
+    lines.extend(view_signs());
     lines
 }

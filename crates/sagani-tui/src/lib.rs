@@ -14,7 +14,7 @@ mod bots;
 pub mod clock;
 mod help;
 mod keys;
-mod notation;
+mod narration;
 pub mod online;
 mod online_error;
 mod record_file;
@@ -25,7 +25,7 @@ mod viewer;
 mod words;
 
 pub use app::{App, Options, Player, SaveTo, StartError, WaitError};
-pub use board::{ARROW_AT, FACE_W, LETTER_AT, PITCH_X, PITCH_Y};
+pub use board::{ARROW_AT, FACE_W, LETTER_AT, MARKED, PITCH_X, PITCH_Y};
 pub use clock::{Clock, HandClock, WallClock};
 pub use online::{Connection, Invite};
 pub use record_file::{load, LoadError, Loaded, SaveError};

@@ -508,6 +508,13 @@ pub fn clock_text(ms: i64) -> String {
 }
 
 /// A label per seat: `You`, a person's name (`Player N` without one), a bot by kind and level.
+/// A bot plays `seat`: a bot's seat, or a person's a bot took over.
+pub fn bot_plays(s: &State, seat: u8) -> bool {
+    s.seats
+        .get(seat as usize)
+        .is_some_and(|s| s.kind == SeatKind::Bot || s.replaced.is_some())
+}
+
 pub fn labels(s: &State) -> Vec<String> {
     s.seats
         .iter()

@@ -69,9 +69,13 @@ pub struct Scene<'a> {
     pub info: Vec<Line<'static>>,
     /// The key reminder at the bottom.
     pub keys: String,
-    /// What happened since the player's own last move, a sentence a move.
-    pub since: &'a [String],
+    /// The log, a numbered sentence a move (and the final round's start).
     pub log: &'a [String],
+    /// Where what happened since the player's own last move begins in the log (none: the
+    /// viewer, or nobody here to read it).
+    pub since: Option<usize>,
+    /// Lines the log is scrolled back from its end (PgUp).
+    pub log_scroll: usize,
     /// A window over everything: help, the draw pile, or the end of the game.
     pub popup: Option<(String, Vec<Line<'static>>)>,
     /// Each seat's clock, in a game with a time control (`None` for a seat a bot plays).
@@ -129,11 +133,13 @@ pub fn draw(f: &mut Frame, scene: &Scene, scrolls: &mut [(Scroll, Beyond)]) -> H
         too_small(f, area);
         return hits;
     }
+    // A short screen gives the panel a line less, for the log.
+    let panel = if area.height < 30 { 3 } else { 4 };
     let [header, strip, middle, info, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(5),
         Constraint::Min(8),
-        Constraint::Length(4),
+        Constraint::Length(panel),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -368,8 +374,8 @@ fn listed_width(tiles: &[Option<TileId>], name: &str) -> u16 {
     widest.max(name.len() as u16) + 2
 }
 
-/// Players in ranking order, the state of the game, what happened since the player's move,
-/// and the move log, as far as there is room (in that order).
+/// Players in ranking order, the state of the game, the log with what happened since the
+/// player's move, as far as there is room.
 fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
     let v = scene.view;
     let width = area.width as usize;
@@ -421,12 +427,13 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
         lines.push(Line::from(row));
     }
     // Ties on the score track: the marker that arrived first ranks ahead (RULES.md), as the
-    // order above shows. One line for them all, so four players at 0 leave room for the rest.
-    let tied = v
-        .ranking
-        .windows(2)
-        .any(|p| v.seats[p[0] as usize].score == v.seats[p[1] as usize].score);
-    if tied {
+    // order above shows. Said where there is room to spare, and not at the start, when all
+    // are at 0 (the help says it too).
+    let tied = v.ranking.windows(2).any(|p| {
+        let score = v.seats[p[0] as usize].score;
+        score != 0 && score == v.seats[p[1] as usize].score
+    });
+    if tied && area.height >= 20 {
         lines.push(Line::styled(
             cut("ties: the first there ranks ahead", width),
             style::dim(),
@@ -438,77 +445,146 @@ fn draw_side(f: &mut Frame, area: Rect, scene: &Scene) {
         }
     }
     lines.extend(state_lines(scene, width));
-    // What happened since my move: as much of the latest as fits, leaving the log a line.
-    let room = (area.height as usize).saturating_sub(lines.len() + 1);
-    if !scene.since.is_empty() && room > 2 {
-        // Whole sentences, the latest ones, as many as fit.
-        let mut story: Vec<Vec<Line>> = Vec::new();
-        let mut used = 0;
-        for s in scene.since.iter().rev() {
-            let parts = wrap(s, width.saturating_sub(2));
-            if used + parts.len() > room - 2 && !story.is_empty() {
-                break;
-            }
-            used += parts.len();
-            story.push(
-                parts
-                    .into_iter()
-                    .enumerate()
-                    .map(|(k, part)| {
-                        Line::raw(format!("{}{part}", if k == 0 { "• " } else { "  " }))
-                    })
-                    .collect(),
-            );
-        }
-        lines.push(Line::styled("Since your move", style::dim()));
-        for sentence in story.into_iter().rev() {
-            lines.extend(sentence);
-        }
-    }
-    let room = (area.height as usize).saturating_sub(lines.len() + 1);
-    if room > 0 {
-        lines.push(Line::styled("Moves", style::dim()));
-        let start = scene.log.len().saturating_sub(room);
-        for l in &scene.log[start..] {
-            lines.push(Line::raw(cut(l, width)));
-        }
-    }
+    let room = (area.height as usize).saturating_sub(lines.len());
+    lines.extend(story(scene, width, room));
     f.render_widget(Paragraph::new(lines), area);
 }
 
-/// The draw pile, the start player, the goal, the final round with the turns left, removed
-/// tiles.
+/// The log in `room` lines: what happened since the player's move in whole sentences (the
+/// latest first to get room), and above it the moves before, a line each; scrolled back
+/// (PgUp), the log alone in whole sentences.
+fn story(scene: &Scene, width: usize, room: usize) -> Vec<Line<'static>> {
+    let log = scene.log;
+    let mut out = Vec::new();
+    if room < 2 {
+        return out;
+    }
+    let scroll = scene.log_scroll.min(log.len().saturating_sub(1));
+    let whole = |s: &str| -> Vec<Line<'static>> {
+        wrap_hanging(s, width)
+            .into_iter()
+            .map(Line::raw)
+            .collect::<Vec<_>>()
+    };
+    if scroll > 0 {
+        out.push(Line::styled(
+            cut(&format!("Moves, {scroll} back · PgDn: on"), width),
+            style::dim(),
+        ));
+        let mut body: Vec<Vec<Line<'static>>> = Vec::new();
+        let mut used = 0;
+        for s in log[..log.len() - scroll].iter().rev() {
+            let w = whole(s);
+            if used + w.len() > room - 1 {
+                if used < room - 1 {
+                    body.push(vec![Line::raw(cut(s, width))]);
+                }
+                break;
+            }
+            used += w.len();
+            body.push(w);
+        }
+        out.extend(body.into_iter().rev().flatten());
+        return out;
+    }
+    let from = scene.since.unwrap_or(log.len()).min(log.len());
+    let (older, since) = log.split_at(from);
+    // A row kept for the moves before, when there are any.
+    let keep = usize::from(!older.is_empty());
+    let mut told: Vec<Vec<Line<'static>>> = Vec::new();
+    if !since.is_empty() {
+        // Every sentence a line at least (the latest, if not all fit), then whole sentences,
+        // the latest first, while there is room.
+        let budget = room.saturating_sub(keep + 1).max(1);
+        let shown = &since[since.len().saturating_sub(budget)..];
+        let mut extra = budget - shown.len();
+        for s in shown.iter().rev() {
+            let w = whole(s);
+            if w.len() - 1 <= extra {
+                extra -= w.len() - 1;
+                told.push(w);
+            } else {
+                told.push(vec![Line::raw(cut(s, width))]);
+            }
+        }
+    }
+    let told_rows = told.iter().map(Vec::len).sum::<usize>() + usize::from(!told.is_empty());
+    let left = room.saturating_sub(told_rows);
+    let mut before: Vec<Vec<Line<'static>>> = Vec::new();
+    // Above what happened since, the moves before need no heading of their own.
+    let heading = usize::from(told.is_empty());
+    if !older.is_empty() && left > heading {
+        // Whole while they fit, else a line each.
+        let budget = left - heading;
+        let mut used = 0;
+        for s in older.iter().rev() {
+            let w = whole(s);
+            let w = if used + w.len() <= budget {
+                w
+            } else {
+                vec![Line::raw(cut(s, width))]
+            };
+            if used + w.len() > budget {
+                break;
+            }
+            used += w.len();
+            before.push(w);
+        }
+    }
+    if !before.is_empty() {
+        if heading == 1 {
+            out.push(Line::styled(cut("Moves", width), style::dim()));
+        }
+        out.extend(
+            before
+                .into_iter()
+                .rev()
+                .flatten()
+                .map(|l| l.style(style::dim())),
+        );
+    }
+    if !told.is_empty() {
+        out.push(Line::styled("Since your move", style::dim()));
+        out.extend(told.into_iter().rev().flatten());
+    }
+    out
+}
+
+/// A sentence wrapped to `width`, its later lines indented under its first.
+fn wrap_hanging(s: &str, width: usize) -> Vec<String> {
+    let lines = wrap(s, width.saturating_sub(2));
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(k, l)| if k == 0 { l } else { format!("  {l}") })
+        .collect()
+}
+
+/// The draw pile with its top and the goal; the start player and removed tiles, or in the
+/// final round the turns left and who plays last.
 fn state_lines(scene: &Scene, width: usize) -> Vec<Line<'static>> {
     let v = scene.view;
     let mut lines = Vec::new();
-    let mut pile = vec![Span::raw(format!(
-        "Draw pile {} ",
-        count(v.draw_pile.count, "tile")
-    ))];
+    let mut pile = vec![Span::raw(format!("Draw pile {}", v.draw_pile.count))];
+    let mut used = pile[0].content.chars().count();
     if let Some(TileBack { element, value }) = v.draw_pile.top {
-        pile.push(Span::raw("· top "));
+        pile.push(Span::raw(" · top "));
         pile.push(Span::styled(
             format!(" {}{value} ", element.letter()),
             style::letter(element),
         ));
+        used += 7 + 2 + value.to_string().len() + 1;
+    }
+    let mut rest = Vec::new();
+    if let Some(t) = v.target {
+        let goal = format!(" · goal {t}");
+        if used + goal.chars().count() <= width {
+            pile.push(Span::raw(goal));
+        } else {
+            rest.push(format!("goal {t}"));
+        }
     }
     lines.push(Line::from(pile));
-    let mut goal = Vec::new();
-    if v.players > 1 {
-        goal.push(format!(
-            "start: {}",
-            short_name(&scene.names[v.start_player as usize])
-        ));
-    }
-    if let Some(t) = v.target {
-        goal.push(format!("goal {t}"));
-    }
-    if !v.removed.is_empty() {
-        goal.push(format!("{} removed", v.removed.len()));
-    }
-    if !goal.is_empty() {
-        lines.push(Line::raw(cut(&goal.join(" · "), width)));
-    }
     if v.final_round && !v.over {
         let loud = Style::new()
             .fg(Color::LightMagenta)
@@ -517,19 +593,40 @@ fn state_lines(scene: &Scene, width: usize) -> Vec<Line<'static>> {
             Some(n) => format!("Final round: {} left", count(n as usize, "turn")),
             None => "Final round".to_string(),
         };
-        lines.push(Line::styled(cut(&text, width), loud));
-        let last = &scene.names[v.last_player as usize];
-        lines.push(Line::styled(
-            cut(&format!("{last} plays last"), width),
-            loud,
-        ));
+        let last = crate::words::plays_last(&scene.names[v.last_player as usize]);
+        let one = format!("{text} · {last}");
+        if one.chars().count() <= width {
+            lines.push(Line::styled(one, loud));
+        } else {
+            lines.push(Line::styled(cut(&text, width), loud));
+            lines.push(Line::styled(cut(&last, width), loud));
+        }
+        return lines;
+    }
+    if v.players > 1 {
+        rest.insert(
+            0,
+            format!("start: {}", scene.names[v.start_player as usize]),
+        );
+    }
+    if !v.removed.is_empty() {
+        rest.push(format!("{} removed", v.removed.len()));
+    }
+    // As many lines as the items need, each whole.
+    let mut line = String::new();
+    for item in rest {
+        if !line.is_empty() && line.chars().count() + 3 + item.chars().count() > width {
+            lines.push(Line::raw(cut(&std::mem::take(&mut line), width)));
+        }
+        if !line.is_empty() {
+            line.push_str(" · ");
+        }
+        line.push_str(&item);
+    }
+    if !line.is_empty() {
+        lines.push(Line::raw(cut(&line, width)));
     }
     lines
-}
-
-/// A label short enough for a line with others.
-fn short_name(name: &str) -> String {
-    name.chars().take(10).collect()
 }
 
 fn cut(s: &str, width: usize) -> String {
@@ -576,16 +673,25 @@ fn draw_display(
     let v = scene.view;
     let s = v.seats.get(seat as usize)?;
     let focused = seat == scene.shown;
-    let mut title = format!(
-        " {}Display of {} · {} · {} ",
-        if focused && many { "▶ " } else { "" },
-        scene.names[seat as usize],
-        count(s.score.max(0) as usize, "point"),
-        count(s.supply as usize, "disc"),
-    );
-    if v.players > 1 && !many && title.chars().count() + 12 < area.width as usize {
+    // The title ends before the frame's last column, where ▲ says there is more above.
+    let room = (area.width as usize).saturating_sub(3);
+    let title_of = |of: &str| {
+        format!(
+            " {}{of}{} · {} · {} ",
+            if focused && many { "▶ " } else { "" },
+            scene.names[seat as usize],
+            crate::words::count_signed(s.score, "point"),
+            count(s.supply as usize, "disc"),
+        )
+    };
+    let mut title = title_of("Display of ");
+    if title.chars().count() > room {
+        title = title_of("");
+    }
+    if v.players > 1 && !many && title.chars().count() + 12 <= room {
         title.push_str("(Tab: next) ");
     }
+    let title = cut(&title, room);
     let mut block = Block::new()
         .borders(Borders::LEFT | Borders::TOP)
         .title(title);
@@ -623,7 +729,7 @@ fn draw_display(
     let (left, top) = scroll.1.origin;
     Some(BoardHit {
         seat,
-        area: inner,
+        area: board::cells(inner),
         left,
         top,
     })

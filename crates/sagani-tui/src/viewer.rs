@@ -4,14 +4,15 @@
 use crate::board::{Beyond, Overlay, Scroll};
 use crate::help;
 use crate::keys;
-use crate::notation::{describe, short};
+use crate::narration::Narration;
 use crate::screen::{self, Numbered, Scene};
 use crate::style;
+use crate::words::{self, Whose};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::text::Line;
 use ratatui::Frame;
 use sagani_core::record::{Record, RecordMove};
-use sagani_core::{Game, IllegalMove, Move, SetupError, TileId};
+use sagani_core::{Game, IllegalMove, Move, Outcome, SetupError, TileId};
 
 /// Why a record cannot be shown: it does not replay (`load` checks this first).
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +38,8 @@ pub struct Viewer {
     /// The game before move i is `states[i]`; the last one is after every move.
     states: Vec<Game>,
     labels: Vec<String>,
+    /// Every move as a sentence, as the game told it.
+    narration: Narration,
     at: usize,
     shown: u8,
     /// Each display's scroll.
@@ -67,20 +70,30 @@ impl Viewer {
             })?;
             states.push(game.clone());
         }
-        let labels = (0..record.players as usize)
-            .map(|s| match seats.as_ref().map(|v| v[s].as_str()) {
-                Some("human") | None => format!("Player {}", s + 1),
+        let kind = |s: usize| seats.as_ref().and_then(|v| v.get(s)).map(String::as_str);
+        let labels: Vec<String> = (0..record.players as usize)
+            .map(|s| match kind(s) {
+                Some("human" | "remote") | None => format!("Player {}", s + 1),
                 Some(bot) => format!("P{} {bot}", s + 1),
             })
             .collect();
+        let whose = |s: u8| match kind(s as usize) {
+            Some("human" | "remote") | None => Whose::Theirs,
+            Some(_) => Whose::Its,
+        };
+        let moves: Vec<(u8, Move)> = record.moves.iter().map(|m| (m.player, m.mv)).collect();
+        let narration = Narration::replay(&states[0], &moves, &labels, whose);
         let labels_len = record.players as usize;
+        // At the start, the display of the player who begins, as the marker says.
+        let shown = states[0].to_act().unwrap_or(0);
         Ok(Viewer {
             name,
             record,
             states,
             labels,
+            narration,
             at: 0,
-            shown: 0,
+            shown,
             scrolls: vec![Default::default(); labels_len],
             help: false,
             too_small: false,
@@ -103,9 +116,10 @@ impl Viewer {
 
     fn go(&mut self, to: usize) {
         self.at = to.min(self.record.moves.len());
-        if let Some(m) = self.last() {
-            self.shown = m.player;
-        }
+        self.shown = match self.last() {
+            Some(m) => m.player,
+            None => self.states[0].to_act().unwrap_or(0),
+        };
         self.scrolls
             .iter_mut()
             .for_each(|s| *s = Default::default());
@@ -163,19 +177,22 @@ impl Viewer {
         let mut info = Vec::new();
         let mut overlay = None;
         let total = self.record.moves.len();
-        let log: Vec<String> = self.record.moves[..self.at]
-            .iter()
-            .map(|m| format!("P{} {}", m.player + 1, short(m.mv)))
-            .collect();
+        let mut log = Narration::lines(self.narration.upto(self.at));
+        let outcome = game.outcome().filter(|_| self.at == total);
+        if let Some(o) = &outcome {
+            // The ranking closes the log.
+            log.push(format!("The end: {}", self.outcome_words(game, o)));
+        }
         if let Some(m) = self.last() {
             let before = &self.states[self.at - 1];
-            let who = &self.labels[m.player as usize];
+            let told = self
+                .narration
+                .entries
+                .iter()
+                .find(|e| e.number == Some(self.at))
+                .map_or(String::new(), |e| e.text.clone());
             info.push(Line::styled(
-                format!(
-                    "Move {} of {total}: {}",
-                    self.at,
-                    describe(before, who, m.mv)
-                ),
+                format!("Move {} of {total}: {told}", self.at),
                 style::bold(),
             ));
             if let Move::Place { tile, .. } = m.mv {
@@ -197,10 +214,17 @@ impl Viewer {
             ));
         }
         if self.at == total {
-            info.push(Line::raw(if game.is_over() {
-                "The end of the game.".to_string()
-            } else {
-                "The end of the record (the game was not over).".to_string()
+            info.push(Line::raw(match &outcome {
+                Some(Outcome::Ranking { ranking, scores }) => {
+                    let first = ranking[0] as usize;
+                    format!(
+                        "The end of the game: {} wins with {}; the ranking closes the log.",
+                        self.labels[first],
+                        words::count_signed(scores[first], "point")
+                    )
+                }
+                Some(o) => format!("The end of the game: {}", self.outcome_words(game, o)),
+                None => "The end of the record (the game was not over).".to_string(),
             }));
         }
         let offer: Vec<Option<TileId>> = view.offer.iter().map(|&t| Some(t)).collect();
@@ -211,7 +235,8 @@ impl Viewer {
             overlay: overlay.as_ref(),
             fresh: &fresh,
             offer: &offer,
-            since: &[],
+            since: None,
+            log_scroll: 0,
             title: format!(
                 "Sagani replay · {} · {} · move {}/{total}",
                 self.name, view.variant, self.at
@@ -228,5 +253,54 @@ impl Viewer {
                 .then(|| ("Keys and signs (any key closes)".to_string(), help::view())),
         };
         screen::draw(f, &scene, &mut self.scrolls);
+    }
+}
+
+impl Viewer {
+    /// The result in a line: "1. Bea 46 points · 2. P2 greedy 32 points (Cacophony 3)".
+    fn outcome_words(&self, game: &Game, o: &Outcome) -> String {
+        match o {
+            Outcome::Ranking { ranking, scores } => {
+                let places: Vec<String> = ranking
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| {
+                        let caco = game.cacophony(s);
+                        let caco = if caco > 0 {
+                            format!(" (Cacophony {caco})")
+                        } else {
+                            String::new()
+                        };
+                        format!(
+                            "{}. {} {}{caco}",
+                            i + 1,
+                            self.labels[s as usize],
+                            words::count_signed(scores[s as usize], "point")
+                        )
+                    })
+                    .collect();
+                places.join(" · ")
+            }
+            Outcome::Solo {
+                tiles_used,
+                score,
+                reached,
+                ..
+            } => {
+                if *reached {
+                    format!("75 reached with {tiles_used} tiles ({score} points).")
+                } else {
+                    format!("The pile ran out at {score} points ({tiles_used} tiles).")
+                }
+            }
+            Outcome::SoloAll {
+                score,
+                discs_left,
+                final_score,
+            } => format!(
+                "Final score {final_score}: {score} points − {} left on tiles.",
+                words::count(*discs_left as usize, "disc")
+            ),
+        }
     }
 }

@@ -30,6 +30,17 @@ pub fn count(n: usize, one: &str) -> String {
     }
 }
 
+/// "1 point", "−214 points": a score, below zero too.
+pub fn count_signed(n: i16, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else if n < 0 {
+        format!("−{} {one}s", n.unsigned_abs())
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
 /// Whose tiles a sentence speaks of: "your", "its" (a bot's) or "their" (a person's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Whose {
@@ -142,18 +153,32 @@ pub fn move_words(
     }
 }
 
-/// "The final round begins: 3 turns left, Bea plays last."
-pub fn final_round_words(view: &View, names: &[String]) -> String {
+/// "Bea plays last", "you play last".
+pub fn plays_last(name: &str) -> String {
+    if name == "You" {
+        "you play last".to_string()
+    } else {
+        format!("{name} plays last")
+    }
+}
+
+/// "The final round begins: 3 turns left, Bea plays last." None when the move that began it
+/// also ended the game (the result says the rest).
+pub fn final_round_words(view: &View, names: &[String]) -> Option<String> {
+    if view.over {
+        return None;
+    }
     let last = names
         .get(view.last_player as usize)
         .map_or("", String::as_str);
-    match view.turns_left {
+    Some(match view.turns_left {
         Some(n) => format!(
-            "The final round begins: {} left, {last} plays last.",
-            count(n as usize, "turn")
+            "The final round begins: {} left, {}.",
+            count(n as usize, "turn"),
+            plays_last(last)
         ),
         None => "The final round begins.".to_string(),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -196,6 +221,45 @@ mod tests {
             format!("{side} its {}", tile_words(a.tile))
         );
         assert_eq!(count(1, "disc"), "1 disc");
+        assert_eq!(count_signed(-214, "point"), "−214 points");
+        assert_eq!(plays_last("You"), "you play last");
+        assert_eq!(plays_last("Bea"), "Bea plays last");
         assert_eq!(count(2, "disc"), "2 discs");
+    }
+}
+
+#[cfg(test)]
+mod final_round {
+    use super::*;
+    use sagani_core::{Game, Setup};
+
+    /// A 2-player game played by the first legal move until the final round or the end.
+    fn to_the_end() -> (View, View) {
+        let mut g = Game::new(&Setup {
+            start_player: Some(0),
+            ..Setup::seeded(2, 8)
+        })
+        .unwrap();
+        let mut in_final = None;
+        while !g.is_over() {
+            let mv = g.legal_moves()[0];
+            g.play(mv).unwrap();
+            let v = g.view(None);
+            if v.final_round && !v.over && in_final.is_none() {
+                in_final = Some(v);
+            }
+        }
+        (in_final.expect("a final round"), g.view(None))
+    }
+
+    #[test]
+    fn the_final_round_is_told_while_it_runs_and_never_once_over() {
+        let names = vec!["You".to_string(), "Bea".to_string()];
+        let (running, over) = to_the_end();
+        let said = final_round_words(&running, &names).unwrap();
+        assert!(said.starts_with("The final round begins: "), "{said}");
+        assert!(!said.contains("0 turns"), "{said}");
+        assert!(!said.contains("You plays"), "{said}");
+        assert_eq!(final_round_words(&over, &names), None);
     }
 }

@@ -10,12 +10,24 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Color;
 use sagani_core::record::{replay_json, Summary};
 use sagani_core::{tile, Direction, Element, Expect, Move, Outcome, Setup, Variant};
-use sagani_tui::{load, App, HandClock, Viewer};
+use sagani_tui::{load, App, HandClock, Viewer, MARKED};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 const W: u16 = 100;
 const H: u16 = 30;
+
+/// "Fire 10": a tile as the screen's sentences name it.
+fn tile_words(t: u8) -> String {
+    let d = tile(t).unwrap();
+    let name = match d.element {
+        Element::Fire => "Fire",
+        Element::Water => "Water",
+        Element::Earth => "Earth",
+        Element::Air => "Air",
+    };
+    format!("{name} {}", d.value())
+}
 
 fn colour(e: Element) -> Color {
     match e {
@@ -149,7 +161,7 @@ fn the_start_screen_shows_offer_pile_players_and_arrows_in_their_colours() {
     let top = view.draw_pile.top.unwrap();
     assert!(
         text.contains(&format!(
-            "Draw pile {} tiles · top  {}{} ",
+            "Draw pile {} · top  {}{} ",
             view.draw_pile.count,
             top.element.letter(),
             top.value
@@ -220,17 +232,21 @@ fn a_placement_shows_the_engines_preview_and_enter_plays_it() {
     let pv = app.game().preview(mv).unwrap();
     let buf = render(&mut app, W, H);
     let text = text(&buf);
-    let Move::Place { tile: t, x, y, rot } = mv else {
+    let Move::Place { tile: t, rot, .. } = mv else {
         unreachable!()
     };
+    // Tiles in words, as the board shows them: no tile ids, no cell numbers.
     assert!(
         text.contains(&format!(
-            "#{t} on ({x},{y}), turned {}°: covers {} arrows",
+            "{}, turned {}°: covers {} arrows: ",
+            tile_words(t),
             rot as u16 * 90,
             pv.covered.len()
         )),
         "{text}"
     );
+    let panel: String = text.lines().skip(H as usize - 4).collect();
+    assert!(!panel.contains('#') && !panel.contains(" on ("), "{panel}");
     assert!(text.contains(&format!("(+{})", pv.points)), "{text}");
     let before = pv.score_after - pv.score_change;
     assert!(
@@ -244,10 +260,17 @@ fn a_placement_shows_the_engines_preview_and_enter_plays_it() {
     // On the board: one yellow mark per covered arrow (on an arrow glyph), one ✓ per completed
     // tile.
     let marks = marked(&buf);
+    // Double arrows: they read without colour, bold or underline (NO_COLOR).
     let arrows: Vec<_> = marks
         .iter()
-        .filter(|m| Direction::ALL.iter().any(|d| d.arrow().to_string() == m.2))
+        .filter(|m| MARKED.iter().any(|d| d.to_string() == m.2))
         .collect();
+    assert!(
+        marks
+            .iter()
+            .all(|m| !Direction::ALL.iter().any(|d| d.arrow().to_string() == m.2)),
+        "a marked arrow is a double arrow\n{marks:?}"
+    );
     let ticks = marks.iter().filter(|m| m.2 == "✓").count();
     assert_eq!(arrows.len(), pv.covered.len(), "{marks:?}\n{text}");
     assert_eq!(ticks, pv.completed.len(), "{marks:?}\n{text}");
@@ -290,7 +313,7 @@ fn an_illegal_cell_or_key_changes_nothing_and_says_why() {
     app.keys(&[app.tile_key(0), KeyCode::Left]);
     let t = text(&render(&mut app, W, H));
     assert!(
-        t.contains("on (0,0)") && t.contains("no free cell further that way"),
+        t.contains("turned 0°:") && t.contains("no free cell further that way"),
         "{t}"
     );
     assert_eq!(app.recorded().unwrap().record().moves.len(), 0);
@@ -558,7 +581,7 @@ fn a_whole_game_by_keys_against_two_bots_then_saved_and_replayed() {
     let t = text(term.backend().buffer());
     assert!(
         t.contains(&format!("Move {} of {}", moves.len(), moves.len()))
-            && t.contains("The end of the game."),
+            && t.contains("The end of the game: "),
         "{t}"
     );
     v.key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
@@ -576,6 +599,8 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
     }
     let before = Summary::of(app.game());
     let made = app.recorded().unwrap().record().moves.len();
+    let log = app.log_lines();
+    let slots = app.offer_slots().to_vec();
     app.keys(&[KeyCode::Char('q')]);
     let path = app.saved().unwrap().clone();
     let loaded = load(&path).unwrap();
@@ -589,9 +614,14 @@ fn quit_saves_and_load_goes_on_where_it_stopped() {
         Default::default(),
         opts(41, "resume"),
     );
+    // The log goes on as it was told, and the offer keeps its slots' numbers.
+    assert_eq!(again.log_lines(), log);
+    assert!(log[0].starts_with("1. You placed"), "{log:?}");
+    assert_eq!(again.offer_slots(), &slots[..]);
     again.keys(&[again.tile_key(0), KeyCode::Enter]);
     wait(&mut again);
     assert_eq!(again.recorded().unwrap().record().moves.len(), made + 2);
+    assert_eq!(again.log_lines()[..log.len()], log[..]);
     // A save that cannot be written keeps the game going and says why.
     let mut stuck = app_with_save(&unwritable("resume"));
     stuck.keys(&[KeyCode::Char('q')]);
@@ -816,6 +846,16 @@ fn the_viewer_steps_through_a_record_and_marks_what_each_move_covered() {
         "{t}"
     );
     assert!(t.contains(&format!("move 0/{total}")), "{t}");
+    // At the start, the display of the player the marker says begins.
+    let first = record.moves[0].player;
+    assert!(
+        t.contains(&format!("Display of Player {}", first + 1)),
+        "the start player's display\n{t}"
+    );
+    let marked_row = t
+        .lines()
+        .find(|l| l.contains(&format!(".▶ Player {}", first + 1)));
+    assert!(marked_row.is_some(), "{t}");
     // The first move whose placement covered two arrows or more.
     let mut g = sagani_core::Game::new(&record.setup()).unwrap();
     let mut target = None;
@@ -846,7 +886,15 @@ fn the_viewer_steps_through_a_record_and_marks_what_each_move_covered() {
         t.contains(&format!("Display of Player {}", player + 1)),
         "the mover's display\n{t}"
     );
-    assert!(t.contains(&format!("{} covered", pv.covered.len())), "{t}");
+    assert!(
+        t.contains(&format!("covered {} arrows", pv.covered.len())),
+        "{t}"
+    );
+    // The log: numbered sentences with names, as the game told them.
+    assert!(
+        t.contains(&format!("{}. Player {} placed", i + 1, player + 1)),
+        "{t}"
+    );
     // Arrows covered by the move that are still on an unflipped tile are marked on the board.
     let after = v.game().display(player);
     let still = pv
@@ -859,9 +907,25 @@ fn the_viewer_steps_through_a_record_and_marks_what_each_move_covered() {
     v.key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     let t = text(&draw_viewer(&mut v));
     assert!(
-        t.contains(&format!("Move {total} of {total}")) && t.contains("The end of the game."),
+        t.contains(&format!("Move {total} of {total}")) && t.contains("The end of the game: "),
         "{t}"
     );
+    // The ranking: who won in the panel, every place closing the log.
+    let Some(Outcome::Ranking { ranking, scores }) = v.game().outcome() else {
+        panic!("a 2-player game ends with a ranking")
+    };
+    let winner = format!(
+        "Player {} wins with {} points",
+        ranking[0] + 1,
+        scores[ranking[0] as usize]
+    );
+    assert!(t.contains(&winner), "{t}");
+    let side: String = t
+        .lines()
+        .map(|l| l.chars().take(34).collect::<String>().trim().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(side.contains("The end: 1. Player"), "{side}");
     v.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
     assert_eq!(v.at(), total - 1);
     v.key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE));

@@ -129,8 +129,9 @@ fn since_my_move_the_others_moves_in_words() {
     let buf = render(&mut app, 120, 40);
     let side = prose(&buf, 0, 34);
     assert!(side.contains("Since your move"), "{side}");
-    // My move, then each bot's, by name and tile in words; nowhere a grid coordinate.
-    for m in &record.moves {
+    // My move in the log, then each bot's since it, numbered, by name and tile in words;
+    // nowhere a grid coordinate or a tile id.
+    for (i, m) in record.moves.iter().enumerate() {
         let who = match m.player {
             0 => "You",
             1 => "P2 greedy",
@@ -146,24 +147,24 @@ fn since_my_move_the_others_moves_in_words() {
             'E' => "Earth",
             _ => "Air",
         };
-        let words = format!("{who} placed {element} {}", d.value());
+        let words = format!("{}. {who} placed {element} {}", i + 1, d.value());
         assert!(side.contains(&words), "{words:?}\n{side}");
     }
     assert!(side.contains("as your first tile"), "{side}");
-    let story: String = side
-        [side.find("Since your move").unwrap()..side.find("Moves").unwrap_or(side.len())]
-        .to_string();
-    assert!(!story.contains("(0,0)") && !story.contains('#'), "{story}");
-    // w plays them again on the board, one after another; any key ends it.
+    let since_at = side.find("Since your move").unwrap();
+    assert!(side.find("1. You placed").unwrap() < since_at, "{side}");
+    let log = &side[side.find("1. You placed").unwrap()..];
+    assert!(!log.contains("(0,0)") && !log.contains('#'), "{log}");
+    // w plays the moves since mine again on the board, one after another; any key ends it.
     app.keys(&[KeyCode::Char('w')]);
     let t = text(&render(&mut app, 120, 40));
-    assert!(t.contains("Again, 1 of 3: You placed"), "{t}");
+    assert!(t.contains("Again, 1 of 2: 2. P2 greedy placed"), "{t}");
     assert!(t.contains("replaying the moves since yours"), "{t}");
     app.tick();
     let t = text(&render(&mut app, 120, 40));
-    assert!(t.contains("Again, 2 of 3: P2 greedy placed"), "{t}");
+    assert!(t.contains("Again, 2 of 2: 3. P3 random placed"), "{t}");
     assert!(
-        t.contains("Display of P2 greedy"),
+        t.contains("Display of P3 random"),
         "the mover's display\n{t}"
     );
     app.keys(&[KeyCode::Char('x')]);
@@ -218,20 +219,39 @@ fn the_pile_the_start_player_and_the_final_round() {
         format!("{left} turns")
     };
     let last = if view.last_player == 0 {
-        "You"
+        "you play last"
     } else {
-        "P2 greedy"
+        "P2 greedy plays last"
     };
     assert!(
-        side.contains(&format!("Final round: {turns} left {last} plays last")),
+        side.contains(&format!("Final round: {turns} left {last}")),
         "{side}"
     );
     assert!(
-        side.contains(&format!(
-            "The final round begins: {turns} left, {last} plays last."
-        )),
+        side.contains(&format!("The final round begins: {turns} left, {last}.")),
         "{side}"
     );
+    // The move that began it is still told beside it.
+    let log = app.log_lines();
+    let began = log
+        .iter()
+        .position(|l| l.starts_with("The final round"))
+        .unwrap();
+    let before = &log[began - 1];
+    let shown = before
+        .split_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(side.contains(&shown), "{shown:?}\n{side}");
+    // At 80×24 too: the final round's lines and the move that began it.
+    let small = prose(&render(&mut app, 80, 24), 0, 34);
+    assert!(
+        small.contains(&format!("Final round: {turns} left")),
+        "{small}"
+    );
+    assert!(small.contains(&shown), "{shown:?}\n{small}");
+    assert!(small.contains("The final round begins"), "{small}");
 }
 
 #[test]
@@ -392,8 +412,8 @@ fn four_players_at_80_by_24_still_tell_what_happened() {
     wait(&mut app);
     let buf = render(&mut app, 80, 24);
     let side = prose(&buf, 0, 34);
-    // Everyone at 0 ties: one line says so, and the story still has room.
-    assert_eq!(side.matches("ties:").count(), 1, "{side}");
+    // Everyone at 0 at the start: no line on ties, and the story has room.
+    assert_eq!(side.matches("ties:").count(), 0, "{side}");
     assert!(
         side.contains("Since your move") && side.contains("greedy placed"),
         "{side}"
@@ -580,4 +600,129 @@ fn the_mouse_takes_tiles_places_them_and_scrolls() {
     let buf = render(&mut app, 100, 30);
     let (x2, y2) = find(&buf, "▐", 35).expect("still in sight");
     assert_eq!((x2, y2), (x1 + PITCH_X as u16, y1), "{}", text(&buf));
+}
+
+/// The display's title row (the row of "Display of" or of the seat's name), right of the
+/// players' column.
+fn title_row(buf: &Buffer, name: &str) -> String {
+    (0..buf.area.height)
+        .map(|y| {
+            (34..buf.area.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .find(|r| r.contains(name) && r.contains("point"))
+        .unwrap_or_default()
+}
+
+#[test]
+fn four_players_at_80_by_24_show_the_display_the_story_and_the_log_all_game_long() {
+    // Seat 2 starts, so I play last: the final round comes to my turn.
+    let mut app = app(
+        &setup(4, 3, 1),
+        &["human", "greedy", "greedy", "greedy"],
+        3,
+        "small4-long",
+    );
+    let mut final_seen = false;
+    for round in 0..40 {
+        if app.game().is_over() {
+            break;
+        }
+        take_first(&mut app);
+        wait(&mut app);
+        if round < 2 || app.game().is_over() {
+            continue;
+        }
+        let buf = render(&mut app, 80, 24);
+        let side = prose(&buf, 0, 34);
+        let t = text(&buf);
+        // The display with tiles, what happened since my move, and a move of the log before.
+        assert!(title_row(&buf, "You").contains("You"), "{t}");
+        assert!(t.contains('●') || t.contains('↑') || t.contains('╭'), "{t}");
+        let since = side.find("Since your move").expect("since your move");
+        let log = app.log_lines();
+        let mine = log.iter().rposition(|l| l.contains(". You ")).unwrap();
+        // "65. You placed": its number and name.
+        let head = |l: &str| l.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        let at = side
+            .find(&head(&log[mine]))
+            .unwrap_or_else(|| panic!("{}\n{t}", log[mine]));
+        assert!(at < since, "my move in the log above the story\n{t}");
+        // Every line since mine, a line at least.
+        for l in &log[mine + 1..] {
+            assert!(side.contains(&head(l)), "{l}\n{t}");
+        }
+        final_seen |= app.game().view(None).final_round;
+    }
+    assert!(final_seen, "played into the final round");
+}
+
+#[test]
+fn a_negative_score_shows_in_the_title_and_the_scroll_marker_keeps_the_title_whole() {
+    let mut app = app(&setup(2, 11, 0), &["human", "greedy"], 11, "minus");
+    for _ in 0..80 {
+        if app.game().is_over() || app.game().score(0) < 0 {
+            break;
+        }
+        take_first(&mut app);
+        wait(&mut app);
+    }
+    let score = app.game().score(0);
+    assert!(score < 0, "placing anywhere costs Cacophony: {score}");
+    // Scrolled down far enough that more of the display lies above.
+    app.keys(&[KeyCode::Down, KeyCode::Down, KeyCode::Down, KeyCode::Down]);
+    let buf = render(&mut app, 80, 24);
+    let row = title_row(&buf, "You");
+    let discs = app.game().supply(0);
+    let want = format!("You · −{} points · {discs} disc", -score);
+    assert!(row.contains(&want), "{want}\n{}", text(&buf));
+    // ▲ on the frame's last column, after the title, never inside it.
+    assert!(row.trim_end().ends_with('▲'), "{row}");
+    assert_eq!(row.matches('▲').count(), 1, "{row}");
+    let title_end = row.find(" disc").unwrap();
+    assert!(row.find('▲').unwrap() > title_end, "{row}");
+}
+
+#[test]
+fn solo_since_your_move_starts_again_and_only_the_latest_tile_is_new() {
+    let setup = Setup {
+        variant: Some(sagani_core::Variant::Solo),
+        ..Setup::seeded(1, 3)
+    };
+    let mut app = app(&setup, &["human"], 3, "solo-new");
+    for _ in 0..4 {
+        app.keys(&[KeyCode::Enter]);
+    }
+    let buf = render(&mut app, 100, 30);
+    let t = text(&buf);
+    assert!(
+        !t.contains("Since your move"),
+        "nothing happened since my move\n{t}"
+    );
+    assert!(t.contains("4. You placed"), "{t}");
+    // One tile outlined: three rows of half blocks on its left.
+    let outlined = (0..30)
+        .map(|y| (34..100).filter(|&x| buf[(x, y)].symbol() == "▐").count())
+        .sum::<usize>();
+    assert_eq!(outlined, 3, "{t}");
+}
+
+#[test]
+fn a_placement_at_the_displays_left_edge_keeps_its_bracket() {
+    let mut app = app(&setup(2, 6, 0), &["human", "greedy"], 6, "edge");
+    for _ in 0..3 {
+        take_first(&mut app);
+        wait(&mut app);
+    }
+    // A tile taken, the cursor moved as far left as it goes.
+    app.keys(&[app.tile_key(0)]);
+    for _ in 0..8 {
+        app.keys(&[KeyCode::Left]);
+    }
+    let buf = render(&mut app, 80, 24);
+    let t = text(&buf);
+    let (x, _) = find(&buf, "]", 35).expect("the cursor's right bracket");
+    let (lx, _) = find(&buf, "[", 35).expect("the cursor's left bracket");
+    assert_eq!(x - lx, 10, "{t}");
 }

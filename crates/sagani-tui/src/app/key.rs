@@ -37,6 +37,11 @@ impl App {
             KeyCode::Tab => self.show(1),
             KeyCode::BackTab => self.show(-1),
             KeyCode::Char('c') => self.scroll().0 = Scroll::default(),
+            // The log, a few lines at a time (the screen keeps it in its bounds).
+            KeyCode::PageUp => {
+                self.log_scroll = (self.log_scroll + 3).min(self.narration.entries.len());
+            }
+            KeyCode::PageDown => self.log_scroll = self.log_scroll.saturating_sub(3),
             KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
                 if shift || self.placing.is_none() =>
             {

@@ -85,7 +85,20 @@ impl App {
             | MouseEventKind::ScrollDown
             | MouseEventKind::ScrollLeft
             | MouseEventKind::ScrollRight => {
-                let Some((seat, _)) = under else { return };
+                let Some((seat, _)) = under else {
+                    // Off the displays, the wheel scrolls the log.
+                    match m.kind {
+                        MouseEventKind::ScrollUp => {
+                            self.log_scroll =
+                                (self.log_scroll + 1).min(self.narration.entries.len())
+                        }
+                        MouseEventKind::ScrollDown => {
+                            self.log_scroll = self.log_scroll.saturating_sub(1)
+                        }
+                        _ => {}
+                    }
+                    return;
+                };
                 let sideways = m.modifiers.contains(KeyModifiers::SHIFT);
                 let (dx, dy) = match (m.kind, sideways) {
                     (MouseEventKind::ScrollUp, false) => (0, -1),

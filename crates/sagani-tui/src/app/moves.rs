@@ -2,10 +2,7 @@
 //! of it: the log, the story since a person here moved, the tiles to outline, the offer's
 //! slots, and whose display to show.
 
-use super::player::Player;
-use super::state::{App, Said, Source};
-use crate::notation::short;
-use crate::words;
+use super::state::{App, Source};
 use sagani_core::{Expect, Move, Preview};
 
 impl App {
@@ -42,52 +39,21 @@ impl App {
         }
     }
 
-    /// Notes a move that was played (here or at the server's table): the log, the story since
-    /// the last move of a person here, the tiles to outline, the offer's slots, and whose
-    /// display to show. `picked`: the tile placed came from the intermezzo storage.
+    /// Notes a move that was played (here or at the server's table): the log, the offer's
+    /// slots, and whose display to show. `picked`: the tile placed came from the intermezzo
+    /// storage.
     pub(super) fn played(&mut self, seat: u8, mv: Move, effect: Option<&Preview>, picked: bool) {
         let human = self.players[seat as usize].is_human();
         let view = self.game().view(None);
-        let line = words::move_words(
-            &self.labels[seat as usize],
-            self.whose(seat),
-            mv,
-            effect,
-            &view,
-            seat,
-            picked,
-        );
-        let people_here = self.players.iter().any(Player::is_human);
-        let story_by_people = self
-            .since
-            .last()
-            .and_then(|s| s.played.as_ref())
-            .is_some_and(|(s, _, _)| self.players[*s as usize].is_human());
-        if human && !story_by_people {
-            // A person here moves: a new story starts, and the others' tiles are old news.
-            self.since.clear();
-            self.fresh.iter_mut().for_each(Vec::clear);
-        } else if !people_here {
-            // Only bots here: each display keeps its latest tile outlined.
-            self.fresh[seat as usize].clear();
+        let whose = self.whose(seat);
+        let before = self.narration.entries.len();
+        let line = self
+            .narration
+            .note(seat, mv, effect, picked, &view, &self.labels, whose);
+        if self.log_scroll > 0 {
+            // A log scrolled back stays where it was.
+            self.log_scroll += self.narration.entries.len() - before;
         }
-        if let Move::Place { tile, .. } = mv {
-            self.fresh[seat as usize].push(tile);
-        }
-        self.since.push(Said {
-            text: line.clone(),
-            played: Some((seat, mv, effect.cloned())),
-        });
-        if view.final_round && !self.final_told {
-            self.final_told = true;
-            self.since.push(Said {
-                text: words::final_round_words(&view, &self.labels),
-                played: None,
-            });
-        }
-        let keep = self.since.len().saturating_sub(40);
-        self.since.drain(..keep);
-        self.log.push(format!("P{} {}", seat + 1, short(mv)));
         self.update_slots();
         self.placing = None;
         self.spot = None;

@@ -32,8 +32,10 @@ impl App {
                     style::error(),
                 ));
             }
-            // The links of seats nobody took yet, to hand to their players.
-            for (seat, link) in &t.invites {
+            // The links of seats nobody took yet, to hand to their players: only while the
+            // table waits for them (a link takes its seat, also one taken since).
+            let waiting = t.state.status == sagani_protocol::GameStatus::Waiting;
+            for (seat, link) in t.invites.iter().filter(|_| waiting) {
                 if t.state
                     .seats
                     .get(*seat as usize)
@@ -95,10 +97,13 @@ impl App {
             Some(Expect::Turn) => {
                 format!("Choose a tile of the offer display: {}.", numbers(&keys))
             }
-            Some(Expect::IntermezzoPick) => format!(
-                "Intermezzo: take a stored tile (1 to {}) or pass (p).",
-                g.intermezzo_storage().len()
-            ),
+            Some(Expect::IntermezzoPick) => {
+                let stored: Vec<usize> = (1..=g.intermezzo_storage().len()).collect();
+                format!(
+                    "Intermezzo: take a stored tile ({}) or pass (p).",
+                    numbers(&stored)
+                )
+            }
             _ => "Place the revealed tile.".to_string(),
         }
     }
@@ -132,38 +137,62 @@ impl App {
             };
             return format!("←↑→↓ cell · r R turn · Enter place{back} · ? help · {q}");
         }
-        let mut k = Vec::new();
+        let mut k: Vec<String> = Vec::new();
+        // The number keys that choose a tile now, as many as there are tiles.
+        let span = |n: usize, what: &str| match n {
+            0 => None,
+            1 => Some(format!("1 {what}")),
+            n => Some(format!("1-{n} {what}")),
+        };
         match self.game().expects() {
-            Some(Expect::Turn) if self.my_turn() => k.push("1-5 tile"),
-            Some(Expect::IntermezzoPick) if self.my_turn() => k.push("1-5 stored tile"),
+            Some(Expect::Turn) if self.my_turn() => k.extend(span(self.slots.len(), "tile")),
+            Some(Expect::IntermezzoPick) if self.my_turn() => {
+                k.extend(span(self.game().intermezzo_storage().len(), "stored tile"))
+            }
             _ => {}
         }
         if self.my_turn() && self.may(|m| matches!(m, Move::Intermezzo { .. })) {
-            k.push("i intermezzo");
+            k.push("i intermezzo".into());
         }
         if self.my_turn() && self.may(|m| matches!(m, Move::Pass)) {
-            k.push("p pass");
+            k.push("p pass".into());
         }
         // The least needed last: a narrow screen leaves them out first.
-        k.extend(["←↑→↓ scroll", "Tab", "? help", "d pile"]);
-        if !self.since.is_empty() {
-            k.push("w replay");
+        k.extend(["←↑→↓ scroll", "Tab", "? help", "PgUp log", "d pile"].map(String::from));
+        if self
+            .since_start()
+            .is_some_and(|s| s < self.narration.entries.len())
+        {
+            k.push("w replay".into());
         }
         format!("{} · {q}", k.join(" · "))
     }
 }
 
-/// "1 to 5", "1, 3 or 5": the keys that choose a tile.
-fn numbers(keys: &[usize]) -> String {
+/// "1 to 5", "2 or 3", "1, 3 or 5": the keys that choose a tile.
+pub(super) fn numbers(keys: &[usize]) -> String {
     match keys {
         [] => "none".to_string(),
         [one] => one.to_string(),
-        _ if keys.windows(2).all(|w| w[1] == w[0] + 1) => {
+        _ if keys.len() > 2 && keys.windows(2).all(|w| w[1] == w[0] + 1) => {
             format!("{} to {}", keys[0], keys[keys.len() - 1])
         }
         [rest @ .., last] => {
             let rest: Vec<String> = rest.iter().map(|k| k.to_string()).collect();
             format!("{} or {last}", rest.join(", "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbers;
+
+    #[test]
+    fn the_keys_that_choose_a_tile_read_as_english() {
+        assert_eq!(numbers(&[2, 3]), "2 or 3");
+        assert_eq!(numbers(&[1, 2, 3]), "1 to 3");
+        assert_eq!(numbers(&[1, 2, 4]), "1, 2 or 4");
+        assert_eq!(numbers(&[4]), "4");
     }
 }

@@ -1,9 +1,10 @@
 //! A tile on its way to a display: the cells where the engine lets it go, the cursor, the
 //! turn, and the engine's preview of placing it there.
 
-use crate::style::{self, tile_name};
+use crate::board::MARKED;
+use crate::style;
 use crate::words;
-use ratatui::style::{Color, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use sagani_core::{Cell, Game, IllegalMove, Move, Preview, TileId};
 
@@ -105,11 +106,10 @@ impl Placing {
 
     /// The preview panel: where, what gets covered and completed, points, Cacophony, the score.
     pub fn preview_lines(&self) -> Vec<Line<'static>> {
+        // Words the board shows: tiles by element and value, no cell numbers or tile ids.
         let head = format!(
-            "{} on ({},{}), turned {}°:",
-            tile_name(self.tile),
-            self.cursor.x,
-            self.cursor.y,
+            "{}, turned {}°:",
+            words::tile_words(self.tile),
             self.rot as u16 * 90
         );
         match &self.preview {
@@ -124,19 +124,28 @@ impl Placing {
                 } else {
                     "arrows"
                 }));
-                for c in &pv.covered {
-                    covers.push(Span::raw(" "));
+                for (i, c) in pv.covered.iter().enumerate() {
+                    covers.push(Span::raw(if i == 0 { ": " } else { ", " }));
                     covers.push(Span::styled(
-                        format!("{}", c.direction.arrow()),
-                        Style::new().fg(style::element(c.element)).bg(style::MARK),
+                        MARKED[c.direction.index()].to_string(),
+                        Style::new()
+                            .fg(style::element(c.element))
+                            .bg(style::MARK)
+                            .add_modifier(Modifier::REVERSED),
                     ));
-                    covers.push(Span::raw(format!("#{}", c.tile)));
+                    let whose = if c.tile == self.tile {
+                        "its own".to_string()
+                    } else {
+                        format!("on {}", words::tile_words(c.tile))
+                    };
+                    covers.push(Span::raw(format!(" {whose}")));
                 }
                 let completed = if pv.completed.is_empty() {
                     "completes nothing".to_string()
                 } else {
-                    let ids: Vec<String> = pv.completed.iter().map(|t| format!("#{t}")).collect();
-                    format!("completes {} (+{})", ids.join(" "), pv.points)
+                    let done: Vec<String> =
+                        pv.completed.iter().map(|&t| words::tile_words(t)).collect();
+                    format!("completes {} (+{})", done.join(", "), pv.points)
                 };
                 let caco = if pv.cacophony == 0 {
                     "no Cacophony".to_string()

@@ -7,7 +7,9 @@ use sagani_core::{Move, Preview};
 impl App {
     /// `w`: starts the replay at the first move since mine.
     pub(super) fn replay_start(&mut self) {
-        let first = self.since.iter().position(|s| s.played.is_some());
+        let start = self.since_start().unwrap_or(0);
+        let entries = &self.narration.entries;
+        let first = (start..entries.len()).find(|&i| entries[i].played.is_some());
         match first {
             Some(i) => {
                 self.replay = Some((i, self.now(), false));
@@ -20,20 +22,25 @@ impl App {
     /// The move being shown again, if a replay runs.
     pub(super) fn replaying(&self) -> Option<(u8, Move, Option<Preview>)> {
         let (i, _, _) = self.replay?;
-        self.since.get(i)?.played.clone()
+        self.narration.entries.get(i)?.played.clone()
     }
 
     fn replay_show(&mut self) {
         let Some((i, _, _)) = self.replay else { return };
-        let n = self.since.iter().filter(|s| s.played.is_some()).count();
-        let k = self.since[..=i]
+        let start = self.since_start().unwrap_or(0).min(i);
+        let entries = &self.narration.entries;
+        let n = entries[start..]
             .iter()
             .filter(|s| s.played.is_some())
             .count();
-        if let Some((seat, _, _)) = self.since[i].played.clone() {
+        let k = entries[start..=i]
+            .iter()
+            .filter(|s| s.played.is_some())
+            .count();
+        let text = format!("Again, {k} of {n}: {}", entries[i].line());
+        if let Some((seat, _, _)) = entries[i].played.clone() {
             self.show_seat(seat);
         }
-        let text = format!("Again, {k} of {n}: {}", self.since[i].text);
         self.say(text, false);
     }
 
@@ -47,7 +54,8 @@ impl App {
         if !seen || now.saturating_duration_since(at) < self.opts.bot_pace * 2 {
             return;
         }
-        let next = (i + 1..self.since.len()).find(|&j| self.since[j].played.is_some());
+        let entries = &self.narration.entries;
+        let next = (i + 1..entries.len()).find(|&j| entries[j].played.is_some());
         match next {
             Some(j) => {
                 self.replay = Some((j, now, false));

@@ -7,7 +7,7 @@ use super::player::{Options, Player, SaveTo};
 use super::told::Told;
 use crate::board::{Beyond, Scroll};
 use crate::bots::Thinking;
-use crate::notation::short;
+use crate::narration::Narration;
 use crate::online::{self, Refusal};
 use crate::record_file;
 use crate::screen::Hits;
@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use ratatui::crossterm::event::KeyCode;
 use sagani_ai::Decision;
 use sagani_core::record::RecordedGame;
-use sagani_core::{Cell, Expect, Game, Move, Preview, TileId};
+use sagani_core::{Cell, Expect, Game, Move, TileId};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -42,13 +42,6 @@ pub enum Source {
     Online(Box<online::Table>),
 }
 
-/// A line of "since your move": a move told (or the final round's start), with the move.
-#[derive(Clone, Debug)]
-pub struct Said {
-    pub text: String,
-    pub played: Option<(u8, Move, Option<Preview>)>,
-}
-
 pub struct App {
     pub(super) source: Source,
     pub(super) players: Vec<Player>,
@@ -65,14 +58,10 @@ pub struct App {
     /// The end-of-game window is shown (Esc hides it, `e` brings it back).
     pub(super) result: bool,
     pub(super) message: Option<(String, bool)>,
-    pub(super) log: Vec<String>,
-    /// Per seat, the tiles placed since the last move of a person here (outlined until they
-    /// move again).
-    pub(super) fresh: Vec<Vec<TileId>>,
-    /// What happened since the last move of a person here, as sentences, with the moves.
-    pub(super) since: Vec<Said>,
-    /// The final round's start was told.
-    pub(super) final_told: bool,
+    /// Every move as a sentence: the log, and what happened since a person's move.
+    pub(super) narration: Narration,
+    /// How many lines the log is scrolled back from its end (PgUp, PgDn).
+    pub(super) log_scroll: usize,
     /// The offer display by slot: a taken tile leaves its slot empty until the refill, so the
     /// number keys keep their tiles.
     pub(super) slots: Vec<Option<TileId>>,
@@ -80,8 +69,8 @@ pub struct App {
     pub(super) hits: Hits,
     /// A drag on a display: where it was last, to scroll by how far it moved.
     pub(super) drag: Option<(u16, u16)>,
-    /// The moves since my move played again on the board (`w`): which one, since when, and
-    /// whether a frame showed it yet (each one is seen, however fast the pace).
+    /// The moves since my move played again on the board (`w`): which log entry, since when,
+    /// and whether a frame showed it yet (each one is seen, however fast the pace).
     pub(super) replay: Option<(usize, Instant, bool)>,
     /// A bot's decision under way, and since when.
     pub(super) thinking: Option<(Thinking, Instant)>,
@@ -118,7 +107,7 @@ impl App {
             });
         }
         let humans = players.iter().filter(|p| p.is_human()).count();
-        let labels = players
+        let labels: Vec<String> = players
             .iter()
             .enumerate()
             .map(|(s, p)| match p {
@@ -129,12 +118,32 @@ impl App {
                 Player::Remote => format!("Player {}", s + 1),
             })
             .collect();
+        // A loaded game goes on with its log and its offer's slots as they were: both come
+        // from playing its moves again.
         let moves: Vec<(u8, Move)> = rg.record().moves.iter().map(|m| (m.player, m.mv)).collect();
+        let mut slots: Option<Vec<Option<TileId>>> = None;
+        let narration = match Game::new(&rg.record().setup()) {
+            Ok(start) => {
+                let mut g = start.clone();
+                let mut s: Vec<Option<TileId>> = g.offer().iter().map(|&t| Some(t)).collect();
+                for &(_, mv) in &moves {
+                    if g.play(mv).is_err() {
+                        break;
+                    }
+                    s = next_slots(&s, g.offer());
+                }
+                slots = Some(s);
+                let whose = |seat: u8| whose_of(&players, &labels, seat, false);
+                Narration::replay(&start, &moves, &labels, whose)
+            }
+            Err(_) => Narration::default(),
+        };
         Ok(App::with(
             Source::Local(Box::new(rg)),
             players,
             labels,
-            &moves,
+            narration,
+            slots,
             opts,
         ))
     }
@@ -143,15 +152,10 @@ impl App {
         source: Source,
         mut players: Vec<Player>,
         labels: Vec<String>,
-        moves: &[(u8, Move)],
+        narration: Narration,
+        slots: Option<Vec<Option<TileId>>>,
         opts: Options,
     ) -> App {
-        let mut fresh = vec![Vec::new(); players.len()];
-        for &(seat, mv) in moves {
-            if let Move::Place { tile, .. } = mv {
-                fresh[seat as usize] = vec![tile];
-            }
-        }
         let told = Told::new();
         for p in &mut players {
             if let Player::Bot { bot, .. } = p {
@@ -164,8 +168,8 @@ impl App {
             shown: 0,
             scrolls: vec![Default::default(); seats],
             pile: false,
-            since: Vec::new(),
-            final_told: false,
+            narration,
+            log_scroll: 0,
             slots: Vec::new(),
             hits: Hits::default(),
             drag: None,
@@ -179,11 +183,6 @@ impl App {
             help: false,
             result: true,
             message: None,
-            log: moves
-                .iter()
-                .map(|&(seat, mv)| format!("P{} {}", seat + 1, short(mv)))
-                .collect(),
-            fresh,
             thinking: None,
             told,
             ready: None,
@@ -201,8 +200,7 @@ impl App {
             (_, Some(s)) => s,
             _ => 0,
         };
-        app.final_told = app.game().view(None).final_round;
-        app.slots = app.game().offer().iter().map(|&t| Some(t)).collect();
+        app.slots = slots.unwrap_or_else(|| app.game().offer().iter().map(|&t| Some(t)).collect());
         app.tick();
         app
     }
@@ -261,9 +259,70 @@ impl App {
             .is_some_and(|s| matches!(self.players[s as usize], Player::Bot { .. }))
     }
 
-    /// Moves played so far, as the log has them.
+    /// Lines in the log so far (moves, and the final round's start).
     pub fn log_len(&self) -> usize {
-        self.log.len()
+        self.narration.entries.len()
+    }
+
+    /// The log as it reads: "12. Bea placed Fire 10 left of their Water 6: +12".
+    pub fn log_lines(&self) -> Vec<String> {
+        Narration::lines(&self.narration.entries)
+    }
+
+    /// The seat whose "since your move" the screen tells: mine at a server's table; here the
+    /// person to act, else the person here who moved last (or the first person's seat).
+    pub(super) fn reader(&self) -> Option<u8> {
+        if let Some(t) = self.table() {
+            return Some(t.conn.seat);
+        }
+        let human = |s: u8| self.players.get(s as usize).is_some_and(Player::is_human);
+        if let Some(s) = self.game().to_act().filter(|&s| human(s)) {
+            return Some(s);
+        }
+        self.narration
+            .entries
+            .iter()
+            .rev()
+            .find_map(|e| e.played.as_ref().map(|p| p.0).filter(|&s| human(s)))
+            .or_else(|| (0..self.players.len() as u8).find(|&s| human(s)))
+    }
+
+    /// Where "since your move" begins in the log; none with nobody here to read it.
+    pub(super) fn since_start(&self) -> Option<usize> {
+        self.reader().map(|s| self.narration.since(s))
+    }
+
+    /// Per seat, the tiles to outline as new: those placed since the reader's move, and that
+    /// move's own (so alone at the table, only the latest tile); with only bots, each
+    /// display's latest tile.
+    pub(super) fn fresh(&self) -> Vec<Vec<TileId>> {
+        let mut fresh = vec![Vec::new(); self.players.len()];
+        let entries = &self.narration.entries;
+        // The reader's own latest tile too, so a move just made is seen where it went.
+        let from = self.reader().map(|me| {
+            let start = self.narration.since(me);
+            let own = start
+                .checked_sub(1)
+                .filter(|&i| entries[i].played.as_ref().is_some_and(|p| p.0 == me));
+            own.unwrap_or(start)
+        });
+        match from {
+            Some(start) => {
+                for (seat, tile) in entries[start..].iter().filter_map(|e| e.placed()) {
+                    if let Some(f) = fresh.get_mut(seat as usize) {
+                        f.push(tile);
+                    }
+                }
+            }
+            None => {
+                for (seat, tile) in entries.iter().filter_map(|e| e.placed()) {
+                    if let Some(f) = fresh.get_mut(seat as usize) {
+                        *f = vec![tile];
+                    }
+                }
+            }
+        }
+        fresh
     }
 
     /// The key that chooses the k-th tile that may be chosen now: of the offer, by slot (a
@@ -327,34 +386,16 @@ impl App {
 
     /// Whose tiles a sentence about `seat` speaks of.
     pub(super) fn whose(&self, seat: u8) -> Whose {
-        let bot_there = self.table().is_some_and(|t| {
-            t.state
-                .seats
-                .get(seat as usize)
-                .is_some_and(|s| s.kind == sagani_protocol::SeatKind::Bot || s.replaced.is_some())
-        });
-        match &self.players[seat as usize] {
-            Player::Human { .. } if self.labels[seat as usize] == "You" => Whose::Yours,
-            Player::Bot { .. } => Whose::Its,
-            Player::Remote if bot_there => Whose::Its,
-            _ => Whose::Theirs,
-        }
+        let bot_there = self
+            .table()
+            .is_some_and(|t| online::bot_plays(&t.state, seat));
+        whose_of(&self.players, &self.labels, seat, bot_there)
     }
 
     /// The offer's slots after a change: a tile taken leaves its slot empty; a refill (new
     /// tiles) lays the offer out afresh.
     pub(super) fn update_slots(&mut self) {
-        let offer = self.game().offer().to_vec();
-        let kept: Vec<TileId> = self.slots.iter().flatten().copied().collect();
-        if !offer.is_empty() && offer.iter().all(|t| kept.contains(t)) {
-            for s in &mut self.slots {
-                if s.is_some_and(|t| !offer.contains(&t)) {
-                    *s = None;
-                }
-            }
-        } else {
-            self.slots = offer.into_iter().map(Some).collect();
-        }
+        self.slots = next_slots(&self.slots, self.game().offer());
     }
 
     /// A person here is to act.
@@ -372,5 +413,31 @@ impl App {
     /// The tile being placed may go back (it was chosen, not drawn or revealed).
     pub(super) fn can_put_back(&self) -> bool {
         self.game().revealed().is_none()
+    }
+}
+
+/// Whose tiles a sentence about `seat` speaks of: `bot_there`, a server's bot plays it.
+pub(super) fn whose_of(players: &[Player], labels: &[String], seat: u8, bot_there: bool) -> Whose {
+    match players.get(seat as usize) {
+        Some(Player::Human { .. }) if labels.get(seat as usize).is_some_and(|l| l == "You") => {
+            Whose::Yours
+        }
+        Some(Player::Bot { .. }) => Whose::Its,
+        Some(Player::Remote) if bot_there => Whose::Its,
+        _ => Whose::Theirs,
+    }
+}
+
+/// The offer's slots after a move: a tile taken leaves its slot empty; a refill (new tiles)
+/// lays the offer out afresh.
+pub(super) fn next_slots(slots: &[Option<TileId>], offer: &[TileId]) -> Vec<Option<TileId>> {
+    let kept: Vec<TileId> = slots.iter().flatten().copied().collect();
+    if !offer.is_empty() && offer.iter().all(|t| kept.contains(t)) {
+        slots
+            .iter()
+            .map(|s| s.filter(|t| offer.contains(t)))
+            .collect()
+    } else {
+        offer.iter().map(|&t| Some(t)).collect()
     }
 }

@@ -3,7 +3,8 @@
 //! comes in on every tick.
 
 use super::player::{Options, Player};
-use super::state::{App, Source, StartError};
+use super::state::{whose_of, App, Source, StartError};
+use crate::narration::Narration;
 use crate::online::{self, Connection, Event, Played};
 use sagani_core::Move;
 
@@ -22,7 +23,7 @@ impl App {
         let state = conn.fetch().map_err(server)?;
         let played = conn.moves().map_err(server)?;
         let game = online::game_of(&state).map_err(StartError::NotAGame)?;
-        let players = (0..state.seats.len() as u8)
+        let players: Vec<Player> = (0..state.seats.len() as u8)
             .map(|s| {
                 if Some(s) == state.you {
                     Player::human("")
@@ -32,13 +33,24 @@ impl App {
             })
             .collect();
         let labels = online::labels(&state);
-        let moves: Vec<(u8, Move)> = played.iter().map(|m| (m.seat, m.mv)).collect();
+        // A rejoin tells the game so far as it was told live: from the table's moves with what
+        // each did.
+        let moves: Vec<(u8, Move, Option<sagani_core::Preview>)> = played
+            .iter()
+            .map(|m| (m.seat, m.mv, m.effect.clone()))
+            .collect();
+        let whose = |seat: u8| {
+            let bot = online::bot_plays(&state, seat);
+            whose_of(&players, &labels, seat, bot)
+        };
+        let narration = Narration::of_played(&moves, &state.view, &labels, whose);
         let table = online::Table::new(conn, state, game, invites, opts.clock.now());
         Ok(App::with(
             Source::Online(Box::new(table)),
             players,
             labels,
-            &moves,
+            narration,
+            None,
             opts,
         ))
     }

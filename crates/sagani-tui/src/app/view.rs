@@ -46,7 +46,7 @@ impl App {
             Some(_) => None,
             None => overlay,
         };
-        let mut fresh = self.fresh.clone();
+        let mut fresh = self.fresh();
         if let Some((seat, Move::Place { tile, .. }, _)) = &replayed {
             fresh.iter_mut().for_each(Vec::clear);
             fresh[*seat as usize].push(*tile);
@@ -73,7 +73,7 @@ impl App {
         } else {
             None
         };
-        let since: Vec<String> = self.since.iter().map(|s| s.text.clone()).collect();
+        let log = self.log_lines();
         let scene = Scene {
             view: &view,
             names: &self.labels,
@@ -86,8 +86,9 @@ impl App {
             numbered,
             info: self.info(),
             keys: self.key_hint(),
-            since: &since,
-            log: &self.log,
+            since: self.since_start(),
+            log: &log,
+            log_scroll: self.log_scroll,
             popup,
             clocks: self.clocks(),
         };
