@@ -26,7 +26,7 @@ use std::process::ExitCode;
     name = "sagani",
     version,
     about = "Sagani, the tile-laying game by Uwe Rosenberg: rules engine and tools",
-    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani hint game.json\n  sagani serve\n  sagani db copy --from sagani.db --to postgres://127.0.0.1/sagani\n  sagani play --players 3 --bots mcts,greedy\n  sagani view game.json\n  sagani daily --server http://127.0.0.1:8080\n  sagani loadtest --games 500 --seconds 30\n  sagani train --games 60 --out policy.json"
+    after_help = "Examples:\n  sagani replay examples/two-player-game.json\n  sagani bench --players 2 --games 200000\n  sagani arena --bots mcts,greedy --games 200 --budget-ms 1000\n  sagani solo --bot mcts --games 100\n  sagani ladder --games 300\n  sagani hint game.json\n  sagani serve\n  sagani db copy --from sagani.db --to postgres://127.0.0.1/sagani\n  sagani play --players 3 --bots mcts,greedy\n  sagani view game.json\n  sagani daily --server http://127.0.0.1:8080\n  sagani loadtest --games 500 --seconds 30\n  sagani train --games 60 --out policy.json"
 )]
 struct Cli {
     #[command(subcommand)]
