@@ -91,8 +91,11 @@ pub fn place_words(display: &[TileView], id: TileId, whose: Whose) -> String {
 /// "+12, covered 3 arrows, completed Fire 3, 1 Cacophony disc": what a placement did.
 pub fn effect_words(pv: &Preview) -> String {
     let mut parts = Vec::new();
-    if pv.score_change != 0 {
-        parts.push(format!("{:+}", pv.score_change));
+    // The same minus sign as the scores in the titles.
+    match pv.score_change {
+        0 => {}
+        n if n < 0 => parts.push(format!("−{}", n.unsigned_abs())),
+        n => parts.push(format!("+{n}")),
     }
     if !pv.covered.is_empty() {
         parts.push(format!("covered {}", count(pv.covered.len(), "arrow")));
@@ -222,6 +225,22 @@ mod tests {
         );
         assert_eq!(count(1, "disc"), "1 disc");
         assert_eq!(count_signed(-214, "point"), "−214 points");
+        let lost = Preview {
+            player: 0,
+            tile: 23,
+            x: 0,
+            y: 1,
+            rot: 0,
+            covered: Vec::new(),
+            completed: Vec::new(),
+            points: 0,
+            cacophony: 4,
+            score_change: -8,
+            score_after: -8,
+            supply_after: 0,
+            reaches_target: false,
+        };
+        assert_eq!(effect_words(&lost), "−8, 4 Cacophony discs");
         assert_eq!(plays_last("You"), "you play last");
         assert_eq!(plays_last("Bea"), "Bea plays last");
         assert_eq!(count(2, "disc"), "2 discs");

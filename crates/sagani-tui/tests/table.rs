@@ -506,6 +506,17 @@ fn the_header_and_the_key_line_say_what_works_now() {
     }
     let t = text(&render(&mut app, 100, 30));
     assert!(t.lines().last().unwrap().contains("i intermezzo"), "{t}");
+    // The key line names the one key that still takes a tile, as the prompt does.
+    let last = t.lines().last().unwrap();
+    let key = last.split(" tile").next().unwrap().trim();
+    assert!(
+        key.parse::<usize>().is_ok() && !last.contains("1-5 tile"),
+        "{last}"
+    );
+    assert!(
+        t.contains(&format!("Take the last offer tile ({key})")),
+        "{t}"
+    );
     app.keys(&[KeyCode::Char('i')]);
     assert_eq!(app.game().expects(), Some(Expect::PlaceDrawn));
     let t = text(&render(&mut app, 100, 30));

@@ -138,16 +138,27 @@ impl App {
             return format!("←↑→↓ cell · r R turn · Enter place{back} · ? help · {q}");
         }
         let mut k: Vec<String> = Vec::new();
-        // The number keys that choose a tile now, as many as there are tiles.
-        let span = |n: usize, what: &str| match n {
-            0 => None,
-            1 => Some(format!("1 {what}")),
-            n => Some(format!("1-{n} {what}")),
+        // The number keys that choose a tile now: the offer's filled slots, which keep their
+        // numbers until the refill, or the stored tiles.
+        let span = |keys: Vec<usize>, what: &str| match keys.as_slice() {
+            [] => None,
+            [one] => Some(format!("{one} {what}")),
+            [first, .., last] if last - first + 1 == keys.len() => {
+                Some(format!("{first}-{last} {what}"))
+            }
+            _ => {
+                let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                Some(format!("{} {what}", keys.join(",")))
+            }
         };
         match self.game().expects() {
-            Some(Expect::Turn) if self.my_turn() => k.extend(span(self.slots.len(), "tile")),
+            Some(Expect::Turn) if self.my_turn() => {
+                let free = (1..=self.slots.len()).filter(|&i| self.slots[i - 1].is_some());
+                k.extend(span(free.collect(), "tile"))
+            }
             Some(Expect::IntermezzoPick) if self.my_turn() => {
-                k.extend(span(self.game().intermezzo_storage().len(), "stored tile"))
+                let stored = self.game().intermezzo_storage().len();
+                k.extend(span((1..=stored).collect(), "stored tile"))
             }
             _ => {}
         }
