@@ -628,7 +628,7 @@ fn a_game_made_on_a_server_from_the_terminal_is_left_and_taken_again_by_its_link
     let screen = t.wait_for("Bea");
     assert!(screen.contains("You"), "{screen}");
     t.place_first_tile();
-    t.wait_for("P1 ");
+    t.wait_for("2. You placed");
     t.send("q");
     let (ok, text) = t.finish();
     assert!(ok, "{text}");
