@@ -81,7 +81,7 @@ export async function recordPage(app) {
       tiles = await loadTiles();
       answer = await api('POST', '/api/replay', { body: { record } });
     } catch (e) {
-      error.textContent = e.code === 'network' ? t('error.network') : t('replay.file.bad', { reason: e.code === 'bad_request' ? t('replay.file.record') : refusalText(e) });
+      error.textContent = e.code === 'network' ? t('error.network') : t('replay.file.bad', { reason: e.detail || e.code !== 'bad_request' ? refusalText(e) : t('replay.file.record') });
       error.hidden = false;
       return;
     }

@@ -184,6 +184,11 @@ pub enum RefusalDetail {
     ClockDays { value: u32 },
     /// A public game needs a clock (a seat whose player never moves must time out).
     PublicNeedsClock,
+    /// A record file (RECORD.md) whose header or shape cannot be read.
+    RecordUnreadable,
+    /// A record file whose move `index` (counted from 0, as RECORD.md counts) cannot be read
+    /// or breaks the rules; the message says why, in English.
+    RecordMove { index: u32 },
 }
 
 /// Why a character is not shown as it is.
@@ -282,6 +287,8 @@ impl RefusalDetail {
             },
             RefusalDetail::ClockDays { value: 4 },
             RefusalDetail::PublicNeedsClock,
+            RefusalDetail::RecordUnreadable,
+            RefusalDetail::RecordMove { index: 2 },
         ]
     }
 
@@ -353,6 +360,8 @@ impl std::fmt::Display for RefusalDetail {
                 "a public game needs a clock (a seat whose player never moves times out): \
                  give clock {{\"kind\":\"realtime\",…}} or {{\"kind\":\"turn\",…}}"
             ),
+            D::RecordUnreadable => write!(f, "record: this is not a game record"),
+            D::RecordMove { index } => write!(f, "move {index}: it cannot be replayed"),
         }
     }
 }

@@ -79,6 +79,15 @@ impl ApiError {
         }
     }
 
+    /// A refusal with its detail, whose English message says more than the detail's own
+    /// (a record's fault: the engine's reason).
+    pub fn refused_as(detail: RefusalDetail, message: impl Into<String>) -> ApiError {
+        ApiError {
+            detail: Some(detail),
+            ..ApiError::new(ErrorCode::BadRequest, message)
+        }
+    }
+
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorCode::BadRequest, message)
     }

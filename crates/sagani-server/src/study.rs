@@ -12,6 +12,7 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
 use sagani_core::record::Record;
+use sagani_protocol::error::RefusalDetail;
 use std::sync::Arc;
 
 pub use sagani_protocol::study::{
@@ -20,8 +21,16 @@ pub use sagani_protocol::study::{
 
 /// A record sent in a request, read and replayed whole.
 pub(crate) fn read_record(value: &serde_json::Value) -> Result<Record, ApiError> {
-    let (record, _) = sagani_core::record::replay_json(&value.to_string())
-        .map_err(|e| ApiError::bad_request(e.to_string().replace('\n', " ")))?;
+    let (record, _) = sagani_core::record::replay_json(&value.to_string()).map_err(|e| {
+        // The engine's English fault stays the message; the detail lets a client word it.
+        let detail = match &e {
+            sagani_core::record::RecordError::Header(_) => RefusalDetail::RecordUnreadable,
+            sagani_core::record::RecordError::Move { index, .. } => RefusalDetail::RecordMove {
+                index: u32::try_from(*index).unwrap_or(u32::MAX),
+            },
+        };
+        ApiError::refused_as(detail, e.to_string().replace('\n', " "))
+    })?;
     Ok(record)
 }
 

@@ -170,6 +170,11 @@ async fn replays(store: Arc<dyn Store>) {
     let (s, e) = send(&url, "POST", "/api/replay", Some(json!({ "record": bad }))).await;
     assert_eq!(s, 400, "{e}");
     assert!(e["message"].as_str().unwrap().starts_with("move 7:"), "{e}");
+    assert_eq!(
+        e["detail"],
+        json!({"kind": "record_move", "index": 7}),
+        "{e}"
+    );
     let (s, e) = send(
         &url,
         "POST",
@@ -179,6 +184,7 @@ async fn replays(store: Arc<dyn Store>) {
     .await;
     assert_eq!(s, 400, "{e}");
     assert!(e["message"].as_str().unwrap().starts_with("record:"), "{e}");
+    assert_eq!(e["detail"], json!({"kind": "record_unreadable"}), "{e}");
     let (s, e) = send(&url, "POST", "/api/replay", Some(json!({ "game": "done" }))).await;
     assert_eq!(s, 400, "{e}");
 }

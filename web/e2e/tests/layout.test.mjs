@@ -48,7 +48,7 @@ describe('the table\'s layout', () => {
     await page.waitForSelector('.daily-art svg');
     assert.equal(count(seen, 'GET /api/tiles'), 1, `the home page: ${seen.join(', ')}`);
     // A table, opened by its address: it is drawn from the state, the log and the socket.
-    const game = await createGame(page, server.url, ['bot:greedy']);
+    const game = await createGame(page, server.url, ['bot:mcts:4']);
     seen.length = 0;
     await page.reload();
     await page.waitForSelector('[data-testid=table][data-synced=true]');
@@ -62,7 +62,7 @@ describe('the table\'s layout', () => {
     const browser = await launchBrowser({ viewport: { width: 1400, height: 900 } });
     const page = browser.pages()[0];
     const errors = watchErrors(page, { ignore: [/status of 400/] });
-    await createGame(page, server.url, ['bot:greedy']);
+    await createGame(page, server.url, ['bot:mcts:4']);
     await waitForTurn(page);
     const box = page.locator('[data-testid=chat-error]');
     assert.equal(await box.count(), 1);
@@ -87,7 +87,7 @@ describe('the table\'s layout', () => {
       const browser = await launchBrowser({ locale, viewport: { width, height }, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
       const page = browser.pages()[0];
       const errors = watchErrors(page);
-      await createGame(page, server.url, ['bot:greedy']);
+      await createGame(page, server.url, ['bot:mcts:4']);
       // The bot has moved: its display is in the corner while mine is on the board.
       for (let n = 0; n < 4; n++) await playByClicking(page, 0, n);
       await waitForTurn(page);
@@ -103,7 +103,7 @@ describe('the table\'s layout', () => {
       const title = inset.locator('.inset-title');
       const cut = await title.evaluate((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
       assert.equal(cut, false, `${lang} ${width}px: the title "${await title.innerText()}" is cut`);
-      assert.match(await inset.getAttribute('title'), lang === 'en' ? /greedy bot/ : /gieriger Bot/);
+      assert.match(await inset.getAttribute('title'), lang === 'en' ? /level 4 bot/ : /Bot Stufe 4/);
       await screenshot(page, `inset-${lang}-${width}`);
       assert.deepEqual(errors, []);
       await browser.close();

@@ -188,7 +188,7 @@ describe('the replay', () => {
     bad.moves[2].x = 40;
     await page.setInputFiles('[data-testid=record-file]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
     // RECORD.md: a fault names its move counted from 0.
-    await page.waitForFunction(() => /move 2:/.test(document.querySelector('[data-testid=record-error]').textContent));
+    await page.waitForFunction(() => /move 2 \(counting from 0\)/.test(document.querySelector('[data-testid=record-error]').textContent));
     assert.equal(await page.$('[data-testid=replay]'), null);
     // Dropped (a drop event carrying the file), the record replays as the stored game.
     const text = JSON.stringify(record);
