@@ -73,8 +73,8 @@ pub fn deck_seed(seed: u64, g: &Game) -> u64 {
 /// Plays one game of the measurement and says whether the higher level won.
 pub fn play(seed: u64, pairings: &[Pairing], g: &Game) -> bool {
     let p = pairings[g.pairing];
-    let setup = Setup::seeded(2, deck_seed(seed, g));
     let deck = deck_seed(seed, g);
+    let setup = Setup::seeded(2, deck);
     let levels = if g.high_seat == 0 {
         [p.high, p.low]
     } else {

@@ -70,24 +70,33 @@ fn legend() -> Vec<Line<'static>> {
     ]
 }
 
+/// The line both legends end with.
+const SCROLL_AND_RANK: &str =
+    "◀▶▲▼ more to scroll. Players best first; at equal scores, first there ahead.";
+
+/// An arrow a placement covers (or covered), as the displays mark it.
+fn marked_arrow() -> Span<'static> {
+    Span::styled(
+        "⇑",
+        Style::new()
+            .bg(style::MARK)
+            .fg(Color::Red)
+            .add_modifier(Modifier::REVERSED),
+    )
+}
+
 /// What only the game shows: the preview, the cursor, the tiles placed since your move.
 fn play_signs() -> Vec<Line<'static>> {
     vec![
         Line::from(vec![
             Span::raw("Preview: "),
-            Span::styled(
-                "⇑",
-                Style::new()
-                    .bg(style::MARK)
-                    .fg(Color::Red)
-                    .add_modifier(Modifier::REVERSED),
-            ),
+            marked_arrow(),
             Span::raw(" an arrow it covers, "),
             Span::styled("✓", Style::new().bg(style::MARK).fg(Color::Black)),
             Span::raw(" a tile it completes."),
         ]),
         Line::raw("▐ ▌ tiles placed since your move · [ ] the tile you place · · a free cell"),
-        Line::raw("◀▶▲▼ more to scroll. Players best first; at equal scores, first there ahead."),
+        Line::raw(SCROLL_AND_RANK),
     ]
 }
 
@@ -96,16 +105,10 @@ fn view_signs() -> Vec<Line<'static>> {
     vec![
         Line::from(vec![
             Span::raw("▐ ▌ the tile the move placed · "),
-            Span::styled(
-                "⇑",
-                Style::new()
-                    .bg(style::MARK)
-                    .fg(Color::Red)
-                    .add_modifier(Modifier::REVERSED),
-            ),
+            marked_arrow(),
             Span::raw(" an arrow it covered."),
         ]),
-        Line::raw("◀▶▲▼ more to scroll. Players best first; at equal scores, first there ahead."),
+        Line::raw(SCROLL_AND_RANK),
     ]
 }
 
