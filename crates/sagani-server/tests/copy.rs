@@ -9,8 +9,8 @@ mod common;
 
 use common::browser::{Answer, Browser};
 use sagani_server::store::{
-    self, location, Accounts, CopyError, Location, PostgresStore, SqliteStore, Store, Value,
-    COPIED, SKIPPED,
+    self, location, Accounts, CopyError, Location, NewNotice, NoticeKind, Notices, PostgresStore,
+    SqliteStore, Store, Value, COPIED, SKIPPED,
 };
 use sagani_server::testing::TestDatabase;
 use sagani_server::{Config, Limits};
@@ -85,7 +85,7 @@ struct Site {
 /// and chat at its table; Ada plays today's solo challenge to its end; somebody fails to log in
 /// as Ada.
 async fn build_site(store: Arc<dyn Store>) -> Site {
-    let url = serve(store).await;
+    let url = serve(store.clone()).await;
     let mut ada = Browser::signed_up(&url, "Ada").await;
     let mut bea = Browser::signed_up(&url, "Bea").await;
     let made = ok(&ada
@@ -122,6 +122,18 @@ async fn build_site(store: Arc<dyn Store>) -> Site {
     let daily = started["game"].as_str().unwrap().to_string();
     let token = started["token"].as_str().unwrap().to_string();
     play_out(&mut ada, &daily, &[token]).await;
+    let ada_id = store.player_named("ada").await.unwrap().unwrap().id;
+    store
+        .raise_notice(&NewNotice {
+            id: "n1".into(),
+            player: ada_id,
+            kind: NoticeKind::GameOver,
+            game: Some(rated.clone()),
+            about: None,
+            at_ms: 1_000,
+        })
+        .await
+        .unwrap();
     let failed = Browser::new(&url).log_in("Ada", "not her password").await;
     assert_eq!(failed.status, 401, "{}", failed.body);
     Site {

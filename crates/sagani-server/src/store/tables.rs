@@ -60,6 +60,11 @@ pub const COPIED: &[Copied] = &[
         name: "daily_games",
         key: &["game_id"],
     },
+    // An account's notices, read and unread: the count on every page goes on as it was.
+    Copied {
+        name: "notices",
+        key: &["id"],
+    },
 ];
 
 /// The tables left behind, with why.

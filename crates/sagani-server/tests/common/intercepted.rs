@@ -4,8 +4,9 @@
 use async_trait::async_trait;
 use sagani_server::store::{
     Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, DailyEntry,
-    IdleSweep, LeaveWrite, LoginCount, MoveWrite, NewPlayer, PlayedGame, Player, Progress, Ranked,
-    Rating, RatingPoint, SavedGame, Store, StoreError, Summary,
+    IdleSweep, LeaveWrite, LoginCount, MoveWrite, NewNotice, NewPlayer, Notice, Notices,
+    PlayedGame, Player, Progress, Ranked, Rating, RatingPoint, SavedGame, Store, StoreError,
+    Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -237,5 +238,27 @@ impl Accounts for Intercepted {
     }
     async fn leaderboard(&self, limit: u32, min: u32) -> Result<Vec<Ranked>, StoreError> {
         self.inner.leaderboard(limit, min).await
+    }
+}
+
+/// Notices pass through untouched.
+#[async_trait]
+impl Notices for Intercepted {
+    async fn raise_notice(&self, n: &NewNotice) -> Result<(), StoreError> {
+        self.inner.raise_notice(n).await
+    }
+    async fn notices(&self, player: &str, limit: u32) -> Result<Vec<Notice>, StoreError> {
+        self.inner.notices(player, limit).await
+    }
+    async fn unread_notices(&self, player: &str) -> Result<u64, StoreError> {
+        self.inner.unread_notices(player).await
+    }
+    async fn read_notices(
+        &self,
+        player: &str,
+        upto_ms: i64,
+        now_ms: i64,
+    ) -> Result<u64, StoreError> {
+        self.inner.read_notices(player, upto_ms, now_ms).await
     }
 }

@@ -16,12 +16,14 @@ mod chat;
 mod clocks;
 mod daily;
 mod games;
+mod notices;
 mod ratings;
 pub use accounts::*;
 pub use chat::*;
 pub use clocks::*;
 pub use daily::*;
 pub use games::*;
+pub use notices::*;
 pub use ratings::*;
 
 pub type Handles = (Arc<dyn Store>, Arc<dyn Store>);
@@ -70,6 +72,7 @@ macro_rules! store_conformance {
             server_secrets,
             daily_attempts,
             daily_results,
+            notices,
         );
     };
     (@each $open:path: $($case:ident),* $(,)?) => {

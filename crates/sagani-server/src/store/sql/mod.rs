@@ -6,6 +6,7 @@ mod daily;
 mod end;
 mod games;
 mod guard;
+pub(in crate::store) mod notices;
 mod rows;
 mod seats;
 mod turns;

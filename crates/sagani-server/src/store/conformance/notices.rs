@@ -1,0 +1,45 @@
+//! Notices: raised on one handle, read and marked read on another.
+
+use super::accounts::new_player;
+use super::*;
+use crate::store::{NewNotice, NoticeKind};
+
+fn notice(id: &str, player: &str, kind: NoticeKind, at_ms: i64) -> NewNotice {
+    NewNotice {
+        id: id.into(),
+        player: player.into(),
+        kind,
+        game: Some("g1".into()),
+        about: None,
+        at_ms,
+    }
+}
+
+/// An account reads its own notices, newest first, and marks them read up to a time.
+pub async fn notices((a, b): Handles) {
+    a.sign_up(&new_player("p1", "Ada")).await.unwrap();
+    a.sign_up(&new_player("p2", "Bea")).await.unwrap();
+    a.raise_notice(&notice("n1", "p1", NoticeKind::YourTurn, 1_000))
+        .await
+        .unwrap();
+    a.raise_notice(&notice("n2", "p1", NoticeKind::GameOver, 2_000))
+        .await
+        .unwrap();
+    b.raise_notice(&notice("n3", "p2", NoticeKind::Challenge, 1_500))
+        .await
+        .unwrap();
+    let listed = b.notices("p1", 10).await.unwrap();
+    let ids: Vec<&str> = listed.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["n2", "n1"]);
+    assert_eq!(listed[0].kind, NoticeKind::GameOver);
+    assert_eq!(listed[0].game.as_deref(), Some("g1"));
+    assert_eq!(b.unread_notices("p1").await, Ok(2));
+    // Read up to the first one: the later one stays unread, the other account's untouched.
+    assert_eq!(a.read_notices("p1", 1_000, 3_000).await, Ok(1));
+    assert_eq!(b.unread_notices("p1").await, Ok(1));
+    assert!(b.notices("p1", 10).await.unwrap()[1].read);
+    assert_eq!(b.unread_notices("p2").await, Ok(1));
+    // Marking again marks nothing; the limit limits.
+    assert_eq!(a.read_notices("p1", 1_000, 4_000).await, Ok(0));
+    assert_eq!(a.notices("p1", 1).await.unwrap().len(), 1);
+}

@@ -1,0 +1,126 @@
+//! An account's notices: raised inside the write of the event they tell of, listed, marked read.
+
+use super::super::db::{args, from_row, Commit, Conn, Database, Sql};
+use super::super::{NewNotice, Notice, NoticeKind, Notices, StoreError};
+use super::SqlStore;
+use async_trait::async_trait;
+
+use Sql::Both;
+
+/// Raises a notice, in the caller's transaction.
+pub(in crate::store) async fn raise(c: &mut dyn Conn, n: &NewNotice) -> Result<(), StoreError> {
+    c.execute(
+        Both(
+            "INSERT INTO notices (id, player_id, kind, game_id, about, at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        ),
+        args![
+            &n.id,
+            &n.player,
+            n.kind.as_str(),
+            &n.game,
+            &n.about,
+            n.at_ms
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+from_row! {
+    struct NoticeRow {
+        id: String,
+        kind: String,
+        game_id: Option<String>,
+        about: Option<String>,
+        at: i64,
+        read_at: Option<i64>,
+    }
+}
+
+async fn list(c: &mut dyn Conn, player: &str, limit: u32) -> Result<Vec<Notice>, StoreError> {
+    let rows: Vec<NoticeRow> = c
+        .rows(
+            Both(
+                "SELECT id, kind, game_id, about, at, read_at FROM notices
+                 WHERE player_id = $1 ORDER BY at DESC, id LIMIT $2",
+            ),
+            args![player, limit],
+        )
+        .await?;
+    // A kind this server does not know (written by a newer one) is left out.
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| {
+            Some(Notice {
+                kind: NoticeKind::parse(&r.kind)?,
+                id: r.id,
+                game: r.game_id,
+                about: r.about,
+                at_ms: r.at,
+                read: r.read_at.is_some(),
+            })
+        })
+        .collect())
+}
+
+async fn unread(c: &mut dyn Conn, player: &str) -> Result<u64, StoreError> {
+    Ok(c.value(
+        Both("SELECT COUNT(*) FROM notices WHERE player_id = $1 AND read_at IS NULL"),
+        args![player],
+    )
+    .await?
+    .unwrap_or(0))
+}
+
+async fn mark_read(
+    c: &mut dyn Conn,
+    player: &str,
+    upto_ms: i64,
+    now_ms: i64,
+) -> Result<u64, StoreError> {
+    Ok(c.execute(
+        Both(
+            "UPDATE notices SET read_at = $3
+             WHERE player_id = $1 AND at <= $2 AND read_at IS NULL",
+        ),
+        args![player, upto_ms, now_ms],
+    )
+    .await?)
+}
+
+#[async_trait]
+impl<D: Database> Notices for SqlStore<D> {
+    async fn raise_notice(&self, n: &NewNotice) -> Result<(), StoreError> {
+        let n = n.clone();
+        self.write(Commit::Single, move |c| {
+            Box::pin(async move { raise(c, &n).await })
+        })
+        .await
+    }
+
+    async fn notices(&self, player: &str, limit: u32) -> Result<Vec<Notice>, StoreError> {
+        let player = player.to_string();
+        self.read(move |c| Box::pin(async move { list(c, &player, limit).await }))
+            .await
+    }
+
+    async fn unread_notices(&self, player: &str) -> Result<u64, StoreError> {
+        let player = player.to_string();
+        self.read(move |c| Box::pin(async move { unread(c, &player).await }))
+            .await
+    }
+
+    async fn read_notices(
+        &self,
+        player: &str,
+        upto_ms: i64,
+        now_ms: i64,
+    ) -> Result<u64, StoreError> {
+        let player = player.to_string();
+        self.write(Commit::Single, move |c| {
+            Box::pin(async move { mark_read(c, &player, upto_ms, now_ms).await })
+        })
+        .await
+    }
+}
