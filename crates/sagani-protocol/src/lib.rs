@@ -12,6 +12,7 @@ pub mod health;
 pub mod moves;
 pub mod players;
 pub mod schema;
+pub mod seeks;
 pub mod socket;
 pub mod state;
 pub mod study;
@@ -33,6 +34,9 @@ pub use players::{GameEntry, Leader, Leaderboard, MyGames, Profile, RatingEntry,
 pub use schema::{
     BotName, ChatSchema, CoveredSchema, DailyVariantName, Effect, MoveSchema, PhraseName,
     VariantName,
+};
+pub use seeks::{
+    BotsInstead, SeekCreated, SeekPool, SeekPools, SeekRequest, SeekState, SeekStatusName,
 };
 pub use socket::{ClientMessage, ServerMessage, Update, WsError};
 pub use state::{

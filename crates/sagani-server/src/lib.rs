@@ -25,6 +25,7 @@ pub mod rating;
 mod routes;
 mod scheduler;
 mod secret;
+mod seeks;
 pub mod store;
 mod study;
 mod table;
@@ -83,6 +84,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/daily/{variant}/start", post(daily_routes::start))
         .route("/api/daily/{variant}/leaderboard", get(daily_routes::board))
         .route("/api/games/{id}/daily", get(daily_routes::card))
+        .route("/api/seeks", get(seeks::pools).post(seeks::create))
+        .route("/api/seeks/{id}", get(seeks::state).delete(seeks::cancel))
+        .route("/api/seeks/{id}/bots", post(seeks::bots))
+        .route("/api/seeks/{id}/ws", get(seeks::socket))
         .route("/api/games", get(routes::lobby).post(routes::create))
         .route("/api/games/{id}", get(routes::state))
         .route("/api/games/{id}/join", post(routes::join))

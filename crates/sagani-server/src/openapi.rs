@@ -130,6 +130,12 @@ impl Modify for CommonErrors {
         crate::daily_routes::start,
         crate::daily_routes::board,
         crate::daily_routes::card,
+        crate::seeks::create,
+        crate::seeks::pools,
+        crate::seeks::state,
+        crate::seeks::cancel,
+        crate::seeks::bots,
+        crate::seeks::socket,
     ),
     components(schemas(
         crate::accounts::Credentials,

@@ -111,13 +111,13 @@ pub struct OpenSockets(pub Arc<PerAddress>);
 
 /// An upgraded socket: counted in the metrics and against its address until dropped. Also
 /// dropped unused if the client never completes the upgrade.
-struct SocketOpen {
+pub(crate) struct SocketOpen {
     metrics: Metrics,
     _slot: Slot,
 }
 
 impl SocketOpen {
-    fn new(metrics: Metrics, slot: Slot) -> SocketOpen {
+    pub(crate) fn new(metrics: Metrics, slot: Slot) -> SocketOpen {
         metrics.websocket_opened();
         SocketOpen {
             metrics,
@@ -305,7 +305,7 @@ async fn act(next: Next, tx: &mut SplitSink<WebSocket, Message>, stopping: &Stop
 }
 
 /// Closes the socket with `code` and `why` (at most 123 bytes: a close frame's reason).
-async fn close(
+pub(crate) async fn close(
     tx: &mut SplitSink<WebSocket, Message>,
     code: u16,
     why: &'static str,
@@ -320,7 +320,7 @@ async fn close(
 
 /// Sends `message`, unless the server stops first (a client that reads nothing must not hold
 /// the shutdown); false once the socket is done.
-async fn send(
+pub(crate) async fn send(
     tx: &mut SplitSink<WebSocket, Message>,
     message: Message,
     stopping: &Stopping,

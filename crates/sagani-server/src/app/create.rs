@@ -178,6 +178,18 @@ impl App {
         Ok(created(id, invites))
     }
 
+    /// A game just stored: cached, its watchers told, its first bot queued.
+    pub(super) async fn opened(
+        &self,
+        table: &Arc<Table>,
+        st: &crate::table::TableState,
+        changed: &[(String, u64)],
+    ) {
+        self.keep(table).await;
+        self.announce(changed, &table.id).await;
+        self.queue_bot(table, st);
+    }
+
     /// A new deck and start player for `n` seats: from the OS's randomness, or dealt from
     /// `config.deck_seed`.
     pub(super) fn deal(&self, n: usize) -> (Vec<TileId>, u8) {
@@ -213,9 +225,7 @@ impl App {
                 rematch_of,
             )
             .await?;
-        self.keep(&table).await;
-        self.announce(&changed, &saved.id).await;
-        self.queue_bot(&table, &st);
+        self.opened(&table, &st, &changed).await;
         // Every game is a line at debug level: a busy server makes thousands a day.
         tracing::debug!(
             "game {} created: {} seat{}, {}",

@@ -14,6 +14,7 @@ pub mod history;
 mod leave;
 mod play;
 mod rematch;
+pub mod seeks;
 mod start;
 mod turns;
 
@@ -72,6 +73,9 @@ pub struct Config {
     pub analysis_iterations: Option<u64>,
     /// Where every password is hashed and checked, a few at a time.
     pub passwords: Arc<crate::passwords::Passwords>,
+    /// How often seeks are looked at: seekers who went away dropped, rated windows widened
+    /// and what suits paired.
+    pub seek_sweep: Duration,
 }
 
 impl Default for Config {
@@ -96,6 +100,7 @@ impl Default for Config {
             analysis_ms: 800,
             analysis_iterations: Some(8_000),
             passwords: Arc::default(),
+            seek_sweep: Duration::from_secs(2),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A server starting: its state built over the store, its bot workers and sweeps started, and
 //! other servers' changes heard.
 
-use super::{leave, turns, App, Config};
+use super::{leave, seeks, turns, App, Config};
 use crate::hub::Hub;
 use crate::limits::Limiters;
 use crate::scheduler::Lanes;
@@ -57,6 +57,7 @@ impl App {
         });
         turns::start_workers(&app);
         leave::start_sweeps(&app);
+        seeks::start_seek_sweep(&app);
         app.start_census();
         if let Some(changes) = app.store.changes() {
             tokio::spawn(hear(Arc::downgrade(&app), changes));

@@ -19,6 +19,7 @@ mod game;
 mod notices;
 mod postgres;
 pub mod replay;
+mod seeks;
 mod sql;
 mod sqlite;
 mod tables;
@@ -36,6 +37,7 @@ pub use game::{
 };
 pub use notices::{NewNotice, Notice, NoticeKind, Notices};
 pub use postgres::{Postgres, PostgresStore};
+pub use seeks::{Pairing, Pool, Seek, SeekStatus, Seeks};
 pub use sql::SqlStore;
 pub use sqlite::{Sqlite, SqliteStore};
 pub use tables::{Copied, COPIED, SKIPPED};

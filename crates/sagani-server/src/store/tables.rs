@@ -74,6 +74,11 @@ pub const SKIPPED: &[(&str, &str)] = &[
         "a lease names a server of the old site; the new site's servers take their own",
     ),
     (
+        "seeks",
+        "a seek waits for a seeker who is on the page now; the move ends their wait (a paired \
+         seek's game is copied with its seats)",
+    ),
+    (
         "login_attempts",
         "the log-in limit counts the last 15 minutes only: a short-lived counter",
     ),

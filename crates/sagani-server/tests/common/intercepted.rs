@@ -4,9 +4,9 @@
 use async_trait::async_trait;
 use sagani_server::store::{
     Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, DailyEntry,
-    IdleSweep, LeaveWrite, LoginCount, MoveWrite, NewNotice, NewPlayer, Notice, Notices,
-    PlayedGame, Player, Progress, Ranked, Rating, RatingPoint, SavedGame, Store, StoreError,
-    Summary,
+    IdleSweep, LeaveWrite, LoginCount, MoveWrite, NewNotice, NewPlayer, Notice, Notices, Pairing,
+    PlayedGame, Player, Progress, Ranked, Rating, RatingPoint, SavedGame, Seek, Seeks, Store,
+    StoreError, Summary,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -260,5 +260,35 @@ impl Notices for Intercepted {
         now_ms: i64,
     ) -> Result<u64, StoreError> {
         self.inner.read_notices(player, upto_ms, now_ms).await
+    }
+}
+
+/// Seeks pass through untouched.
+#[async_trait]
+impl Seeks for Intercepted {
+    async fn add_seek(&self, seek: &Seek) -> Result<(), StoreError> {
+        self.inner.add_seek(seek).await
+    }
+    async fn seek(&self, id: &str) -> Result<Option<Seek>, StoreError> {
+        self.inner.seek(id).await
+    }
+    async fn waiting_seeks(&self, limit: u32) -> Result<Vec<Seek>, StoreError> {
+        self.inner.waiting_seeks(limit).await
+    }
+    async fn touch_seek(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
+        self.inner.touch_seek(id, now_ms).await
+    }
+    async fn cancel_seek(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
+        self.inner.cancel_seek(id, now_ms).await
+    }
+    async fn drop_unseen_seeks(
+        &self,
+        seen_before_ms: i64,
+        now_ms: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        self.inner.drop_unseen_seeks(seen_before_ms, now_ms).await
+    }
+    async fn pair(&self, pairing: &Pairing) -> Result<Vec<(String, u64)>, StoreError> {
+        self.inner.pair(pairing).await
     }
 }

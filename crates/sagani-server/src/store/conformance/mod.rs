@@ -18,6 +18,7 @@ mod daily;
 mod games;
 mod notices;
 mod ratings;
+mod seeks;
 pub use accounts::*;
 pub use chat::*;
 pub use clocks::*;
@@ -25,6 +26,7 @@ pub use daily::*;
 pub use games::*;
 pub use notices::*;
 pub use ratings::*;
+pub use seeks::*;
 
 pub type Handles = (Arc<dyn Store>, Arc<dyn Store>);
 
@@ -73,6 +75,8 @@ macro_rules! store_conformance {
             daily_attempts,
             daily_results,
             notices,
+            seeks_wait_and_cancel,
+            seeks_pair_once,
         );
     };
     (@each $open:path: $($case:ident),* $(,)?) => {

@@ -9,6 +9,7 @@ mod guard;
 pub(in crate::store) mod notices;
 mod rows;
 mod seats;
+mod seeks;
 mod turns;
 
 use super::db::{Commit, Conn, Database};

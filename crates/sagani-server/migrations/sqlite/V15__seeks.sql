@@ -1,0 +1,22 @@
+-- Play now: a seek waits for partners with the same pool (players, clock, rated) and is paired
+-- into one game once, by a conditional write (status 'waiting' → 'paired'). The seek's token
+-- becomes its seat's token, so whichever server pairs it needs only the hash.
+CREATE TABLE seeks (
+    id TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL,
+    pool TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    clock TEXT NOT NULL,
+    rated INTEGER NOT NULL,
+    player_id TEXT REFERENCES players(id),
+    name TEXT,
+    rating REAL,
+    bot_after_s INTEGER,
+    created_at INTEGER NOT NULL,
+    seen_at INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    game_id TEXT,
+    seat INTEGER,
+    ended_at INTEGER
+);
+CREATE INDEX seeks_by_status ON seeks (status, pool, created_at);
