@@ -182,7 +182,7 @@ async fn wait(app: Arc<App>, id: String, token: String, socket: WebSocket, stopp
     // Subscribe before the first state, so no pairing can fall between the two.
     let mut heard = app.hub.subscribe(&seek_channel(&id));
     let mut look = tokio::time::interval(LOOK_AGAIN);
-    let mut kept_ms = i64::MIN;
+    let mut kept_ms: Option<i64> = None;
     let mut sent = None;
     loop {
         let state = match app.own_seek(&id, &token).await {
@@ -190,9 +190,9 @@ async fn wait(app: Arc<App>, id: String, token: String, socket: WebSocket, stopp
                 // The socket keeps the seek, written at most every third of the drop time.
                 let now = app.now_ms();
                 if seek.status == crate::store::SeekStatus::Waiting
-                    && now - kept_ms > SEEN_WITHIN_MS / 3
+                    && kept_ms.is_none_or(|k| now - k > SEEN_WITHIN_MS / 3)
                 {
-                    kept_ms = now;
+                    kept_ms = Some(now);
                     let _ = app.store.touch_seek(&id, now).await;
                 }
                 app.state_of(&seek, &token).await

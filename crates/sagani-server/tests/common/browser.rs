@@ -97,7 +97,7 @@ impl Browser {
         self.with_token("POST", path, token, Some(body)).await
     }
 
-    async fn with_token(
+    pub async fn with_token(
         &mut self,
         method: &str,
         path: &str,
