@@ -14,6 +14,7 @@ import { claimName, guestNameField, profileLink, whoAmI } from './account.js';
 import { gameLine } from './players.js';
 import { dailyCard, dayText } from './daily.js';
 import { refusalText } from './refusals.js';
+import { playNowCard } from './play-now.js';
 
 /// The choices for a seat after mine: the select's values (as `seatRequest` in api.js reads
 /// them) and their words.
@@ -193,6 +194,7 @@ export async function home(app) {
       error,
       newcomer ? tutorial : null,
       newcomer ? null : mineCard,
+      playNowCard({ account, name: claimName, fail }),
       dailyCard({ busy, name: claimName }),
       h('div', { class: 'play-grid' }, soloCard, multiCard),
       newcomer ? null : tutorial,
