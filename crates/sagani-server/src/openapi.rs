@@ -130,6 +130,7 @@ impl Modify for CommonErrors {
         crate::daily_routes::start,
         crate::daily_routes::board,
         crate::daily_routes::card,
+        crate::live_routes::live,
     ),
     components(schemas(
         crate::accounts::Credentials,

@@ -52,12 +52,14 @@ impl App {
             dealt: AtomicU64::new(dealt),
             daily_secret: tokio::sync::OnceCell::new(),
             census: Default::default(),
+            spectators: Default::default(),
             store,
             config,
         });
         turns::start_workers(&app);
         leave::start_sweeps(&app);
         app.start_census();
+        app.start_spectator_reports();
         if let Some(changes) = app.store.changes() {
             tokio::spawn(hear(Arc::downgrade(&app), changes));
         }
