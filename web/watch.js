@@ -81,8 +81,9 @@ function item(g) {
     h('span', { class: 'game-main' },
       h('strong', { class: 'watch-players' }, g.players.map(player).join(' – ')),
       h('span', { class: 'game-date' }, details.join(' · '),
+        g.spectators > 0 ? ' · ' : null,
         g.spectators > 0
-          ? h('span', { class: 'watching', 'data-testid': `watching-${g.game}` }, ' · ', t('watch.spectators', { count: g.spectators, n: num(g.spectators) }))
+          ? h('span', { class: 'watching', 'data-testid': `watching-${g.game}` }, t('watch.spectators', { count: g.spectators, n: num(g.spectators) }))
           : null)),
     h('span', { class: 'game-actions' },
       h('a', { href: g.url, class: 'button small', 'data-testid': `watch-open-${g.game}` }, t('watch.open'))));

@@ -145,7 +145,11 @@ async fn people_games_with_their_spectators() {
     let humans = json!([{"kind":"human"}, {"kind":"human"}, {"kind":"bot","bot":"greedy"}]);
     let (game, tokens) = game_between(&url, humans).await;
     // A person and a bot: not a game between people.
-    let (_alone, _) = game_between(&url, json!([{"kind":"human"}, {"kind":"bot","bot":"greedy"}])).await;
+    let (_alone, _) = game_between(
+        &url,
+        json!([{"kind":"human"}, {"kind":"bot","bot":"greedy"}]),
+    )
+    .await;
     let listed = live(&url).await;
     let games = listed["games"].as_array().unwrap();
     assert_eq!(games.len(), 1, "{listed}");

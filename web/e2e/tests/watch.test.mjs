@@ -111,7 +111,7 @@ describe('games to watch', () => {
     errors.push(watchErrors(other));
     await other.goto(`${server.url}/watch`);
     await other.waitForSelector(`[data-testid=watching-${game}]`);
-    assert.equal(await other.textContent(`[data-testid=watching-${game}]`), ' · 1 watching');
+    assert.equal(await other.textContent(`[data-testid=watching-${game}]`), '1 watching');
     await screenshot(other, 'watch-en');
     await other.close();
 
@@ -132,7 +132,7 @@ describe('games to watch', () => {
     await d.goto(`${server.url}/watch`);
     await d.waitForSelector(`[data-testid=watching-${game}]`);
     assert.equal(await d.textContent('h1'), 'Partien zum Zuschauen');
-    assert.equal(await d.textContent(`[data-testid=watching-${game}]`), ' · 1 schaut zu');
+    assert.equal(await d.textContent(`[data-testid=watching-${game}]`), '1 schaut zu');
     assert.match(await d.textContent(`[data-testid=watch-${game}]`), /Zug \d/);
     await screenshot(d, 'watch-de');
     await d.goto(`${server.url}/`);

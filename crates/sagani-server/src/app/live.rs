@@ -98,8 +98,7 @@ pub struct Spectating {
 
 impl Drop for Spectating {
     fn drop(&mut self) {
-        self.spectators
-            .change(&self.game, |n| n.saturating_sub(1));
+        self.spectators.change(&self.game, |n| n.saturating_sub(1));
     }
 }
 
@@ -183,7 +182,8 @@ impl App {
             .await
         {
             tracing::warn!("writing the spectator counts: {e}");
-            self.spectators.unwritten(changed.into_iter().map(|(g, _)| g));
+            self.spectators
+                .unwritten(changed.into_iter().map(|(g, _)| g));
         }
     }
 
@@ -247,9 +247,12 @@ fn live_player(
             level: Some(left.level),
         },
         SavedSeat::Human { name, player, .. } => {
-            let rating = player
-                .as_ref()
-                .map(|p| ratings.get(p).copied().unwrap_or_else(crate::rating::initial));
+            let rating = player.as_ref().map(|p| {
+                ratings
+                    .get(p)
+                    .copied()
+                    .unwrap_or_else(crate::rating::initial)
+            });
             LivePlayer {
                 seat,
                 kind: SeatKind::Human,
