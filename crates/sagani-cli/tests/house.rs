@@ -57,7 +57,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         // Each stands alone: errors, the clock, secrets, time controls, ratings, limits, who
         // watches what, the tutorial's script, what names and shown text may hold, what is
         // held open per address.
-        "error clock secret time_control rating limits hub tutorial names per_address",
+        "error clock secret time_control rating limits hub spectators tutorial names per_address",
         // The store, the truth.
         "store",
         // A game at this server, built from the store: tables, positions, bots and their

@@ -26,6 +26,7 @@ pub mod rating;
 mod routes;
 mod scheduler;
 mod secret;
+mod spectators;
 pub mod store;
 mod study;
 mod table;

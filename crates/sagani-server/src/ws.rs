@@ -141,7 +141,7 @@ struct Watcher {
     /// The version and `rev` of the last message sent.
     sent: Option<(u64, u64)>,
     /// Counted among the game's spectators while the socket has no seat.
-    spectating: Option<crate::app::live::Spectating>,
+    spectating: Option<crate::spectators::Spectating>,
 }
 
 /// What a watcher does next.

@@ -6,11 +6,11 @@ use super::{store_refusal, App};
 use crate::api::{LiveGame, LiveGames, LivePlayer, SeatKind};
 use crate::error::ApiError;
 use crate::rating::{shown, PROVISIONAL_GAMES};
+use crate::spectators::Spectators;
 use crate::store::SavedSeat;
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
-use tokio::sync::Notify;
 
 /// Games listed at most.
 pub const LIVE_GAMES: u32 = 50;
@@ -24,83 +24,6 @@ const REFRESH: Duration = Duration::from_secs(20);
 pub const FRESH_MS: i64 = 60_000;
 /// Rows this old are deleted by whichever server refreshes next.
 const FORGET_MS: i64 = 10 * 60_000;
-
-/// This server's spectator sockets per game, and the games whose count changed since it was
-/// last written.
-#[derive(Default)]
-pub struct Spectators {
-    counts: Mutex<Counts>,
-    changed: Notify,
-}
-
-#[derive(Default)]
-struct Counts {
-    now: HashMap<String, u64>,
-    unwritten: HashSet<String>,
-}
-
-impl Spectators {
-    /// A spectator socket opens at `game`: counted until the guard is dropped.
-    pub fn watch(self: &Arc<Spectators>, game: &str) -> Spectating {
-        self.change(game, |n| n + 1);
-        Spectating {
-            spectators: self.clone(),
-            game: game.to_string(),
-        }
-    }
-
-    fn change(&self, game: &str, f: impl FnOnce(u64) -> u64) {
-        {
-            let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-            let n = f(counts.now.get(game).copied().unwrap_or(0));
-            if n == 0 {
-                counts.now.remove(game);
-            } else {
-                counts.now.insert(game.to_string(), n);
-            }
-            counts.unwritten.insert(game.to_string());
-        }
-        self.changed.notify_one();
-    }
-
-    /// The counts of the games changed since the last call.
-    fn take_changed(&self) -> Vec<(String, u64)> {
-        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        let changed = std::mem::take(&mut counts.unwritten);
-        changed
-            .into_iter()
-            .map(|g| {
-                let n = counts.now.get(&g).copied().unwrap_or(0);
-                (g, n)
-            })
-            .collect()
-    }
-
-    /// Every count, and nothing left unwritten.
-    fn take_all(&self) -> Vec<(String, u64)> {
-        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        counts.unwritten.clear();
-        counts.now.iter().map(|(g, n)| (g.clone(), *n)).collect()
-    }
-
-    /// Puts counts that could not be written back on the list to write.
-    fn unwritten(&self, games: impl Iterator<Item = String>) {
-        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        counts.unwritten.extend(games);
-    }
-}
-
-/// A spectator socket, counted while it lives.
-pub struct Spectating {
-    spectators: Arc<Spectators>,
-    game: String,
-}
-
-impl Drop for Spectating {
-    fn drop(&mut self) {
-        self.spectators.change(&self.game, |n| n.saturating_sub(1));
-    }
-}
 
 impl App {
     /// Games in progress between people, strongest first (`Live::live_games`).
@@ -198,7 +121,7 @@ async fn report(app: Weak<App>, spectators: Arc<Spectators>) {
     loop {
         let next_refresh = last_refresh + REFRESH;
         tokio::select! {
-            () = spectators.changed.notified() => tokio::time::sleep(DEBOUNCE).await,
+            () = spectators.changed() => tokio::time::sleep(DEBOUNCE).await,
             () = tokio::time::sleep_until(next_refresh) => {}
         }
         let Some(app) = app.upgrade() else { return };

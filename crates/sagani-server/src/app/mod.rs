@@ -136,7 +136,7 @@ pub struct App {
     /// The stored games as last counted (`census.rs`).
     census: std::sync::Mutex<Option<crate::store::Counts>>,
     /// This server's spectator sockets per game (`live.rs`).
-    pub(crate) spectators: Arc<live::Spectators>,
+    pub(crate) spectators: Arc<crate::spectators::Spectators>,
 }
 
 /// The refusal for a store's answer.
