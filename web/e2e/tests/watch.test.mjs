@@ -139,6 +139,16 @@ describe('games to watch', () => {
     await d.waitForSelector(`[data-testid=watch-card] [data-testid=watch-${game}]`);
     await screenshot(d, 'watch-home-de');
 
+    // On a phone: nothing wider than the screen.
+    const phone = await launchBrowser({ viewport: { width: 360, height: 740 }, locale: 'de-DE' });
+    t.after(() => phone.close());
+    const p = await phone.newPage();
+    errors.push(watchErrors(p));
+    await p.goto(`${server.url}/watch`);
+    await p.waitForSelector(`[data-testid=watch-${game}]`);
+    assert.equal(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0);
+    await screenshot(p, 'watch-phone-de');
+
     assert.deepEqual(errors.flat(), []);
   });
 });
