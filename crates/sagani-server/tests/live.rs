@@ -1,12 +1,14 @@
-//! The games to watch over HTTP: only games between people, the spectators counted from the
-//! sockets without a seat, on one server and added up over two on PostgreSQL (each server's
-//! count stops counting once stale by the App's clock, or once the server stops), and a game
-//! leaving the list when it is no longer between people.
+//! The games to watch over HTTP: only games between people; the spectators counted from the
+//! sockets without a seat (a socket that says whose seat it is stops being one), on one server
+//! and added up over two on PostgreSQL (each server's count stops counting once stale by the
+//! App's clock, or once the server stops); a game leaving the list when it is no longer
+//! between people.
 
 mod common;
 
 use common::browser::{Answer, Browser};
 use common::Watcher;
+use futures_util::SinkExt;
 use sagani_server::clock::ManualClock;
 use sagani_server::store::{PostgresStore, SqliteStore, Store};
 use sagani_server::testing::TestDatabase;
@@ -15,6 +17,7 @@ use serde_json::{json, Value};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
 
 struct Server {
     url: String,
@@ -175,6 +178,15 @@ async fn people_games_with_their_spectators() {
     let other = Watcher::connect(&ws(&url, &game, None)).await;
     until(Some(2), || watching(&url, &game)).await;
     drop(other);
+    // A socket that says whose seat it is stops being a spectator's.
+    let (mut becomes_seat, _) = tokio_tungstenite::connect_async(ws(&url, &game, None))
+        .await
+        .unwrap();
+    until(Some(2), || watching(&url, &game)).await;
+    let auth = json!({ "type": "auth", "token": tokens[1] }).to_string();
+    becomes_seat.send(Message::Text(auth.into())).await.unwrap();
+    until(Some(1), || watching(&url, &game)).await;
+    drop(becomes_seat);
     drop(spectator);
     until(Some(0), || watching(&url, &game)).await;
     // One of the two people resigns: a bot plays on for them, and it is no game between
