@@ -15,6 +15,7 @@ import { gameLine } from './players.js';
 import { dailyCard, dayText } from './daily.js';
 import { refusalText } from './refusals.js';
 import { playNowCard } from './play-now.js';
+import { watchCard } from './watch.js';
 
 /// The choices for a seat after mine: the select's values (as `seatRequest` in api.js reads
 /// them) and their words.
@@ -199,6 +200,7 @@ export async function home(app) {
       h('div', { class: 'play-grid' }, soloCard, multiCard),
       newcomer ? null : tutorial,
       h('div', { class: 'list-grid' }, openCard, newcomer ? mineCard : null),
+      watchCard(),
       h('footer', { class: 'home-foot' },
         h('a', { href: '/rules' }, t('home.nav.rules')), ' · ',
         h('a', { href: '/about' }, t('home.nav.about')), ' · ',

@@ -2,7 +2,7 @@
 // the rules at `/rules`, the tutorial at `/tutorial`, credits at `/about`, the account at
 // `/account`, a profile at `/players/{name}`, the leaderboard at `/leaderboard`, the daily
 // challenge's leaderboards at `/daily`, a finished game's replay at `/games/{id}/replay`, a
-// record file's at `/replay`. Every page module exports
+// record file's at `/replay`, the games to watch at `/watch`. Every page module exports
 // one `async function (app)` that draws into `app`.
 
 import { home } from './home.js';
@@ -13,6 +13,7 @@ import { startTutorial } from './tutorial.js';
 import { accountPage } from './account.js';
 import { leaderboardPage, profilePage } from './players.js';
 import { dailyPage } from './daily.js';
+import { watchPage } from './watch.js';
 import { recordPage, replayPage, leaveReplay } from './replay.js';
 import { h } from './dom.js';
 import { loadLang, t } from './i18n.js';
@@ -36,6 +37,7 @@ function route() {
   if (parts.length === 1 && parts[0] === 'account') return accountPage(app);
   if (parts.length === 1 && parts[0] === 'leaderboard') return leaderboardPage(app);
   if (parts.length === 1 && parts[0] === 'daily') return dailyPage(app);
+  if (parts.length === 1 && parts[0] === 'watch') return watchPage(app);
   if (parts.length === 2 && parts[0] === 'players') return profilePage(app, decodeURIComponent(parts[1]));
   if (parts.length === 1 && parts[0] === 'replay') return recordPage(app);
   if (parts[0] === 'games' && parts.length === 2) return openTable(app, parts[1]);

@@ -57,7 +57,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         // Each stands alone: errors, the clock, secrets, time controls, ratings, limits, who
         // watches what, the tutorial's script, what names and shown text may hold, what is
         // held open per address.
-        "error clock secret time_control rating limits hub tutorial names per_address",
+        "error clock secret time_control rating limits hub spectators tutorial names per_address",
         // The store, the truth.
         "store",
         // A game at this server, built from the store: tables, positions, bots and their
@@ -67,7 +67,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "app",
         // HTTP and sockets over the app: who asks, the routes; test helpers, which nothing else
         // may use.
-        "asker routes daily_routes accounts players study ws seeks web http openapi client_addr testing",
+        "asker routes daily_routes live_routes accounts players study ws seeks web http openapi client_addr testing",
         "lib.rs",
     ]),
     ("sagani-tui", &[
@@ -93,7 +93,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "state",
         // What refers to a state: games made and listed, moves, the socket's messages,
         // players' games, the analysis and the replay.
-        "games moves socket players study",
+        "games moves socket players study live",
         "lib.rs",
     ]),
     ("sagani-load", &[

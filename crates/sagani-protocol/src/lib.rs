@@ -9,6 +9,7 @@ pub mod daily;
 pub mod error;
 pub mod games;
 pub mod health;
+pub mod live;
 pub mod moves;
 pub mod players;
 pub mod schema;
@@ -29,6 +30,7 @@ pub use daily::{
 pub use error::{CellXY, ErrorBody, ErrorCode, IllegalReason, RefusalDetail, Unseen};
 pub use games::{CreateGame, Created, Invite, JoinRequest, Joined, Lobby, LobbyEntry, SeatRequest};
 pub use health::{Health, Ready};
+pub use live::{LiveGame, LiveGames, LivePlayer};
 pub use moves::{MoveList, MoveRequest, MoveResult, PreviewRequest, PreviewResult};
 pub use players::{GameEntry, Leader, Leaderboard, MyGames, Profile, RatingEntry, SoloRecords};
 pub use schema::{

@@ -14,6 +14,7 @@ pub mod error;
 pub mod http;
 mod hub;
 pub mod limits;
+mod live_routes;
 pub mod metrics;
 mod names;
 mod openapi;
@@ -26,6 +27,7 @@ mod routes;
 mod scheduler;
 mod secret;
 mod seeks;
+mod spectators;
 pub mod store;
 mod study;
 mod table;
@@ -114,6 +116,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/leaderboard", get(web::page))
         .route("/daily", get(web::page))
         .route("/players/{name}", get(web::page))
+        // The games to watch.
+        .route("/api/live", get(live_routes::live))
+        .route("/watch", get(web::page))
         .fallback(web::fallback)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(if body_limit == 0 {
@@ -157,7 +162,9 @@ pub async fn serve(
         }
     });
     let (limits, metrics) = (app.config.http.clone(), app.metrics.clone());
-    let result = http::serve_router(router(app), listener, shutdown, limits, metrics).await;
+    let result = http::serve_router(router(app.clone()), listener, shutdown, limits, metrics).await;
     tidying.abort();
+    // Its spectators are no one's any more: other servers stop adding them up at once.
+    app.forget_spectators().await;
     result
 }

@@ -136,6 +136,7 @@ impl Modify for CommonErrors {
         crate::seeks::cancel,
         crate::seeks::bots,
         crate::seeks::socket,
+        crate::live_routes::live,
     ),
     components(schemas(
         crate::accounts::Credentials,

@@ -85,8 +85,9 @@ pub async fn connect(
     })?;
     let watcher = Watcher {
         app: app.clone(),
-        id,
         seat: seat.map(|s| (s, crate::secret::hash(q.token.as_deref().unwrap_or("")))),
+        spectating: None,
+        id,
         sent: None,
     };
     let stopping = stopping.map(|Extension(s)| s).unwrap_or_default();
@@ -139,6 +140,8 @@ struct Watcher {
     seat: Option<(u8, String)>,
     /// The version and `rev` of the last message sent.
     sent: Option<(u64, u64)>,
+    /// Counted among the game's spectators while the socket has no seat.
+    spectating: Option<crate::spectators::Spectating>,
 }
 
 /// What a watcher does next.
@@ -201,6 +204,7 @@ impl Watcher {
         match seat {
             Some(seat) => {
                 self.seat = Some((seat, hash));
+                self.spectating = None;
                 self.message(None, true).await
             }
             None => Next::Refused(Message::Text(
@@ -217,6 +221,9 @@ impl Watcher {
 
 async fn watch(mut watcher: Watcher, socket: WebSocket, stopping: Stopping) {
     let (mut tx, mut rx) = socket.split();
+    if watcher.seat.is_none() {
+        watcher.spectating = Some(watcher.app.spectators.watch(&watcher.id));
+    }
     // Subscribe before the first state, so no change can fall between the two.
     let mut updates = watcher.app.hub.subscribe(&watcher.id);
     match watcher.message(None, false).await {

@@ -12,6 +12,7 @@ mod create;
 pub mod daily;
 pub mod history;
 mod leave;
+pub mod live;
 mod play;
 mod rematch;
 pub mod seeks;
@@ -139,6 +140,8 @@ pub struct App {
     daily_secret: tokio::sync::OnceCell<String>,
     /// The stored games as last counted (`census.rs`).
     census: std::sync::Mutex<Option<crate::store::Counts>>,
+    /// This server's spectator sockets per game (`live.rs`).
+    pub(crate) spectators: Arc<crate::spectators::Spectators>,
 }
 
 /// The refusal for a store's answer.

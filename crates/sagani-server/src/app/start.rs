@@ -52,6 +52,7 @@ impl App {
             dealt: AtomicU64::new(dealt),
             daily_secret: tokio::sync::OnceCell::new(),
             census: Default::default(),
+            spectators: Default::default(),
             store,
             config,
         });
@@ -59,6 +60,7 @@ impl App {
         leave::start_sweeps(&app);
         seeks::start_seek_sweep(&app);
         app.start_census();
+        app.start_spectator_reports();
         if let Some(changes) = app.store.changes() {
             tokio::spawn(hear(Arc::downgrade(&app), changes));
         }

@@ -16,6 +16,7 @@ mod daily;
 pub(crate) mod db;
 mod error;
 mod game;
+mod live;
 mod notices;
 mod postgres;
 pub mod replay;
@@ -35,6 +36,7 @@ pub use game::{
     rematch_id, BotTurn, Catchup, Change, ChatLine, ChatText, Counts, Ended, Left, LeftReason,
     Progress, RatingStep, SavedGame, SavedMove, SavedSeat, Status, Summary,
 };
+pub use live::{Live, LiveGame};
 pub use notices::{NewNotice, Notice, NoticeKind, Notices};
 pub use postgres::{Postgres, PostgresStore};
 pub use seeks::{Pairing, Pool, Seek, SeekStatus, Seeks};

@@ -292,3 +292,40 @@ impl Seeks for Intercepted {
         self.inner.pair(pairing).await
     }
 }
+
+/// The games to watch and the spectator counts pass through untouched.
+#[async_trait]
+impl sagani_server::store::Live for Intercepted {
+    async fn live_games(
+        &self,
+        limit: u32,
+        fresh_since_ms: i64,
+    ) -> Result<Vec<sagani_server::store::LiveGame>, StoreError> {
+        self.inner.live_games(limit, fresh_since_ms).await
+    }
+    async fn put_spectators(
+        &self,
+        server: &str,
+        counts: &[(String, u64)],
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.put_spectators(server, counts, now_ms).await
+    }
+    async fn refresh_spectators(
+        &self,
+        server: &str,
+        counts: &[(String, u64)],
+        now_ms: i64,
+        forget_before_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.inner
+            .refresh_spectators(server, counts, now_ms, forget_before_ms)
+            .await
+    }
+    async fn spectators(&self, game: &str, fresh_since_ms: i64) -> Result<u64, StoreError> {
+        self.inner.spectators(game, fresh_since_ms).await
+    }
+    async fn drop_spectators(&self, server: &str) -> Result<(), StoreError> {
+        self.inner.drop_spectators(server).await
+    }
+}

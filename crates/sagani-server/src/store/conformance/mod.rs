@@ -16,6 +16,7 @@ mod chat;
 mod clocks;
 mod daily;
 mod games;
+mod live;
 mod notices;
 mod ratings;
 mod seeks;
@@ -24,6 +25,7 @@ pub use chat::*;
 pub use clocks::*;
 pub use daily::*;
 pub use games::*;
+pub use live::*;
 pub use notices::*;
 pub use ratings::*;
 pub use seeks::*;
@@ -77,6 +79,8 @@ macro_rules! store_conformance {
             notices,
             seeks_wait_and_cancel,
             seeks_pair_once,
+            live_games,
+            spectator_counts,
         );
     };
     (@each $open:path: $($case:ident),* $(,)?) => {

@@ -6,6 +6,7 @@ mod daily;
 mod end;
 mod games;
 mod guard;
+mod live;
 pub(in crate::store) mod notices;
 mod rows;
 mod seats;
