@@ -4,6 +4,7 @@
 
 pub(crate) mod analysis;
 mod census;
+pub mod challenges;
 mod claim;
 pub use claim::Claimer;
 pub use start::StartError;
@@ -134,6 +135,8 @@ pub struct App {
     daily_secret: tokio::sync::OnceCell<String>,
     /// The stored games as last counted (`census.rs`).
     census: std::sync::Mutex<Option<crate::store::Counts>>,
+    /// When this server last noted each account's request (`challenges.rs`, for "online").
+    seen: std::sync::Mutex<std::collections::HashMap<String, i64>>,
 }
 
 /// The refusal for a store's answer.

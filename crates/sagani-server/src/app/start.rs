@@ -52,6 +52,7 @@ impl App {
             dealt: AtomicU64::new(dealt),
             daily_secret: tokio::sync::OnceCell::new(),
             census: Default::default(),
+            seen: Default::default(),
             store,
             config,
         });
