@@ -88,7 +88,7 @@ pub async fn accept(
 /// Declines a challenge to the account.
 #[utoipa::path(post, path = "/api/challenges/{id}/decline",
     params(("id" = String, Path, description = "challenge id")),
-    responses((status = 204, description = "declined"),
+    responses((status = 200, body = ChallengeInfo, description = "declined"),
               (status = 401, body = ErrorBody, description = "not logged in (`not_logged_in`)"),
               (status = 403, body = ErrorBody, description = "from a page of another site (`wrong_origin`)"),
               (status = 404, body = ErrorBody, description = "no challenge to this account has that id (`not_found`)"),
@@ -97,16 +97,17 @@ pub async fn decline(
     State(app): AppState,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<StatusCode, ApiError> {
+) -> Result<Json<ChallengeInfo>, ApiError> {
     let player = writer(&app, &headers).await?;
-    app.close_challenge(&id, &player, Closing::Decline).await?;
-    Ok(StatusCode::NO_CONTENT)
+    Ok(Json(
+        app.close_challenge(&id, &player, Closing::Decline).await?,
+    ))
 }
 
 /// Withdraws a challenge of the account's.
 #[utoipa::path(delete, path = "/api/challenges/{id}",
     params(("id" = String, Path, description = "challenge id")),
-    responses((status = 204, description = "withdrawn"),
+    responses((status = 200, body = ChallengeInfo, description = "withdrawn"),
               (status = 401, body = ErrorBody, description = "not logged in (`not_logged_in`)"),
               (status = 403, body = ErrorBody, description = "from a page of another site (`wrong_origin`)"),
               (status = 404, body = ErrorBody, description = "no challenge of this account has that id (`not_found`)"),
@@ -115,16 +116,17 @@ pub async fn withdraw(
     State(app): AppState,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<StatusCode, ApiError> {
+) -> Result<Json<ChallengeInfo>, ApiError> {
     let player = writer(&app, &headers).await?;
-    app.close_challenge(&id, &player, Closing::Withdraw).await?;
-    Ok(StatusCode::NO_CONTENT)
+    Ok(Json(
+        app.close_challenge(&id, &player, Closing::Withdraw).await?,
+    ))
 }
 
 /// Follows a player (again: nothing changes).
 #[utoipa::path(put, path = "/api/follows/{name}",
     params(("name" = String, Path, description = "the account's name, in any case")),
-    responses((status = 204, description = "followed"),
+    responses((status = 200, body = FollowList, description = "followed: whom the account follows now"),
               (status = 400, body = ErrorBody, description = "yourself (`bad_request`)"),
               (status = 401, body = ErrorBody, description = "not logged in (`not_logged_in`)"),
               (status = 403, body = ErrorBody, description = "from a page of another site (`wrong_origin`)"),
@@ -134,17 +136,17 @@ pub async fn follow(
     ClientAddr(addr): ClientAddr,
     Path(name): Path<String>,
     headers: HeaderMap,
-) -> Result<StatusCode, ApiError> {
+) -> Result<Json<FollowList>, ApiError> {
     app.limiters.check_lookup(&addr)?;
     let player = writer(&app, &headers).await?;
     app.follow(&player, &name).await?;
-    Ok(StatusCode::NO_CONTENT)
+    Ok(Json(app.follow_list(&player).await?))
 }
 
 /// Stops following a player.
 #[utoipa::path(delete, path = "/api/follows/{name}",
     params(("name" = String, Path, description = "the account's name, in any case")),
-    responses((status = 204, description = "not followed (any more)"),
+    responses((status = 200, body = FollowList, description = "not followed (any more): whom the account follows now"),
               (status = 401, body = ErrorBody, description = "not logged in (`not_logged_in`)"),
               (status = 403, body = ErrorBody, description = "from a page of another site (`wrong_origin`)"),
               (status = 404, body = ErrorBody, description = "no player has that name (`not_found`)")))]
@@ -152,10 +154,10 @@ pub async fn unfollow(
     State(app): AppState,
     Path(name): Path<String>,
     headers: HeaderMap,
-) -> Result<StatusCode, ApiError> {
+) -> Result<Json<FollowList>, ApiError> {
     let player = writer(&app, &headers).await?;
     app.unfollow(&player, &name).await?;
-    Ok(StatusCode::NO_CONTENT)
+    Ok(Json(app.follow_list(&player).await?))
 }
 
 /// Whom the account follows, each with whether it is online now (a request, logged in, in

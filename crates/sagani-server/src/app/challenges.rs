@@ -200,11 +200,14 @@ impl App {
         id: &str,
         player: &Player,
         how: Closing,
-    ) -> Result<(), ApiError> {
+    ) -> Result<ChallengeInfo, ApiError> {
+        let now = self.now_ms();
         self.store
-            .close_challenge(id, &player.id, how, self.now_ms())
+            .close_challenge(id, &player.id, how, now)
             .await
-            .map_err(refusal)
+            .map_err(refusal)?;
+        let ch = self.store.challenge_by_id(id).await.map_err(refusal)?;
+        Ok(info(&ch, &player.id, now))
     }
 
     /// Accepts challenge `id` for `player`, asked from `ip`: the game is stored with both
@@ -317,19 +320,28 @@ impl App {
         player: &Player,
     ) -> Result<ChallengeAccepted, ApiError> {
         let game = ch.game.clone().ok_or_else(closed)?;
-        let joined = self
-            .join(
-                &game,
-                JoinRequest {
-                    seat: Some(CHALLENGED_SEAT),
-                    ..JoinRequest::default()
-                },
-                Claimer {
-                    name: Some(player.name.clone()),
-                    player: Some(player.id.clone()),
-                },
-            )
-            .await?;
+        let mut tries = 0;
+        let joined = loop {
+            let joined = self
+                .join(
+                    &game,
+                    JoinRequest {
+                        seat: Some(CHALLENGED_SEAT),
+                        ..JoinRequest::default()
+                    },
+                    Claimer {
+                        name: Some(player.name.clone()),
+                        player: Some(player.id.clone()),
+                    },
+                )
+                .await;
+            match joined {
+                // The same account took the seat at the same moment (two tabs accepting at
+                // once): the later claim holds it, as "Play here" would.
+                Err(e) if e.code == ErrorCode::SeatTaken && tries < 3 => tries += 1,
+                other => break other?,
+            }
+        };
         Ok(ChallengeAccepted {
             challenge: ch.id.clone(),
             url: format!("/games/{game}"),
