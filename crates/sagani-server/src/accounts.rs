@@ -247,7 +247,10 @@ async fn confirmed(
 }
 
 /// The account of a request that must be logged in, after its origin is checked.
-pub(crate) async fn logged_in(app: &App, headers: &HeaderMap) -> Result<(Player, String), ApiError> {
+pub(crate) async fn logged_in(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<(Player, String), ApiError> {
     let who = current(app, headers)
         .await?
         .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "this needs you to be logged in"))?;

@@ -14,8 +14,7 @@ use axum::Json;
 use std::sync::Arc;
 
 pub use sagani_protocol::challenges::{
-    ChallengeAccepted, ChallengeInfo, ChallengeList, ChallengeRequest, ChallengeSetting,
-    FollowList,
+    ChallengeAccepted, ChallengeInfo, ChallengeList, ChallengeRequest, ChallengeSetting, FollowList,
 };
 
 type AppState = State<Arc<App>>;

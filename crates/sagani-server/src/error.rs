@@ -35,9 +35,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         NotFound => StatusCode::NOT_FOUND,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         MissingToken | WrongLogin | NotLoggedIn => StatusCode::UNAUTHORIZED,
-        WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden | ChallengeRefused => {
-            StatusCode::FORBIDDEN
-        }
+        WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden
+        | ChallengeRefused => StatusCode::FORBIDDEN,
         NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress | TimeUp
         | SeatLeft | GameStarted | ChallengeClosed => StatusCode::CONFLICT,
         IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,

@@ -107,11 +107,18 @@ fn ok(a: &Answer) -> Value {
 }
 
 fn refused(a: &Answer, status: u16, code: &str) {
-    assert_eq!((a.status, a.body["error"].as_str()), (status, Some(code)), "{}", a.body);
+    assert_eq!(
+        (a.status, a.body["error"].as_str()),
+        (status, Some(code)),
+        "{}",
+        a.body
+    );
 }
 
 fn s(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| panic!("a string: {v}")).to_string()
+    v.as_str()
+        .unwrap_or_else(|| panic!("a string: {v}"))
+        .to_string()
 }
 
 async fn challenge(b: &mut Browser, to: &str, body: Value) -> Answer {
@@ -158,7 +165,10 @@ async fn challenged_accepted_and_played(site: Site) {
         json!({ "clock": { "kind": "realtime", "initial_s": 300, "increment_s": 5 }, "rated": true }),
     )
     .await);
-    assert_eq!((s(&sent["from"]), s(&sent["to"])), ("Ada".into(), "Bea".into()));
+    assert_eq!(
+        (s(&sent["from"]), s(&sent["to"])),
+        ("Ada".into(), "Bea".into())
+    );
     assert_eq!(sent["status"], "open");
     assert_eq!(sent["expires_ms"], MORNING + 24 * HOUR_MS);
     let id = s(&sent["challenge"]);
@@ -177,7 +187,8 @@ async fn challenged_accepted_and_played(site: Site) {
     assert_eq!(mine["incoming"], json!([]));
     // Only Bea accepts it; Ada cannot.
     refused(
-        &ada.send("POST", &format!("/api/challenges/{id}/accept"), None).await,
+        &ada.send("POST", &format!("/api/challenges/{id}/accept"), None)
+            .await,
         404,
         "not_found",
     );
@@ -190,16 +201,25 @@ async fn challenged_accepted_and_played(site: Site) {
     // Ada finds the game in her list and takes her seat with the cookie.
     let mine = list(&mut ada).await;
     let out = &mine["outgoing"][0];
-    assert_eq!((out["status"].as_str(), out["game"].as_str()), (Some("accepted"), Some(game.as_str())));
+    assert_eq!(
+        (out["status"].as_str(), out["game"].as_str()),
+        (Some("accepted"), Some(game.as_str()))
+    );
     assert_eq!(out["seat"], 0);
     assert_eq!(out["game_url"], format!("/games/{game}"));
     assert_eq!(list(&mut bea).await["incoming"], json!([]));
     let joined = ok(&ada
-        .send("POST", &format!("/api/games/{game}/join"), Some(json!({ "seat": 0 })))
+        .send(
+            "POST",
+            &format!("/api/games/{game}/join"),
+            Some(json!({ "seat": 0 })),
+        )
         .await);
     let ada_token = s(&joined["token"]);
     // The game: rated, with the clock asked for, both seats the accounts'.
-    let st = ok(&ada.get_with(&format!("/api/games/{game}"), &ada_token).await);
+    let st = ok(&ada
+        .get_with(&format!("/api/games/{game}"), &ada_token)
+        .await);
     assert_eq!(st["rated"], true, "{st}");
     assert_eq!(st["status"], "playing", "{st}");
     let names: Vec<String> = st["seats"]
@@ -221,7 +241,8 @@ async fn challenged_accepted_and_played(site: Site) {
     assert!(ada_moved && bea_moved);
     // An accepted challenge is answered: it cannot be accepted, declined or withdrawn again.
     refused(
-        &ada.send("DELETE", &format!("/api/challenges/{id}"), None).await,
+        &ada.send("DELETE", &format!("/api/challenges/{id}"), None)
+            .await,
         409,
         "challenge_closed",
     );
@@ -236,7 +257,11 @@ async fn declined_withdrawn_and_refused(site: Site) {
     let me = challenge(&mut ada, "ada", json!({})).await;
     refused(&me, 400, "bad_request");
     assert_eq!(me.body["detail"]["kind"], "challenge_yourself");
-    refused(&challenge(&mut ada, "nobody", json!({})).await, 404, "not_found");
+    refused(
+        &challenge(&mut ada, "nobody", json!({})).await,
+        404,
+        "not_found",
+    );
     refused(
         &challenge(&mut ada, "Bea", json!({ "variant": "solo" })).await,
         400,
@@ -244,14 +269,23 @@ async fn declined_withdrawn_and_refused(site: Site) {
     );
     // Not logged in; not from another site.
     let mut guest = Browser::new(&one);
-    refused(&challenge(&mut guest, "Bea", json!({})).await, 401, "not_logged_in");
+    refused(
+        &challenge(&mut guest, "Bea", json!({})).await,
+        401,
+        "not_logged_in",
+    );
     ada.origin = Some("http://elsewhere.example".into());
-    refused(&challenge(&mut ada, "Bea", json!({})).await, 403, "wrong_origin");
+    refused(
+        &challenge(&mut ada, "Bea", json!({})).await,
+        403,
+        "wrong_origin",
+    );
     ada.origin = Some(one.clone());
     // Declined by Bea: Ada sees it declined; it cannot be accepted then.
     let id = s(&ok(&challenge(&mut ada, "Bea", json!({})).await)["challenge"]);
     refused(
-        &ada.send("POST", &format!("/api/challenges/{id}/decline"), None).await,
+        &ada.send("POST", &format!("/api/challenges/{id}/decline"), None)
+            .await,
         404,
         "not_found",
     );
@@ -261,41 +295,58 @@ async fn declined_withdrawn_and_refused(site: Site) {
     assert_eq!(declined["status"], "declined");
     assert_eq!(list(&mut ada).await["outgoing"][0]["status"], "declined");
     refused(
-        &bea.send("POST", &format!("/api/challenges/{id}/accept"), None).await,
+        &bea.send("POST", &format!("/api/challenges/{id}/accept"), None)
+            .await,
         409,
         "challenge_closed",
     );
     // Withdrawn by Ada: gone from Bea's list.
     let id = s(&ok(&challenge(&mut ada, "Bea", json!({})).await)["challenge"]);
     refused(
-        &bea.send("DELETE", &format!("/api/challenges/{id}"), None).await,
+        &bea.send("DELETE", &format!("/api/challenges/{id}"), None)
+            .await,
         404,
         "not_found",
     );
-    ok(&ada.send("DELETE", &format!("/api/challenges/{id}"), None).await);
+    ok(&ada
+        .send("DELETE", &format!("/api/challenges/{id}"), None)
+        .await);
     assert_eq!(list(&mut bea).await["incoming"], json!([]));
     refused(
-        &bea.send("POST", &format!("/api/challenges/{id}/accept"), None).await,
+        &bea.send("POST", &format!("/api/challenges/{id}/accept"), None)
+            .await,
         409,
         "challenge_closed",
     );
     // Bea takes challenges only from players she follows: Ada's is refused until she does.
     let set = ok(&bea
-        .send("PUT", "/api/me/challenges", Some(json!({ "from": "followed" })))
+        .send(
+            "PUT",
+            "/api/me/challenges",
+            Some(json!({ "from": "followed" })),
+        )
         .await);
     assert_eq!(set["from"], "followed");
     assert_eq!(
         ok(&bea.send("GET", "/api/follows", None).await)["challenges_from"],
         "followed"
     );
-    refused(&challenge(&mut ada, "Bea", json!({})).await, 403, "challenge_refused");
+    refused(
+        &challenge(&mut ada, "Bea", json!({})).await,
+        403,
+        "challenge_refused",
+    );
     ok(&bea.send("PUT", "/api/follows/ADA", None).await);
     ok(&challenge(&mut ada, "Bea", json!({})).await);
     // Too many open challenges.
     for _ in 1..20 {
         ok(&challenge(&mut ada, "Bea", json!({})).await);
     }
-    refused(&challenge(&mut ada, "Bea", json!({})).await, 429, "too_many_challenges");
+    refused(
+        &challenge(&mut ada, "Bea", json!({})).await,
+        429,
+        "too_many_challenges",
+    );
 }
 on_both_stores!(declined_withdrawn_and_refused);
 
@@ -304,7 +355,12 @@ async fn expiry(site: Site) {
     let mut ada = Browser::signed_up(&one, "Ada").await;
     let mut bea = Browser::signed_up(&two, "Bea").await;
     let realtime = s(&ok(&challenge(&mut ada, "Bea", json!({})).await)["challenge"]);
-    let turn = ok(&challenge(&mut ada, "Bea", json!({ "clock": { "kind": "turn", "days": 2 } })).await);
+    let turn = ok(&challenge(
+        &mut ada,
+        "Bea",
+        json!({ "clock": { "kind": "turn", "days": 2 } }),
+    )
+    .await);
     assert_eq!(turn["expires_ms"], MORNING + 7 * 24 * HOUR_MS);
     let turn = s(&turn["challenge"]);
     // A day on: the real-time one expired, the turn-based one is still open.
@@ -318,12 +374,15 @@ async fn expiry(site: Site) {
         .collect();
     assert_eq!(open, [turn.clone()]);
     refused(
-        &bea.send("POST", &format!("/api/challenges/{realtime}/accept"), None).await,
+        &bea.send("POST", &format!("/api/challenges/{realtime}/accept"), None)
+            .await,
         409,
         "challenge_closed",
     );
     // An expired one no longer counts among the open ones; the turn-based one is accepted.
-    ok(&bea.send("POST", &format!("/api/challenges/{turn}/accept"), None).await);
+    ok(&bea
+        .send("POST", &format!("/api/challenges/{turn}/accept"), None)
+        .await);
 }
 on_both_stores!(expiry);
 
@@ -355,16 +414,32 @@ async fn follows_and_online(site: Site) {
     let _cyd = Browser::signed_up(&two, "Cyd").await;
     // Nobody followed yet; the profile says so to a logged-in viewer, not to a guest.
     let follows = ok(&ada.send("GET", "/api/follows", None).await);
-    assert_eq!(follows, json!({ "follows": [], "challenges_from": "everyone" }));
-    assert_eq!(ok(&ada.send("GET", "/api/players/bea", None).await)["following"], false);
-    assert!(ok(&Browser::new(&one).send("GET", "/api/players/bea", None).await)
-        .get("following")
-        .is_none());
+    assert_eq!(
+        follows,
+        json!({ "follows": [], "challenges_from": "everyone" })
+    );
+    assert_eq!(
+        ok(&ada.send("GET", "/api/players/bea", None).await)["following"],
+        false
+    );
+    assert!(ok(&Browser::new(&one)
+        .send("GET", "/api/players/bea", None)
+        .await)
+    .get("following")
+    .is_none());
     assert!(ok(&ada.send("GET", "/api/players/ada", None).await)
         .get("following")
         .is_none());
-    refused(&ada.send("PUT", "/api/follows/ada", None).await, 400, "bad_request");
-    refused(&ada.send("PUT", "/api/follows/nobody", None).await, 404, "not_found");
+    refused(
+        &ada.send("PUT", "/api/follows/ada", None).await,
+        400,
+        "bad_request",
+    );
+    refused(
+        &ada.send("PUT", "/api/follows/nobody", None).await,
+        404,
+        "not_found",
+    );
     ok(&ada.send("PUT", "/api/follows/BEA", None).await);
     ok(&ada.send("PUT", "/api/follows/bea", None).await);
     // Bea made a request logged in just now; Cyd only signed up.
@@ -374,7 +449,10 @@ async fn follows_and_online(site: Site) {
         list["follows"],
         json!([{ "name": "Bea", "online": true }, { "name": "Cyd", "online": false }])
     );
-    assert_eq!(ok(&ada.send("GET", "/api/players/Bea", None).await)["following"], true);
+    assert_eq!(
+        ok(&ada.send("GET", "/api/players/Bea", None).await)["following"],
+        true
+    );
     // Three minutes on, nobody has been seen; then Bea makes a request, on either server.
     site.clock.advance(180_000);
     let list = ok(&ada.send("GET", "/api/follows", None).await);
@@ -388,6 +466,9 @@ async fn follows_and_online(site: Site) {
     // Unfollowed.
     let list = ok(&ada.send("DELETE", "/api/follows/cyd", None).await);
     assert_eq!(list["follows"].as_array().unwrap().len(), 1);
-    assert_eq!(ok(&bea.send("GET", "/api/follows", None).await)["follows"], json!([]));
+    assert_eq!(
+        ok(&bea.send("GET", "/api/follows", None).await)["follows"],
+        json!([])
+    );
 }
 on_both_stores!(follows_and_online);

@@ -243,10 +243,10 @@ impl App {
         let mut tries = 0;
         loop {
             let saved = self.challenge_game(&ch, &ip);
-            let table =
-                Arc::new(Table::restore(&saved).map_err(|e| {
-                    store_refusal(StoreError::damaged(&saved.id, e))
-                })?);
+            let table = Arc::new(
+                Table::restore(&saved)
+                    .map_err(|e| store_refusal(StoreError::damaged(&saved.id, e)))?,
+            );
             let st = table.lock().await;
             let stored = self
                 .store

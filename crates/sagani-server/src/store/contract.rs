@@ -1,8 +1,8 @@
 //! What every store does, whichever database it is written over.
 
 use super::{
-    Accounts, BotTurn, Challenges, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, IdleSweep,
-    LeaveWrite, MoveWrite, Notices, Progress, SavedGame, StoreError, Summary, Value,
+    Accounts, BotTurn, Catchup, Challenges, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily,
+    IdleSweep, LeaveWrite, MoveWrite, Notices, Progress, SavedGame, StoreError, Summary, Value,
 };
 use async_trait::async_trait;
 use std::collections::HashMap;

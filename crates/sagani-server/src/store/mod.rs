@@ -26,9 +26,7 @@ mod tables;
 mod writes;
 
 pub use accounts::{Accounts, LoginCount, NewPlayer, PlayedGame, Player, Ranked, RatingPoint};
-pub use challenges::{
-    Challenge, ChallengeStatus, Challenges, Closing, Followed, NewChallenge,
-};
+pub use challenges::{Challenge, ChallengeStatus, Challenges, Closing, Followed, NewChallenge};
 pub use contract::Store;
 pub use copy::{copy, CopyError, CopyReport, TableCount};
 pub use daily::{Daily, DailyEntry, DailyTag, SoloResult};

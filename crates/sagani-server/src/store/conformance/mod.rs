@@ -12,6 +12,7 @@ use sagani_core::{Move, Variant};
 use std::sync::Arc;
 
 mod accounts;
+mod challenges;
 mod chat;
 mod clocks;
 mod daily;
@@ -19,6 +20,7 @@ mod games;
 mod notices;
 mod ratings;
 pub use accounts::*;
+pub use challenges::*;
 pub use chat::*;
 pub use clocks::*;
 pub use daily::*;
@@ -73,6 +75,11 @@ macro_rules! store_conformance {
             daily_attempts,
             daily_results,
             notices,
+            challenges_stored_with_notice,
+            challenges_from_followed,
+            challenge_accepted_once,
+            challenges_closed,
+            follows_and_seen,
         );
     };
     (@each $open:path: $($case:ident),* $(,)?) => {

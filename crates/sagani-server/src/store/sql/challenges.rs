@@ -281,10 +281,8 @@ impl<D: Database> Challenges for SqlStore<D> {
         limit: u32,
     ) -> Result<Vec<Challenge>, StoreError> {
         let player = player.to_string();
-        self.read(move |c| {
-            Box::pin(async move { of(c, &player, now_ms, since_ms, limit).await })
-        })
-        .await
+        self.read(move |c| Box::pin(async move { of(c, &player, now_ms, since_ms, limit).await }))
+            .await
     }
 
     async fn accept_challenge(
