@@ -13,6 +13,7 @@ import { claimSeat } from './seat.js';
 import { claimName, guestNameField, profileLink, whoAmI } from './account.js';
 import { gameLine } from './players.js';
 import { dailyCard, dayText } from './daily.js';
+import { challengesCard } from './challenges.js';
 import { refusalText } from './refusals.js';
 
 /// The choices for a seat after mine: the select's values (as `seatRequest` in api.js reads
@@ -193,6 +194,7 @@ export async function home(app) {
       error,
       newcomer ? tutorial : null,
       newcomer ? null : mineCard,
+      account ? challengesCard() : null,
       dailyCard({ busy, name: claimName }),
       h('div', { class: 'play-grid' }, soloCard, multiCard),
       newcomer ? null : tutorial,
