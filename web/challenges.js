@@ -168,11 +168,12 @@ export function challengesCard() {
   };
   const incoming = h('ul', { class: 'game-list', 'data-testid': 'challenges-incoming', 'aria-labelledby': 'challenges-in-title' });
   const outgoing = h('ul', { class: 'game-list', 'data-testid': 'challenges-outgoing', 'aria-labelledby': 'challenges-out-title' });
+  const none = h('p', { class: 'hint challenges-none', 'data-testid': 'challenges-none', hidden: true }, t('challenge.none'));
+  const inPart = h('div', { hidden: true }, h('h3', { id: 'challenges-in-title' }, t('challenge.incoming')), incoming);
+  const outPart = h('div', { hidden: true }, h('h3', { id: 'challenges-out-title' }, t('challenge.outgoing')), outgoing);
   const card = h('section', { class: 'card list-card challenges-card', 'aria-labelledby': 'challenges-title', 'data-testid': 'challenges-card' },
     h('h2', { id: 'challenges-title' }, t('challenge.title')),
-    error,
-    h('h3', { id: 'challenges-in-title' }, t('challenge.incoming')), incoming,
-    h('h3', { id: 'challenges-out-title' }, t('challenge.outgoing')), outgoing,
+    error, none, inPart, outPart,
     h('details', { class: 'challenge-new' },
       h('summary', { 'data-testid': 'challenge-new' }, t('challenge.new')),
       challengeForm({ sent: () => redraw() })));
@@ -188,12 +189,12 @@ export function challengesCard() {
     const now = JSON.stringify(list);
     if (now === shown) return;
     shown = now;
-    incoming.replaceChildren(...(list.incoming.length
-      ? list.incoming.map((c) => incomingItem(c, redraw, fail))
-      : [h('li', { class: 'hint empty' }, t('challenge.incoming.none'))]));
-    outgoing.replaceChildren(...(list.outgoing.length
-      ? list.outgoing.map((c) => outgoingItem(c, redraw, fail))
-      : [h('li', { class: 'hint empty' }, t('challenge.outgoing.none'))]));
+    // A list is shown only with something in it; with nothing at all, one line says so.
+    incoming.replaceChildren(...list.incoming.map((c) => incomingItem(c, redraw, fail)));
+    outgoing.replaceChildren(...list.outgoing.map((c) => outgoingItem(c, redraw, fail)));
+    inPart.hidden = !list.incoming.length;
+    outPart.hidden = !list.outgoing.length;
+    none.hidden = Boolean(list.incoming.length || list.outgoing.length);
   }
   redraw();
   const timer = setInterval(() => {

@@ -208,6 +208,9 @@ async fn challenged_accepted_and_played(site: Site) {
     assert_eq!(out["seat"], 0);
     assert_eq!(out["game_url"], format!("/games/{game}"));
     assert_eq!(list(&mut bea).await["incoming"], json!([]));
+    // Until Ada sits down the game waits for her: no clock runs.
+    let st = ok(&bea.get_with(&format!("/api/games/{game}"), &bea_token).await);
+    assert_eq!(st["status"], "waiting", "{st}");
     let joined = ok(&ada
         .send(
             "POST",

@@ -242,7 +242,8 @@ impl App {
         }
         let mut tries = 0;
         loop {
-            let saved = self.challenge_game(&ch, &ip);
+            let token = secret::random_hex(32);
+            let saved = self.challenge_game(&ch, &ip, &token);
             let table = Arc::new(
                 Table::restore(&saved)
                     .map_err(|e| store_refusal(StoreError::damaged(&saved.id, e)))?,
@@ -258,10 +259,13 @@ impl App {
                     self.keep(&table).await;
                     self.announce(&changed, &saved.id).await;
                     tracing::info!("challenge {id} accepted: game {}", saved.id);
-                    // The seat's token made here is not known to anyone: a fresh one is taken
-                    // as the account's own seat, as on any device.
-                    let ch = self.store.challenge_by_id(&id).await.map_err(refusal)?;
-                    return self.take_seat(&ch, &player).await;
+                    return Ok(ChallengeAccepted {
+                        challenge: id,
+                        url: format!("/games/{}", saved.id),
+                        game: saved.id,
+                        seat: CHALLENGED_SEAT,
+                        token,
+                    });
                 }
                 Err(StoreError::Conflict(Conflict::Exists)) if tries < 3 => tries += 1,
                 // Accepted meanwhile (on another server, or another device of this account):
@@ -278,13 +282,15 @@ impl App {
         }
     }
 
-    /// The game of an accepted challenge: two seats, each held by its account from the start
-    /// (the clocks start with the first move, as in a rematch).
-    fn challenge_game(&self, ch: &Challenge, ip: &str) -> SavedGame {
+    /// The game of an accepted challenge: two seats, each its account's from the start (no
+    /// invite claims them; each account takes its own seat with its cookie). The accepter's
+    /// seat is claimed with `token`; the challenger's waits for them, so the clocks start when
+    /// both are at the table, not while the challenger has not seen the answer yet.
+    fn challenge_game(&self, ch: &Challenge, ip: &str, token: &str) -> SavedGame {
         let (deck, start_player) = self.deal(2);
-        let seat = |player: &str, name: &str| SavedSeat::Human {
+        let seat = |player: &str, name: &str, token: Option<&str>| SavedSeat::Human {
             invite_hash: secret::hash(&secret::random_hex(16)),
-            token_hash: Some(secret::hash(&secret::random_hex(32))),
+            token_hash: token.map(secret::hash),
             name: Some(name.to_string()),
             player: Some(player.to_string()),
             left: None,
@@ -300,7 +306,10 @@ impl App {
             host: Some(ch.from_name.clone()),
             rated: ch.rated,
             practice: false,
-            seats: vec![seat(&ch.from, &ch.from_name), seat(&ch.to, &ch.to_name)],
+            seats: vec![
+                seat(&ch.from, &ch.from_name, None),
+                seat(&ch.to, &ch.to_name, Some(token)),
+            ],
             moves: Vec::new(),
             rev: 0,
             rematch: None,
