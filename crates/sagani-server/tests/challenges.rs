@@ -209,7 +209,9 @@ async fn challenged_accepted_and_played(site: Site) {
     assert_eq!(out["game_url"], format!("/games/{game}"));
     assert_eq!(list(&mut bea).await["incoming"], json!([]));
     // Until Ada sits down the game waits for her: no clock runs.
-    let st = ok(&bea.get_with(&format!("/api/games/{game}"), &bea_token).await);
+    let st = ok(&bea
+        .get_with(&format!("/api/games/{game}"), &bea_token)
+        .await);
     assert_eq!(st["status"], "waiting", "{st}");
     let joined = ok(&ada
         .send(
@@ -375,7 +377,7 @@ async fn expiry(site: Site) {
         .iter()
         .map(|c| s(&c["challenge"]))
         .collect();
-    assert_eq!(open, [turn.clone()]);
+    assert_eq!(open, std::slice::from_ref(&turn));
     refused(
         &bea.send("POST", &format!("/api/challenges/{realtime}/accept"), None)
             .await,

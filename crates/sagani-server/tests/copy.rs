@@ -9,7 +9,7 @@ mod common;
 
 use common::browser::{Answer, Browser};
 use sagani_server::store::{
-    self, location, Accounts, CopyError, Location, NewNotice, NoticeKind, Notices, PostgresStore,
+    self, location, Accounts, CopyError, Location, NewNotice, NoticeKind, PostgresStore,
     SqliteStore, Store, Value, COPIED, SKIPPED,
 };
 use sagani_server::testing::TestDatabase;
