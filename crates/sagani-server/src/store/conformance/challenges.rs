@@ -212,6 +212,19 @@ pub async fn challenge_accepted_once((a, b): Handles) {
             .len(),
         0
     );
+    // A deleted challenger's challenge is closed.
+    a.challenge(
+        &new_challenge("c3", "p1", "p2", 10_000),
+        &notice("n3", "p2", "c3", 10_000),
+        9,
+    )
+    .await
+    .unwrap();
+    a.delete_player("p1", 10_050).await.unwrap();
+    assert_eq!(
+        conflict(b.accept_challenge("c3", "p2", &g, PLAYING, 10_100).await),
+        Conflict::Changed
+    );
 }
 
 /// Declined by the challenged account, withdrawn by the challenger, each once.

@@ -190,12 +190,15 @@ async fn accept(
     now_ms: i64,
 ) -> Result<Vec<(String, u64)>, StoreError> {
     // The conditional update decides: of two servers accepting at once, the second waits for
-    // the first's row lock, then finds the challenge no longer open.
+    // the first's row lock, then finds the challenge no longer open. A deleted challenger's
+    // challenge is closed.
     let n = c
         .execute(
             Both(
                 "UPDATE challenges SET status = 'accepted', game_id = $3, decided_at = $4
-                 WHERE id = $1 AND to_id = $2 AND status = 'open' AND expires_at > $4",
+                 WHERE id = $1 AND to_id = $2 AND status = 'open' AND expires_at > $4
+                   AND NOT EXISTS (SELECT 1 FROM players p
+                                   WHERE p.id = challenges.from_id AND p.deleted_at IS NOT NULL)",
             ),
             args![id, player, &game.id, now_ms],
         )
