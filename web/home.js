@@ -13,6 +13,7 @@ import { claimSeat } from './seat.js';
 import { claimName, guestNameField, profileLink, whoAmI } from './account.js';
 import { gameLine } from './players.js';
 import { dailyCard, dayText } from './daily.js';
+import { challengesCard } from './challenges.js';
 import { refusalText } from './refusals.js';
 import { playNowCard } from './play-now.js';
 import { watchCard } from './watch.js';
@@ -196,6 +197,7 @@ export async function home(app) {
       newcomer ? tutorial : null,
       newcomer ? null : mineCard,
       playNowCard({ account, name: claimName, fail }),
+      account ? challengesCard() : null,
       dailyCard({ busy, name: claimName }),
       h('div', { class: 'play-grid' }, soloCard, multiCard),
       newcomer ? null : tutorial,

@@ -3,7 +3,8 @@
 // Everything comes from the server; the page adds only words and the graph.
 
 import { api } from './api.js';
-import { profileLink } from './account.js';
+import { profileLink, whoAmI } from './account.js';
+import { followsCard, profileActions } from './challenges.js';
 import { h } from './dom.js';
 import { svg } from './draw.js';
 import { currentLang, num, t } from './i18n.js';
@@ -89,8 +90,10 @@ export async function profilePage(app, name) {
     ? t('profile.rating.none')
     : p.provisional ? t('profile.rating.provisional', { rating: num(p.rating) }) : num(p.rating);
   const solo = p.solo;
-  page.append(
+  // A part a profile does not have is left out (`append` would write "null").
+  page.append(...[
     h('header', { class: 'page-head' }, h('h1', { 'data-testid': 'profile-name' }, t('player.name', { name: p.name }))),
+    profileActions(p),
     h('div', { class: 'stats' },
       stat(t('profile.rating'), rating, 'profile-rating'),
       stat(t('profile.rated-games'), num(p.rated_games), 'profile-rated-games'),
@@ -106,7 +109,12 @@ export async function profilePage(app, name) {
           stat(t('profile.solo.all'), solo.best_solo_all === undefined ? '—' : num(solo.best_solo_all), 'solo-all'))),
     h('section', {}, h('h2', {}, t('profile.recent')),
       p.recent.length ? h('ul', { class: 'game-list', 'data-testid': 'profile-games-list' }, p.recent.map((g) => gameLine(g)))
-        : h('p', { class: 'hint' }, t('profile.recent.none'))));
+        : h('p', { class: 'hint' }, t('profile.recent.none')))].filter(Boolean));
+  // One's own profile: whom one follows, and whom one takes challenges from.
+  if (p.following === undefined) {
+    const who = await whoAmI();
+    if (who.kind === 'account' && who.name === p.name) page.querySelector('.stats').after(followsCard());
+  }
 }
 
 /// `/leaderboard`.

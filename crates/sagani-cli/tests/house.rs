@@ -67,7 +67,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "app",
         // HTTP and sockets over the app: who asks, the routes; test helpers, which nothing else
         // may use.
-        "asker routes daily_routes live_routes accounts players study ws seeks web http openapi client_addr testing",
+        "asker routes daily_routes live_routes accounts players challenges study ws seeks web http openapi client_addr testing",
         "lib.rs",
     ]),
     ("sagani-tui", &[
@@ -87,8 +87,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("sagani-protocol", &[
         // Shapes that stand alone: whole numbers as JSON Schema reads them, refusals, time
-        // controls, the OpenAPI-only shapes, tiles, chat, health, accounts, the daily challenge.
-        "whole error time_control schema tiles chat health accounts daily seeks",
+        // controls, the OpenAPI-only shapes, tiles, chat, health, accounts, the daily challenge,
+        // challenges and follows, play now.
+        "whole error time_control schema tiles chat health accounts daily challenges seeks",
         // A game's state.
         "state",
         // What refers to a state: games made and listed, moves, the socket's messages,

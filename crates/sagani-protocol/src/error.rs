@@ -65,10 +65,16 @@ pub enum ErrorCode {
     Busy,
     /// This address holds as many connections as one address may: close one first.
     TooManyConnections,
+    /// The challenged account takes challenges only from players it follows.
+    ChallengeRefused,
+    /// The account has as many open challenges as it may: withdraw one, or wait for answers.
+    TooManyChallenges,
+    /// The challenge is no longer open (accepted, declined, withdrawn or expired).
+    ChallengeClosed,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 31] = [
+    pub const ALL: [ErrorCode; 34] = [
         ErrorCode::BadRequest,
         ErrorCode::BadContentType,
         ErrorCode::BodyTooLarge,
@@ -100,6 +106,9 @@ impl ErrorCode {
         ErrorCode::HistoryHidden,
         ErrorCode::Busy,
         ErrorCode::TooManyConnections,
+        ErrorCode::ChallengeRefused,
+        ErrorCode::TooManyChallenges,
+        ErrorCode::ChallengeClosed,
     ];
 
     /// The name in the JSON body.
@@ -189,6 +198,8 @@ pub enum RefusalDetail {
     /// A record file whose move `index` (counted from 0, as RECORD.md counts) cannot be read
     /// or breaks the rules; the message says why, in English.
     RecordMove { index: u32 },
+    /// A challenge to one's own account.
+    ChallengeYourself,
 }
 
 /// Why a character is not shown as it is.
@@ -289,6 +300,7 @@ impl RefusalDetail {
             RefusalDetail::PublicNeedsClock,
             RefusalDetail::RecordUnreadable,
             RefusalDetail::RecordMove { index: 2 },
+            RefusalDetail::ChallengeYourself,
         ]
     }
 
@@ -362,6 +374,7 @@ impl std::fmt::Display for RefusalDetail {
             ),
             D::RecordUnreadable => write!(f, "record: this is not a game record"),
             D::RecordMove { index } => write!(f, "move {index}: it cannot be replayed"),
+            D::ChallengeYourself => write!(f, "you cannot challenge yourself"),
         }
     }
 }

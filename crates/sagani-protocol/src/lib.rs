@@ -4,6 +4,7 @@
 //! the engine's own JSON (RECORD.md, `sagani_core::view`).
 
 pub mod accounts;
+pub mod challenges;
 pub mod chat;
 pub mod daily;
 pub mod error;
@@ -22,6 +23,10 @@ pub mod time_control;
 pub mod whole;
 
 pub use accounts::{Confirmation, Credentials, Me, MeKind, PasswordChange};
+pub use challenges::{
+    ChallengeAccepted, ChallengeInfo, ChallengeList, ChallengeRequest, ChallengeSetting,
+    ChallengeStatus, ChallengesFrom, FollowEntry, FollowList,
+};
 pub use chat::{ChatLineInfo, ChatLines, ChatQuery, ChatRequest};
 pub use daily::{
     Attempt, Board, BoardEntry, Card, DailyStarted, ParInfo, ResultInfo, StartDaily, Today,

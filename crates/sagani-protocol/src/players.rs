@@ -24,6 +24,10 @@ pub struct Profile {
     pub history: Vec<RatingEntry>,
     /// The latest games, newest first (at most 50).
     pub recent: Vec<GameEntry>,
+    /// Whether the logged-in viewer follows this player (absent for a guest and on one's own
+    /// profile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub following: Option<bool>,
 }
 
 /// Solo results.

@@ -212,6 +212,9 @@ pub async fn current(app: &App, headers: &HeaderMap) -> Result<Option<(Player, S
         .session(&hash, since)
         .await
         .map_err(store_refusal)?;
+    if let Some(p) = &player {
+        app.note_seen(&p.id).await;
+    }
     Ok(player.map(|p| (p, hash)))
 }
 
@@ -244,7 +247,10 @@ async fn confirmed(
 }
 
 /// The account of a request that must be logged in, after its origin is checked.
-async fn logged_in(app: &App, headers: &HeaderMap) -> Result<(Player, String), ApiError> {
+pub(crate) async fn logged_in(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<(Player, String), ApiError> {
     let who = current(app, headers)
         .await?
         .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "this needs you to be logged in"))?;

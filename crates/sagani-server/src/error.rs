@@ -35,14 +35,15 @@ pub fn status(code: ErrorCode) -> StatusCode {
         NotFound => StatusCode::NOT_FOUND,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         MissingToken | WrongLogin | NotLoggedIn => StatusCode::UNAUTHORIZED,
-        WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden => {
-            StatusCode::FORBIDDEN
-        }
+        WrongToken | WrongInvite | WrongOrigin | AccountNeeded | HistoryHidden
+        | ChallengeRefused => StatusCode::FORBIDDEN,
         NameTaken | SeatTaken | StaleVersion | NotYourTurn | GameOver | GameInProgress | TimeUp
-        | SeatLeft | GameStarted => StatusCode::CONFLICT,
+        | SeatLeft | GameStarted | ChallengeClosed => StatusCode::CONFLICT,
         IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
         NotAWebsocket => StatusCode::UPGRADE_REQUIRED,
-        TooManyGames | RateLimited | TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
+        TooManyGames | RateLimited | TooManyConnections | TooManyChallenges => {
+            StatusCode::TOO_MANY_REQUESTS
+        }
         Internal => StatusCode::INTERNAL_SERVER_ERROR,
         Storage | Timeout | Busy => StatusCode::SERVICE_UNAVAILABLE,
     }

@@ -6,6 +6,7 @@ pub use sagani_protocol as api;
 mod app;
 mod asker;
 mod bots;
+mod challenges;
 pub mod client_addr;
 pub mod clock;
 pub mod daily;
@@ -82,6 +83,20 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/me/games", get(players::my_games))
         .route("/api/players/{name}", get(players::profile))
         .route("/api/leaderboard", get(players::leaderboard))
+        // Challenges and follows between accounts.
+        .route(
+            "/api/challenges",
+            get(challenges::list).post(challenges::send),
+        )
+        .route("/api/challenges/{id}", delete(challenges::withdraw))
+        .route("/api/challenges/{id}/accept", post(challenges::accept))
+        .route("/api/challenges/{id}/decline", post(challenges::decline))
+        .route("/api/follows", get(challenges::follows))
+        .route(
+            "/api/follows/{name}",
+            put(challenges::follow).delete(challenges::unfollow),
+        )
+        .route("/api/me/challenges", put(challenges::set_from))
         .route("/api/daily", get(daily_routes::today))
         .route("/api/daily/{variant}/start", post(daily_routes::start))
         .route("/api/daily/{variant}/leaderboard", get(daily_routes::board))

@@ -169,6 +169,7 @@ pub async fn profile(
     State(app): State<Arc<App>>,
     ClientAddr(addr): ClientAddr,
     Path(name): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Profile>, ApiError> {
     app.limiters.check_lookup(&addr)?;
     let store = &app.store;
@@ -188,6 +189,16 @@ pub async fn profile(
         .await
         .map_err(store_refusal)?;
     let (games, wins, solo) = tally(&results);
+    // Whether the logged-in viewer follows this player (not on one's own profile).
+    let following = match current(&app, &headers).await? {
+        Some((viewer, _)) if viewer.id != player.id => Some(
+            store
+                .is_following(&viewer.id, &player.id)
+                .await
+                .map_err(store_refusal)?,
+        ),
+        _ => None,
+    };
     Ok(Json(Profile {
         name: player.name,
         rating: rating.map(|r| shown(r.mu, r.sigma)),
@@ -205,6 +216,7 @@ pub async fn profile(
             })
             .collect(),
         recent: recent.into_iter().map(entry).collect(),
+        following,
     }))
 }
 

@@ -122,6 +122,16 @@ async fn build_site(store: Arc<dyn Store>) -> Site {
     let daily = started["game"].as_str().unwrap().to_string();
     let token = started["token"].as_str().unwrap().to_string();
     play_out(&mut ada, &daily, &[token]).await;
+    // Ada follows Bea and challenges her; Bea accepts (a challenge naming its game).
+    ok(&ada.send("PUT", "/api/follows/bea", None).await);
+    let challenge = ok(&ada
+        .send("POST", "/api/challenges", Some(json!({ "to": "Bea" })))
+        .await);
+    let accept = format!(
+        "/api/challenges/{}/accept",
+        challenge["challenge"].as_str().unwrap()
+    );
+    ok(&bea.send("POST", &accept, None).await);
     let ada_id = store.player_named("ada").await.unwrap().unwrap().id;
     store
         .raise_notice(&NewNotice {

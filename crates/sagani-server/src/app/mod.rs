@@ -4,6 +4,7 @@
 
 pub(crate) mod analysis;
 mod census;
+pub mod challenges;
 mod claim;
 pub use claim::Claimer;
 pub use start::StartError;
@@ -142,6 +143,8 @@ pub struct App {
     census: std::sync::Mutex<Option<crate::store::Counts>>,
     /// This server's spectator sockets per game (`live.rs`).
     pub(crate) spectators: Arc<crate::spectators::Spectators>,
+    /// When this server last noted each account's request (`challenges.rs`, for "online").
+    seen: std::sync::Mutex<std::collections::HashMap<String, i64>>,
 }
 
 /// The refusal for a store's answer.

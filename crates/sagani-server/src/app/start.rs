@@ -53,6 +53,7 @@ impl App {
             daily_secret: tokio::sync::OnceCell::new(),
             census: Default::default(),
             spectators: Default::default(),
+            seen: Default::default(),
             store,
             config,
         });

@@ -1,8 +1,9 @@
 //! What every store does, whichever database it is written over.
 
 use super::{
-    Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, IdleSweep,
-    LeaveWrite, Live, MoveWrite, Notices, Progress, SavedGame, Seeks, StoreError, Summary, Value,
+    Accounts, BotTurn, Catchup, Challenges, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily,
+    IdleSweep, LeaveWrite, Live, MoveWrite, Notices, Progress, SavedGame, Seeks, StoreError,
+    Summary, Value,
 };
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -11,7 +12,9 @@ use tokio::sync::broadcast;
 /// What a server asks of its store. One implementation, `SqlStore`, over SQLite or PostgreSQL;
 /// tests wrap it to inject faults.
 #[async_trait]
-pub trait Store: Accounts + Daily + Live + Notices + Seeks + Send + Sync + 'static {
+pub trait Store:
+    Accounts + Challenges + Daily + Live + Notices + Seeks + Send + Sync + 'static
+{
     /// Stores a new game (without moves); returns every game whose `rev` changed. `rematch_of`
     /// names the finished game it follows and the `rev` the caller read its seats at; it then
     /// names the new game as its rematch. `Conflict::Exists` if the id is taken;

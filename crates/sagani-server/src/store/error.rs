@@ -54,6 +54,12 @@ pub enum Conflict {
     /// The seat wrote as many chat lines as it may for now; one more in `wait_ms`.
     #[error("the seat writes too fast; wait {wait_ms} ms")]
     TooFast { wait_ms: u64 },
+    /// The challenger has `open` challenges open already.
+    #[error("{open} challenges are open")]
+    TooManyChallenges { open: u64 },
+    /// The challenged account takes challenges only from accounts it follows.
+    #[error("the challenged account does not follow the challenger")]
+    NotFollowed,
 }
 
 /// Errors are equal when they say the same (a cause is compared by its message).

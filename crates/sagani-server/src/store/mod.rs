@@ -8,6 +8,7 @@
 //! with the `test-util` feature).
 
 mod accounts;
+mod challenges;
 #[cfg(feature = "test-util")]
 pub mod conformance;
 mod contract;
@@ -27,6 +28,7 @@ mod tables;
 mod writes;
 
 pub use accounts::{Accounts, LoginCount, NewPlayer, PlayedGame, Player, Ranked, RatingPoint};
+pub use challenges::{Challenge, ChallengeStatus, Challenges, Closing, Followed, NewChallenge};
 pub use contract::Store;
 pub use copy::{copy, CopyError, CopyReport, TableCount};
 pub use daily::{Daily, DailyEntry, DailyTag, SoloResult};

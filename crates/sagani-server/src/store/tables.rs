@@ -65,6 +65,16 @@ pub const COPIED: &[Copied] = &[
         name: "notices",
         key: &["id"],
     },
+    // Whom each account follows, and the challenges between accounts (an accepted one names
+    // its game, copied before it).
+    Copied {
+        name: "follows",
+        key: &["follower_id", "followed_id"],
+    },
+    Copied {
+        name: "challenges",
+        key: &["id"],
+    },
 ];
 
 /// The tables left behind, with why.

@@ -329,3 +329,78 @@ impl sagani_server::store::Live for Intercepted {
         self.inner.drop_spectators(server).await
     }
 }
+
+/// Challenges and follows pass through untouched.
+#[async_trait]
+impl sagani_server::store::Challenges for Intercepted {
+    async fn challenge(
+        &self,
+        c: &sagani_server::store::NewChallenge,
+        notice: &NewNotice,
+        max_open: u64,
+    ) -> Result<(), StoreError> {
+        self.inner.challenge(c, notice, max_open).await
+    }
+    async fn challenge_by_id(
+        &self,
+        id: &str,
+    ) -> Result<sagani_server::store::Challenge, StoreError> {
+        self.inner.challenge_by_id(id).await
+    }
+    async fn challenges_of(
+        &self,
+        player: &str,
+        now_ms: i64,
+        since_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<sagani_server::store::Challenge>, StoreError> {
+        self.inner
+            .challenges_of(player, now_ms, since_ms, limit)
+            .await
+    }
+    async fn accept_challenge(
+        &self,
+        id: &str,
+        player: &str,
+        game: &SavedGame,
+        after: Progress,
+        now_ms: i64,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
+        self.inner
+            .accept_challenge(id, player, game, after, now_ms)
+            .await
+    }
+    async fn close_challenge(
+        &self,
+        id: &str,
+        player: &str,
+        how: sagani_server::store::Closing,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.close_challenge(id, player, how, now_ms).await
+    }
+    async fn follow(&self, follower: &str, followed: &str, at_ms: i64) -> Result<(), StoreError> {
+        self.inner.follow(follower, followed, at_ms).await
+    }
+    async fn unfollow(&self, follower: &str, followed: &str) -> Result<bool, StoreError> {
+        self.inner.unfollow(follower, followed).await
+    }
+    async fn follows(
+        &self,
+        follower: &str,
+    ) -> Result<Vec<sagani_server::store::Followed>, StoreError> {
+        self.inner.follows(follower).await
+    }
+    async fn is_following(&self, follower: &str, followed: &str) -> Result<bool, StoreError> {
+        self.inner.is_following(follower, followed).await
+    }
+    async fn followed_only(&self, player: &str) -> Result<bool, StoreError> {
+        self.inner.followed_only(player).await
+    }
+    async fn set_followed_only(&self, player: &str, only: bool) -> Result<(), StoreError> {
+        self.inner.set_followed_only(player, only).await
+    }
+    async fn seen(&self, player: &str, now_ms: i64, every_ms: i64) -> Result<bool, StoreError> {
+        self.inner.seen(player, now_ms, every_ms).await
+    }
+}

@@ -12,6 +12,7 @@ use sagani_core::{Move, Variant};
 use std::sync::Arc;
 
 mod accounts;
+mod challenges;
 mod chat;
 mod clocks;
 mod daily;
@@ -21,6 +22,7 @@ mod notices;
 mod ratings;
 mod seeks;
 pub use accounts::*;
+pub use challenges::*;
 pub use chat::*;
 pub use clocks::*;
 pub use daily::*;
@@ -81,6 +83,11 @@ macro_rules! store_conformance {
             seeks_pair_once,
             live_games,
             spectator_counts,
+            challenges_stored_with_notice,
+            challenges_from_followed,
+            challenge_accepted_once,
+            challenges_closed,
+            follows_and_seen,
         );
     };
     (@each $open:path: $($case:ident),* $(,)?) => {

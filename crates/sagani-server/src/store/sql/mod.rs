@@ -2,6 +2,7 @@
 //! statements it runs, on SQLite and PostgreSQL alike.
 
 mod accounts;
+mod challenges;
 mod daily;
 mod end;
 mod games;
