@@ -28,7 +28,7 @@ export function playNowCard({ account, name, fail }) {
   const counts = new Map();
   const buttons = PRESETS.map(([key, players, clock]) => {
     const count = h('span', { class: 'preset-count', 'data-testid': `preset-count-${key}` });
-    const b = h('button', { type: 'button', class: 'preset', 'data-testid': `preset-${key}`, 'aria-label': t(`playnow.preset.${key}`) },
+    const b = h('button', { type: 'button', class: 'preset', 'data-testid': `preset-${key}` },
       h('span', { class: 'preset-name' }, t('home.multi.count', { count: players, n: num(players) })),
       h('span', { class: 'preset-clock' }, t(`playnow.clock.${key.split('-')[1]}`)),
       count);
