@@ -189,6 +189,13 @@ pub enum RefusalDetail {
     /// A record file whose move `index` (counted from 0, as RECORD.md counts) cannot be read
     /// or breaks the rules; the message says why, in English.
     RecordMove { index: u32 },
+    /// This server sends no mail (it was started without `--smtp`).
+    MailOff,
+    /// Not an e-mail address this server can write to (at most 254 characters, `name@domain`).
+    MailAddress,
+    /// The mail with the link could not be sent just now (the mail server refused or did not
+    /// answer): try again later.
+    MailUnsent,
 }
 
 /// Why a character is not shown as it is.
@@ -289,6 +296,9 @@ impl RefusalDetail {
             RefusalDetail::PublicNeedsClock,
             RefusalDetail::RecordUnreadable,
             RefusalDetail::RecordMove { index: 2 },
+            RefusalDetail::MailOff,
+            RefusalDetail::MailAddress,
+            RefusalDetail::MailUnsent,
         ]
     }
 
@@ -362,6 +372,12 @@ impl std::fmt::Display for RefusalDetail {
             ),
             D::RecordUnreadable => write!(f, "record: this is not a game record"),
             D::RecordMove { index } => write!(f, "move {index}: it cannot be replayed"),
+            D::MailOff => write!(f, "this server sends no mail"),
+            D::MailAddress => write!(f, "address: not an e-mail address"),
+            D::MailUnsent => write!(
+                f,
+                "the mail with the link could not be sent just now: try again later"
+            ),
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod error;
 pub mod games;
 pub mod health;
 pub mod moves;
+pub mod notices;
 pub mod players;
 pub mod schema;
 pub mod socket;

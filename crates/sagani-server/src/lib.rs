@@ -16,6 +16,7 @@ mod hub;
 pub mod limits;
 pub mod metrics;
 mod names;
+mod notices;
 mod openapi;
 pub mod passwords;
 pub mod per_address;
@@ -109,6 +110,13 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/leaderboard", get(web::page))
         .route("/daily", get(web::page))
         .route("/players/{name}", get(web::page))
+        // Notices and mail.
+        .route("/api/notices", get(notices::list))
+        .route("/api/notices/read", post(notices::read))
+        .route("/api/me/email", get(notices::get_mail).put(notices::put_mail))
+        .route("/api/mail/verify", get(notices::verify))
+        .route("/api/mail/stop", get(notices::stop).post(notices::stop_post))
+        .route("/notices", get(web::page))
         .fallback(web::fallback)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(if body_limit == 0 {

@@ -130,6 +130,13 @@ impl Modify for CommonErrors {
         crate::daily_routes::start,
         crate::daily_routes::board,
         crate::daily_routes::card,
+        crate::notices::list,
+        crate::notices::read,
+        crate::notices::get_mail,
+        crate::notices::put_mail,
+        crate::notices::verify,
+        crate::notices::stop,
+        crate::notices::stop_post,
     ),
     components(schemas(
         crate::accounts::Credentials,

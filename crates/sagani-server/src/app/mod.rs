@@ -12,6 +12,8 @@ mod create;
 pub mod daily;
 pub mod history;
 mod leave;
+pub mod mail;
+pub mod notices;
 mod play;
 mod rematch;
 mod start;
@@ -72,6 +74,15 @@ pub struct Config {
     pub analysis_iterations: Option<u64>,
     /// Where every password is hashed and checked, a few at a time.
     pub passwords: Arc<crate::passwords::Passwords>,
+    /// The SMTP server mail goes through (`smtp://host:port`, `smtps://…`); none: no mail.
+    pub smtp: Option<String>,
+    /// The sender of the mails.
+    pub mail_from: String,
+    /// The site's public address (`https://sagani.example`): the start of links in mails.
+    /// None: where the site was reached when an address was set.
+    pub public_url: Option<String>,
+    /// How often the outbox is looked at for mails to send.
+    pub mail_poll: Duration,
 }
 
 impl Default for Config {
@@ -96,6 +107,10 @@ impl Default for Config {
             analysis_ms: 800,
             analysis_iterations: Some(8_000),
             passwords: Arc::default(),
+            smtp: None,
+            mail_from: "Sagani <sagani@localhost>".into(),
+            public_url: None,
+            mail_poll: Duration::from_secs(5),
         }
     }
 }
@@ -134,6 +149,8 @@ pub struct App {
     daily_secret: tokio::sync::OnceCell<String>,
     /// The stored games as last counted (`census.rs`).
     census: std::sync::Mutex<Option<crate::store::Counts>>,
+    /// How mail is sent; none without `config.smtp`.
+    mailer: Option<mail::Mailer>,
 }
 
 /// The refusal for a store's answer.

@@ -17,6 +17,8 @@ pub enum StartError {
     SharedSeed,
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Mail(#[from] super::mail::MailSetupError),
 }
 
 impl App {
@@ -30,6 +32,10 @@ impl App {
         let dealt = match config.deck_seed {
             Some(_) => store.counts().await?.games,
             None => 0,
+        };
+        let mailer = match &config.smtp {
+            Some(url) => Some(super::mail::Mailer::new(url, &config.mail_from)?),
+            None => None,
         };
         fill_skeletons(&*store).await?;
         let tables = moka::future::Cache::builder()
@@ -52,12 +58,14 @@ impl App {
             dealt: AtomicU64::new(dealt),
             daily_secret: tokio::sync::OnceCell::new(),
             census: Default::default(),
+            mailer,
             store,
             config,
         });
         turns::start_workers(&app);
         leave::start_sweeps(&app);
         app.start_census();
+        super::mail::start_sender(&app);
         if let Some(changes) = app.store.changes() {
             tokio::spawn(hear(Arc::downgrade(&app), changes));
         }

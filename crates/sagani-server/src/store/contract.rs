@@ -2,7 +2,7 @@
 
 use super::{
     Accounts, BotTurn, Catchup, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily, IdleSweep,
-    LeaveWrite, MoveWrite, Notices, Progress, SavedGame, StoreError, Summary, Value,
+    LeaveWrite, Mail, MoveWrite, Notices, Progress, SavedGame, StoreError, Summary, Value,
 };
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -11,7 +11,7 @@ use tokio::sync::broadcast;
 /// What a server asks of its store. One implementation, `SqlStore`, over SQLite or PostgreSQL;
 /// tests wrap it to inject faults.
 #[async_trait]
-pub trait Store: Accounts + Daily + Notices + Send + Sync + 'static {
+pub trait Store: Accounts + Daily + Notices + Mail + Send + Sync + 'static {
     /// Stores a new game (without moves); returns every game whose `rev` changed. `rematch_of`
     /// names the finished game it follows and the `rev` the caller read its seats at; it then
     /// names the new game as its rematch. `Conflict::Exists` if the id is taken;

@@ -16,6 +16,7 @@ mod daily;
 pub(crate) mod db;
 mod error;
 mod game;
+mod mail;
 mod notices;
 mod postgres;
 pub mod replay;
@@ -34,6 +35,7 @@ pub use game::{
     rematch_id, BotTurn, Catchup, Change, ChatLine, ChatText, Counts, Ended, Left, LeftReason,
     Progress, RatingStep, SavedGame, SavedMove, SavedSeat, Status, Summary,
 };
+pub use mail::{DueMail, Mail, MailAddress, NewAddress};
 pub use notices::{NewNotice, Notice, NoticeKind, Notices};
 pub use postgres::{Postgres, PostgresStore};
 pub use sql::SqlStore;

@@ -159,6 +159,7 @@ fn mv(game: &str, n: u64, seat: u8, token: Option<&str>, m: Move) -> MoveWrite {
         start_ms: None,
         after: PLAYING,
         end: None,
+        notices: Vec::new(),
     }
 }
 

@@ -6,6 +6,7 @@ mod daily;
 mod end;
 mod games;
 mod guard;
+mod mail;
 pub(in crate::store) mod notices;
 mod rows;
 mod seats;
@@ -90,8 +91,9 @@ impl<D: Database> Store for SqlStore<D> {
     async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {
         let w = w.clone();
         // The last move stores the game's end (and ratings) with it: a transaction. Any other
-        // move is one statement on PostgreSQL.
-        let commit = if w.end.is_some() {
+        // move is one statement on PostgreSQL, unless it raises notices (a turn-based game's
+        // turn passed to an account): they are stored with it.
+        let commit = if w.end.is_some() || !w.notices.is_empty() {
             Commit::Atomic
         } else {
             Commit::Single
