@@ -16,6 +16,7 @@ mod chat;
 mod clocks;
 mod daily;
 mod games;
+mod mail;
 mod notices;
 mod ratings;
 pub use accounts::*;
@@ -23,6 +24,7 @@ pub use chat::*;
 pub use clocks::*;
 pub use daily::*;
 pub use games::*;
+pub use mail::*;
 pub use notices::*;
 pub use ratings::*;
 
@@ -73,6 +75,8 @@ macro_rules! store_conformance {
             daily_attempts,
             daily_results,
             notices,
+            your_turn_notices_do_not_pile_up,
+            mail_outbox,
         );
     };
     (@each $open:path: $($case:ident),* $(,)?) => {

@@ -43,3 +43,32 @@ pub async fn notices((a, b): Handles) {
     assert_eq!(a.read_notices("p1", 1_000, 4_000).await, Ok(0));
     assert_eq!(a.notices("p1", 1).await.unwrap().len(), 1);
 }
+
+/// An account has at most one unread "your turn" notice per game: another moves it up; once
+/// it is read, the next turn raises a new one.
+pub async fn your_turn_notices_do_not_pile_up((a, b): Handles) {
+    a.sign_up(&new_player("p1", "Ada")).await.unwrap();
+    a.raise_notice(&notice("n1", "p1", NoticeKind::YourTurn, 1_000))
+        .await
+        .unwrap();
+    b.raise_notice(&notice("n2", "p1", NoticeKind::YourTurn, 2_000))
+        .await
+        .unwrap();
+    let listed = a.notices("p1", 10).await.unwrap();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!((listed[0].id.as_str(), listed[0].at_ms), ("n1", 2_000));
+    assert_eq!(a.unread_notices("p1").await, Ok(1));
+    a.read_notices("p1", 2_000, 2_500).await.unwrap();
+    b.raise_notice(&notice("n3", "p1", NoticeKind::YourTurn, 3_000))
+        .await
+        .unwrap();
+    let ids: Vec<String> = a
+        .notices("p1", 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|n| n.id)
+        .collect();
+    assert_eq!(ids, ["n3", "n1"]);
+    assert_eq!(a.unread_notices("p1").await, Ok(1));
+}
