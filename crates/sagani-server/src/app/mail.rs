@@ -4,8 +4,8 @@
 
 use super::App;
 use crate::store::{DueMail, StoreError};
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, Message};
+use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, Message, SinglePart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, Weak};
@@ -58,8 +58,7 @@ impl Mailer {
         let mut b = Message::builder()
             .from(self.from.clone())
             .to(to)
-            .subject(&m.subject)
-            .header(ContentType::TEXT_PLAIN);
+            .subject(&m.subject);
         if let Some(stop) = stop {
             // RFC 8058: a mail program may offer one-click unsubscribing (a POST to the link).
             b = b
@@ -72,7 +71,12 @@ impl Mailer {
                     "List-Unsubscribe=One-Click".to_string(),
                 ));
         }
-        let message = b.body(m.body.clone()).map_err(|e| e.to_string())?;
+        // Quoted-printable: the text stays readable, its long links unbroken for a reader.
+        let text = SinglePart::builder()
+            .header(ContentType::TEXT_PLAIN)
+            .header(ContentTransferEncoding::QuotedPrintable)
+            .body(m.body.clone());
+        let message = b.singlepart(text).map_err(|e| e.to_string())?;
         self.transport
             .send(message)
             .await
