@@ -14,6 +14,7 @@ pub mod error;
 pub mod http;
 mod hub;
 pub mod limits;
+mod mailer;
 pub mod metrics;
 mod names;
 mod notices;

@@ -3,7 +3,7 @@
 //! mail (which works without logging in).
 
 use crate::accounts::{check_origin, current};
-use crate::app::mail::{mail_lang, words};
+use crate::mailer::{mail_lang, words};
 use crate::app::{store_refusal, App};
 use crate::error::{ApiError, Body, ErrorBody, ErrorCode, RefusalDetail};
 use crate::store::{NewAddress, Notice, NoticeKind as StoredKind, Player};

@@ -150,7 +150,7 @@ pub struct App {
     /// The stored games as last counted (`census.rs`).
     census: std::sync::Mutex<Option<crate::store::Counts>>,
     /// How mail is sent; none without `config.smtp`.
-    mailer: Option<mail::Mailer>,
+    mailer: Option<crate::mailer::Mailer>,
 }
 
 /// The refusal for a store's answer.

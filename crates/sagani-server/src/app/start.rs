@@ -18,7 +18,7 @@ pub enum StartError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
-    Mail(#[from] super::mail::MailSetupError),
+    Mail(#[from] crate::mailer::MailSetupError),
 }
 
 impl App {
@@ -34,7 +34,7 @@ impl App {
             None => 0,
         };
         let mailer = match &config.smtp {
-            Some(url) => Some(super::mail::Mailer::new(url, &config.mail_from)?),
+            Some(url) => Some(crate::mailer::Mailer::new(url, &config.mail_from)?),
             None => None,
         };
         fill_skeletons(&*store).await?;

@@ -209,7 +209,7 @@ pub(super) async fn delete(
     if forgotten == 0 {
         return Err(StoreError::NotFound);
     }
-    super::mail::forget(c, player).await?;
+    super::raising::forget(c, player).await?;
     c.execute(
         Both("DELETE FROM sessions WHERE player_id = $1"),
         args![player],

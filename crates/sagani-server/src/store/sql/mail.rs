@@ -2,61 +2,15 @@
 //! notice a mail tells of and claimed by one server for sending.
 
 use super::super::db::{args, from_row, Commit, Conn, Database, Sql};
-use super::super::{DueMail, Mail, MailAddress, NewAddress, NewNotice, NoticeKind, StoreError};
+use super::super::{DueMail, Mail, MailAddress, NewAddress, StoreError};
+use super::raising::forget;
 use super::SqlStore;
 use async_trait::async_trait;
 
 use Sql::Both;
 
-/// A day's number (UTC days since the epoch): at most one mail per account, subject and day.
-pub(super) fn day_of(at_ms: i64) -> i64 {
-    at_ms.div_euclid(86_400_000)
-}
-
 /// Attempts at sending a mail at most (a refused address is not tried for ever).
 const TRIES: i64 = 5;
-
-/// Puts the mail for notice `n` in the outbox, in the notice's transaction, if its account has
-/// a verified address, wants this kind mailed, and got no mail about the same subject today.
-pub(super) async fn enqueue(c: &mut dyn Conn, n: &NewNotice) -> Result<(), StoreError> {
-    let subject = match (n.kind, &n.game, &n.about) {
-        (NoticeKind::YourTurn, Some(game), _) => format!("game {game}"),
-        (NoticeKind::Challenge, _, Some(about)) => format!("challenge {about}"),
-        (NoticeKind::Challenge, Some(game), None) => format!("game {game}"),
-        _ => return Ok(()),
-    };
-    c.execute(
-        Both(
-            "INSERT INTO mail_outbox (id, player_id, kind, subject, day, game_id, about, at)
-             SELECT $1, player_id, $3, $4, $5, $6, $7, $8 FROM mail_addresses
-             WHERE player_id = $2 AND verified_at IS NOT NULL
-                 AND ((your_turn AND $3 = 'your_turn') OR (challenges AND $3 = 'challenge'))
-             ON CONFLICT (player_id, subject, day) DO NOTHING",
-        ),
-        args![
-            &n.id,
-            &n.player,
-            n.kind.as_str(),
-            subject,
-            day_of(n.at_ms),
-            &n.game,
-            &n.about,
-            n.at_ms
-        ],
-    )
-    .await?;
-    Ok(())
-}
-
-/// Forgets the account's address (the account is deleted).
-pub(super) async fn forget(c: &mut dyn Conn, player: &str) -> Result<(), StoreError> {
-    c.execute(
-        Both("DELETE FROM mail_addresses WHERE player_id = $1"),
-        args![player],
-    )
-    .await?;
-    Ok(())
-}
 
 from_row! {
     struct AddressRow {

@@ -8,6 +8,7 @@ mod games;
 mod guard;
 mod mail;
 pub(in crate::store) mod notices;
+mod raising;
 mod rows;
 mod seats;
 mod turns;

@@ -7,43 +7,7 @@ use async_trait::async_trait;
 
 use Sql::Both;
 
-/// Raises a notice, in the caller's transaction, and puts its mail in the outbox if its account
-/// wants it mailed. An account has at most one unread "your turn" notice per game: a new one
-/// moves the unread one up instead of piling up beside it.
-pub(in crate::store) async fn raise(c: &mut dyn Conn, n: &NewNotice) -> Result<(), StoreError> {
-    let moved_up = match (n.kind, &n.game) {
-        (NoticeKind::YourTurn, Some(game)) => {
-            c.execute(
-                Both(
-                    "UPDATE notices SET at = $3 WHERE player_id = $1 AND game_id = $2
-                         AND kind = 'your_turn' AND read_at IS NULL",
-                ),
-                args![&n.player, game, n.at_ms],
-            )
-            .await?
-                > 0
-        }
-        _ => false,
-    };
-    if !moved_up {
-        c.execute(
-            Both(
-                "INSERT INTO notices (id, player_id, kind, game_id, about, at)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            ),
-            args![
-                &n.id,
-                &n.player,
-                n.kind.as_str(),
-                &n.game,
-                &n.about,
-                n.at_ms
-            ],
-        )
-        .await?;
-    }
-    super::mail::enqueue(c, n).await
-}
+pub(in crate::store) use super::raising::raise;
 
 from_row! {
     struct NoticeRow {

@@ -70,7 +70,7 @@ pub(super) async fn append_move(c: &mut dyn Conn, w: &MoveWrite) -> Result<u64, 
         end::store(c, &w.game, e).await?;
     }
     for n in &w.notices {
-        super::notices::raise(c, n).await?;
+        super::raising::raise(c, n).await?;
     }
     c.changed(&w.game, rev).await?;
     Ok(rev)
