@@ -92,6 +92,14 @@ function when(ms) {
   return new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(ms));
 }
 
+/// "with Bea and Cem" in the page's language.
+function withWhom(names) {
+  if (!names || names.length === 0) return null;
+  const lang = currentLang() === 'qps' ? 'en' : currentLang();
+  const list = typeof Intl.ListFormat === 'function' ? new Intl.ListFormat(lang, { type: 'conjunction' }).format(names) : names.join(', ');
+  return t('notices.with', { names: list });
+}
+
 function item(n) {
   const href = n.kind === 'challenge' ? '/' : n.game ? `/games/${encodeURIComponent(n.game)}` : null;
   const open = href && h('a', { href, 'data-testid': 'notice-open' }, t(n.kind === 'challenge' ? 'notices.open.challenges' : 'notices.open.game'));
@@ -99,7 +107,9 @@ function item(n) {
     h('p', { class: 'notice-text' },
       n.read ? null : h('span', { class: 'notice-new', 'data-testid': 'notice-new' }, t('notices.new')),
       t(`notices.kind.${n.kind}`)),
-    h('p', { class: 'notice-meta' }, h('time', { datetime: new Date(n.at).toISOString() }, when(n.at)), open ? ' · ' : null, open));
+    h('p', { class: 'notice-meta' },
+      withWhom(n.players), n.players && n.players.length ? ' · ' : null,
+      h('time', { datetime: new Date(n.at).toISOString() }, when(n.at)), open ? ' · ' : null, open));
 }
 
 /// `/notices`: the account's notices, newest first; seeing them marks them read.

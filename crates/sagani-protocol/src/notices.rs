@@ -33,6 +33,8 @@ pub struct NoticeInfo {
     /// When it was raised, in milliseconds since the Unix epoch.
     pub at: i64,
     pub read: bool,
+    /// The other people at its game, by name (bots and guests without a name left out).
+    pub players: Vec<String>,
 }
 
 /// `GET /api/notices`: the account's latest notices, newest first (none with `count=1`), and

@@ -51,6 +51,7 @@ fn info(n: Notice) -> NoticeInfo {
         about: n.about,
         at: n.at_ms,
         read: n.read,
+        players: n.others,
     }
 }
 

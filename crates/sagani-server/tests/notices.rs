@@ -163,6 +163,7 @@ async fn notices_of_moves(one: &str, two: &str) {
     let list = notices(&mut bob_there).await;
     assert_eq!(kinds(&list), [("your_turn".to_string(), g.clone())]);
     assert_eq!(list["notices"][0]["read"], false);
+    assert_eq!(list["notices"][0]["players"], json!(["Ann"]));
     assert_eq!(list["mail"], false);
     // Back and forth: still one unread "your turn" of this game for Bob.
     pass_turn_to(&mut ann, &g, &tokens, 0).await;

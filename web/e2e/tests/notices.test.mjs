@@ -89,6 +89,8 @@ describe('notices', () => {
         return r.headers.get('set-cookie').split(';')[0].split('=');
       })();
       await passTurnTo(ann, g, 1);
+      // Whatever Ann got while the game began is read: nothing unread.
+      await ann('POST', '/api/notices/read', { upto: Date.now() + 60_000 });
       const browser = await launchBrowser({ locale, bypassCSP: true, viewport: { width: 1200, height: 800 } });
       t.after(() => browser.close());
       await browser.addCookies([{ name: annCookie[0], value: annCookie[1], url: server.url }]);
@@ -111,6 +113,7 @@ describe('notices', () => {
       await page.waitForSelector('[data-testid=notice]');
       assert.equal(await page.textContent('[data-testid=notice] .notice-text'), `${lang === 'en' ? 'new' : 'neu'}${words.kind}`);
       assert.equal(await page.getAttribute('[data-testid=notice-open]', 'href'), `/games/${g.id}`);
+      assert.ok((await page.textContent('[data-testid=notice] .notice-meta')).startsWith(`${lang === 'en' ? 'with' : 'mit'} Bob${lang} · `));
       assert.equal(await page.textContent('[data-testid=notice-open]'), words.open);
       await page.waitForSelector('[data-testid=notices-count]', { state: 'hidden' });
       await page.waitForFunction((title) => document.title === title, words.title);
