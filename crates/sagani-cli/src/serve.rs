@@ -52,7 +52,11 @@ pub struct Args {
     #[arg(long, value_name = "URL")]
     smtp: Option<String>,
     /// The sender of the mails, e.g. "Sagani <sagani@sagani.example>".
-    #[arg(long, value_name = "ADDRESS", default_value = "Sagani <sagani@localhost>")]
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        default_value = "Sagani <sagani@localhost>"
+    )]
     mail_from: String,
     /// Seat claims per second one client address may send (0: no limit).
     #[arg(long, default_value_t = Limits::default().claims_per_ip)]

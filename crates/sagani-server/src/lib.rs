@@ -114,9 +114,15 @@ pub fn router(app: Arc<App>) -> Router {
         // Notices and mail.
         .route("/api/notices", get(notices::list))
         .route("/api/notices/read", post(notices::read))
-        .route("/api/me/email", get(notices::get_mail).put(notices::put_mail))
+        .route(
+            "/api/me/email",
+            get(notices::get_mail).put(notices::put_mail),
+        )
         .route("/api/mail/verify", get(notices::verify))
-        .route("/api/mail/stop", get(notices::stop).post(notices::stop_post))
+        .route(
+            "/api/mail/stop",
+            get(notices::stop).post(notices::stop_post),
+        )
         .route("/notices", get(web::page))
         .fallback(web::fallback)
         .method_not_allowed_fallback(routes::method_not_allowed)

@@ -81,7 +81,9 @@ impl Mailer {
 fn has_password(url: &str) -> bool {
     url.split_once("://")
         .and_then(|(_, rest)| rest.split(['/', '?']).next())
-        .is_some_and(|auth| auth.contains('@') && auth.split('@').next().unwrap_or("").contains(':'))
+        .is_some_and(|auth| {
+            auth.contains('@') && auth.split('@').next().unwrap_or("").contains(':')
+        })
 }
 
 /// The URL with its password left out (for messages).
@@ -126,7 +128,9 @@ fn catalogue(lang: &str) -> &'static HashMap<String, String> {
             })
             .collect()
     });
-    all.get(lang).or_else(|| all.get("en")).expect("the English catalogue")
+    all.get(lang)
+        .or_else(|| all.get("en"))
+        .expect("the English catalogue")
 }
 
 /// Message `key` in `lang` with its `{placeholders}` filled in.
@@ -146,4 +150,3 @@ pub fn words(lang: &str, key: &str, fill: &[(&str, &str)]) -> String {
 pub fn mail_lang(lang: &str) -> &'static str {
     LANGS.into_iter().find(|l| *l == lang).unwrap_or("en")
 }
-

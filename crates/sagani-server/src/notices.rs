@@ -3,9 +3,9 @@
 //! mail (which works without logging in).
 
 use crate::accounts::{check_origin, current};
-use crate::mailer::{mail_lang, words};
 use crate::app::{store_refusal, App};
 use crate::error::{ApiError, Body, ErrorBody, ErrorCode, RefusalDetail};
+use crate::mailer::{mail_lang, words};
 use crate::store::{NewAddress, Notice, NoticeKind as StoredKind, Player};
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -124,11 +124,17 @@ pub async fn get_mail(
 fn check_address(address: &str) -> Result<String, ApiError> {
     let a = address.trim();
     let refuse = || ApiError::refused(RefusalDetail::MailAddress);
-    if a.is_empty() || a.len() > ADDRESS_MAX || a.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    if a.is_empty()
+        || a.len() > ADDRESS_MAX
+        || a.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
         return Err(refuse());
     }
     let (local, domain) = a.split_once('@').ok_or_else(refuse)?;
-    if local.is_empty() || domain.contains('@') || !domain.contains('.') || domain.starts_with('.')
+    if local.is_empty()
+        || domain.contains('@')
+        || !domain.contains('.')
+        || domain.starts_with('.')
         || domain.ends_with('.')
     {
         return Err(refuse());
@@ -218,7 +224,10 @@ pub async fn put_mail(
 /// whether it worked (`?mail=verified` or `?mail=expired`).
 #[utoipa::path(get, path = "/api/mail/verify", params(MailToken),
     responses((status = 303, description = "to `/account?mail=verified`, or `/account?mail=expired` for a link that expired or was replaced")))]
-pub async fn verify(State(app): State<Arc<App>>, Query(q): Query<MailToken>) -> Result<Response, ApiError> {
+pub async fn verify(
+    State(app): State<Arc<App>>,
+    Query(q): Query<MailToken>,
+) -> Result<Response, ApiError> {
     let verified = app
         .store
         .verify_mail(&crate::secret::hash(&q.token), app.now_ms())
@@ -236,7 +245,10 @@ pub async fn verify(State(app): State<Arc<App>>, Query(q): Query<MailToken>) -> 
 /// answers a page that says so; `POST` is the one-click unsubscribe of RFC 8058.
 #[utoipa::path(get, path = "/api/mail/stop", params(MailToken),
     responses((status = 200, content_type = "text/html", description = "a page that says the mail stopped (or that the link stops nothing)")))]
-pub async fn stop(State(app): State<Arc<App>>, Query(q): Query<MailToken>) -> Result<Response, ApiError> {
+pub async fn stop(
+    State(app): State<Arc<App>>,
+    Query(q): Query<MailToken>,
+) -> Result<Response, ApiError> {
     let lang = app
         .store
         .stop_mail(&crate::secret::hash(&q.token))

@@ -20,7 +20,11 @@ use std::time::Duration;
 const DAY_MS: i64 = 86_400_000;
 
 /// A server on `store` whose time is `clock`, mailing through `smtp` if given.
-async fn serve(store: Arc<dyn Store>, clock: Arc<ManualClock>, smtp: Option<&str>) -> (String, Arc<App>) {
+async fn serve(
+    store: Arc<dyn Store>,
+    clock: Arc<ManualClock>,
+    smtp: Option<&str>,
+) -> (String, Arc<App>) {
     let config = Config {
         limits: Limits {
             claims_per_ip: 0,
@@ -73,14 +77,20 @@ async fn send(b: &mut Browser, method: &str, path: &str, body: Option<Value>) ->
 async fn game(ann: &mut Browser, bob: &mut Browser, clock: Value) -> (String, [String; 2]) {
     let seats = json!([{"kind":"human"}, {"kind":"human"}]);
     let made = ok(ann
-        .send("POST", "/api/games", Some(json!({ "seats": seats, "clock": clock })))
+        .send(
+            "POST",
+            "/api/games",
+            Some(json!({ "seats": seats, "clock": clock })),
+        )
         .await);
     let game = made["game"].as_str().unwrap().to_string();
     let invite = |i: usize| made["invites"][i]["code"].as_str().unwrap().to_string();
     let mut tokens = Vec::new();
     for (b, i) in [(ann, 0), (bob, 1)] {
         let path = format!("/api/games/{game}/join");
-        let j = ok(b.send("POST", &path, Some(json!({ "invite": invite(i) }))).await);
+        let j = ok(b
+            .send("POST", &path, Some(json!({ "invite": invite(i) })))
+            .await);
         tokens.push(j["token"].as_str().unwrap().to_string());
     }
     (game, [tokens[0].clone(), tokens[1].clone()])
@@ -101,7 +111,8 @@ async fn step(b: &mut Browser, game: &str, tokens: &[String; 2]) -> Option<usize
     let t = &tokens[seat];
     let s = ok(b.get_with(&format!("/api/games/{game}"), t).await);
     let body = json!({ "version": s["version"], "move": s["legal"][0] });
-    ok(b.post_with(&format!("/api/games/{game}/moves"), t, body).await);
+    ok(b.post_with(&format!("/api/games/{game}/moves"), t, body)
+        .await);
     Some(seat)
 }
 
@@ -155,7 +166,10 @@ async fn notices_of_moves(one: &str, two: &str) {
     let (rt, rt_tokens) = game(&mut ann, &mut bob, realtime).await;
     step(&mut ann, &rt, &rt_tokens).await;
     step(&mut ann, &rt, &rt_tokens).await;
-    assert_eq!((unread(&mut ann).await, unread(&mut bob_there).await), (0, 0));
+    assert_eq!(
+        (unread(&mut ann).await, unread(&mut bob_there).await),
+        (0, 0)
+    );
     // A turn-based game: Bob's turn once Ann moved.
     let (g, tokens) = game(&mut ann, &mut bob, json!({"kind":"turn","days":1})).await;
     pass_turn_to(&mut ann, &g, &tokens, 1).await;
@@ -173,20 +187,36 @@ async fn notices_of_moves(one: &str, two: &str) {
     assert_eq!(list["unread"], 1);
     // Read: none unread.
     let upto = list["notices"][0]["at"].clone();
-    let read = ok(send(&mut bob_there, "POST", "/api/notices/read", Some(json!({ "upto": upto }))).await);
+    let read = ok(send(
+        &mut bob_there,
+        "POST",
+        "/api/notices/read",
+        Some(json!({ "upto": upto })),
+    )
+    .await);
     assert_eq!(read["unread"], 0);
     assert_eq!(notices(&mut bob).await["notices"][0]["read"], true);
     // Another site's page may not mark them.
     let mut elsewhere = Browser::new(one);
     elsewhere.cookie = bob.cookie.clone();
     elsewhere.origin = Some("https://evil.example".into());
-    let a = send(&mut elsewhere, "POST", "/api/notices/read", Some(json!({ "upto": upto }))).await;
+    let a = send(
+        &mut elsewhere,
+        "POST",
+        "/api/notices/read",
+        Some(json!({ "upto": upto })),
+    )
+    .await;
     assert_eq!(a.status, 403);
     // To the end: "game over" for both.
     while step(&mut ann, &g, &tokens).await.is_some() {}
     for b in [&mut ann, &mut bob_there] {
         let list = notices(b).await;
-        assert_eq!(kinds(&list)[0], ("game_over".to_string(), g.clone()), "{list}");
+        assert_eq!(
+            kinds(&list)[0],
+            ("game_over".to_string(), g.clone()),
+            "{list}"
+        );
     }
 }
 
@@ -218,20 +248,46 @@ async fn without_smtp_mail_is_off() {
     let mut ann = Browser::signed_up(&url, "Ann").await;
     assert_eq!(notices(&mut ann).await["mail"], false);
     let settings = ok(send(&mut ann, "GET", "/api/me/email", None).await);
-    assert_eq!(settings, json!({"mail": false, "verified": false, "your_turn": false, "challenges": false}));
-    let a = send(&mut ann, "PUT", "/api/me/email", Some(json!({"address": "ann@example.org", "your_turn": true}))).await;
-    assert_eq!((a.status, &a.body["detail"]["kind"]), (400, &json!("mail_off")), "{}", a.body);
+    assert_eq!(
+        settings,
+        json!({"mail": false, "verified": false, "your_turn": false, "challenges": false})
+    );
+    let a = send(
+        &mut ann,
+        "PUT",
+        "/api/me/email",
+        Some(json!({"address": "ann@example.org", "your_turn": true})),
+    )
+    .await;
+    assert_eq!(
+        (a.status, &a.body["detail"]["kind"]),
+        (400, &json!("mail_off")),
+        "{}",
+        a.body
+    );
 }
 
 /// Sets `address` for the browser's account (in German) and opens the link mailed to it.
 async fn verified(b: &mut Browser, smtp: &Receiver, address: &str) {
     let before = smtp.mails_to(address).len();
-    let a = ok(send(b, "PUT", "/api/me/email", Some(json!({"address": address, "lang": "de", "your_turn": true}))).await);
-    assert_eq!((a["mail"].clone(), a["verified"].clone()), (json!(true), json!(false)), "{a}");
+    let a = ok(send(
+        b,
+        "PUT",
+        "/api/me/email",
+        Some(json!({"address": address, "lang": "de", "your_turn": true})),
+    )
+    .await);
+    assert_eq!(
+        (a["mail"].clone(), a["verified"].clone()),
+        (json!(true), json!(false)),
+        "{a}"
+    );
     let mail = smtp.wait_for(address, before + 1).await.pop().unwrap();
     assert_eq!(mail.subject(), "Bestätige deine E-Mail-Adresse für Sagani");
     assert!(mail.header("List-Unsubscribe").is_none());
-    let link = mail.link(&format!("{}/api/mail/verify?token=", b.url)).expect("a link");
+    let link = mail
+        .link(&format!("{}/api/mail/verify?token=", b.url))
+        .expect("a link");
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -262,7 +318,13 @@ async fn turn_mails_once_a_day_until_stopped() {
     let (url, _app) = serve(store, time.clone(), Some(&smtp.url)).await;
     let mut ann = Browser::signed_up(&url, "Ann").await;
     let mut bob = Browser::signed_up(&url, "Bob").await;
-    let bad = send(&mut ann, "PUT", "/api/me/email", Some(json!({"address": "not an address"}))).await;
+    let bad = send(
+        &mut ann,
+        "PUT",
+        "/api/me/email",
+        Some(json!({"address": "not an address"})),
+    )
+    .await;
     assert_eq!(bad.body["detail"]["kind"], "mail_address");
     verified(&mut ann, &smtp, "ann@example.org").await;
     verified(&mut bob, &smtp, "bob@example.org").await;
@@ -276,9 +338,14 @@ async fn turn_mails_once_a_day_until_stopped() {
     assert_eq!(mail.subject(), "Du bist am Zug bei Sagani");
     let text = mail.text();
     assert!(text.contains(&format!("{url}/games/{g}")), "{text}");
-    let stop = mail.link(&format!("{url}/api/mail/stop?token=")).expect("a stop link");
+    let stop = mail
+        .link(&format!("{url}/api/mail/stop?token="))
+        .expect("a stop link");
     assert_eq!(mail.header("List-Unsubscribe"), Some(format!("<{stop}>")));
-    assert_eq!(mail.header("List-Unsubscribe-Post").as_deref(), Some("List-Unsubscribe=One-Click"));
+    assert_eq!(
+        mail.header("List-Unsubscribe-Post").as_deref(),
+        Some("List-Unsubscribe=One-Click")
+    );
     // The same day: Ann's turn again, and Bob's twice (his first mail of this game); Ann gets
     // no second mail.
     pass_turn_to(&mut ann, &g, &tokens, 1).await;
@@ -299,18 +366,27 @@ async fn turn_mails_once_a_day_until_stopped() {
     let words = page.text().await.unwrap();
     assert!(words.contains("Keine Mails mehr"), "{words}");
     let a = ok(send(&mut ann, "GET", "/api/me/email", None).await);
-    assert_eq!((a["your_turn"].clone(), a["challenges"].clone()), (json!(false), json!(false)));
+    assert_eq!(
+        (a["your_turn"].clone(), a["challenges"].clone()),
+        (json!(false), json!(false))
+    );
     time.advance(DAY_MS);
     pass_turn_to(&mut ann, &g, &tokens, 0).await;
     assert_eq!(notices(&mut ann).await["notices"][0]["kind"], "your_turn");
     pass_turn_to(&mut ann, &g, &tokens, 1).await;
     smtp.wait_for("bob@example.org", 4).await;
-    assert_eq!(turn_mails(&smtp, "ann@example.org", &g).len(), 2, "no mail after the stop");
+    assert_eq!(
+        turn_mails(&smtp, "ann@example.org", &g).len(),
+        2,
+        "no mail after the stop"
+    );
     // One click (RFC 8058) works the same; a made-up token stops nothing.
     let client = reqwest::Client::new();
     let posted = client.post(&stop).send().await.unwrap();
     assert_eq!(posted.status(), 200);
-    let none = reqwest::get(format!("{url}/api/mail/stop?token=made-up")).await.unwrap();
+    let none = reqwest::get(format!("{url}/api/mail/stop?token=made-up"))
+        .await
+        .unwrap();
     assert!(none.text().await.unwrap().contains("Nothing to stop"));
 }
 
@@ -338,8 +414,16 @@ async fn two_postgres_servers_send_each_mail_once() {
     smtp.wait_for("ann@example.org", 1 + games.len()).await;
     // Every mail is done: none due even once any lease would have ended.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while !a.due_mails(time_now(&time) + DAY_MS, 100).await.unwrap().is_empty() {
-        assert!(tokio::time::Instant::now() < deadline, "the outbox never empties");
+    while !a
+        .due_mails(time_now(&time) + DAY_MS, 100)
+        .await
+        .unwrap()
+        .is_empty()
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the outbox never empties"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     for g in &games {

@@ -57,7 +57,13 @@ impl App {
             let token = crate::secret::random_hex(16);
             let claimed = self
                 .store
-                .claim_mail(&id, &self.holder, now, now + LEASE_MS, &crate::secret::hash(&token))
+                .claim_mail(
+                    &id,
+                    &self.holder,
+                    now,
+                    now + LEASE_MS,
+                    &crate::secret::hash(&token),
+                )
                 .await?;
             let Some(mail) = claimed else { continue };
             if let Some(to) = &mail.to {
@@ -71,7 +77,9 @@ impl App {
                 }
                 sent += 1;
             }
-            self.store.mail_done(&mail.id, &self.holder, self.now_ms()).await?;
+            self.store
+                .mail_done(&mail.id, &self.holder, self.now_ms())
+                .await?;
         }
         Ok(sent)
     }

@@ -37,7 +37,15 @@ pub(super) fn raised_by_move(
     if next.is_over() {
         let people = seats
             .iter()
-            .filter(|s| matches!(s, SavedSeat::Human { token_hash: Some(_), .. }))
+            .filter(|s| {
+                matches!(
+                    s,
+                    SavedSeat::Human {
+                        token_hash: Some(_),
+                        ..
+                    }
+                )
+            })
             .count();
         if people < 2 {
             return Vec::new();

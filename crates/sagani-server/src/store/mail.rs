@@ -69,8 +69,11 @@ pub trait Mail: Send + Sync {
 
     /// Verifies the address whose link token hashes to `token_hash`, if the link has not
     /// expired by `now_ms`: the account's id.
-    async fn verify_mail(&self, token_hash: &str, now_ms: i64)
-        -> Result<Option<String>, StoreError>;
+    async fn verify_mail(
+        &self,
+        token_hash: &str,
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError>;
 
     /// Mails not yet sent nor held by a server at `now_ms`, oldest first.
     async fn due_mails(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError>;

@@ -272,7 +272,10 @@ impl sagani_server::store::Mail for Intercepted {
     ) -> Result<Option<sagani_server::store::MailAddress>, StoreError> {
         self.inner.mail_address(player).await
     }
-    async fn set_mail_address(&self, a: &sagani_server::store::NewAddress) -> Result<(), StoreError> {
+    async fn set_mail_address(
+        &self,
+        a: &sagani_server::store::NewAddress,
+    ) -> Result<(), StoreError> {
         self.inner.set_mail_address(a).await
     }
     async fn remove_mail_address(&self, player: &str) -> Result<(), StoreError> {

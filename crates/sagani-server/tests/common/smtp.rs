@@ -93,7 +93,9 @@ fn base64(s: &str) -> Vec<u8> {
     let mut out = Vec::new();
     let (mut acc, mut bits) = (0u32, 0);
     for c in s.bytes() {
-        let Some(v) = A.iter().position(|a| *a == c) else { continue };
+        let Some(v) = A.iter().position(|a| *a == c) else {
+            continue;
+        };
         acc = (acc << 6) | v as u32;
         bits += 6;
         if bits >= 8 {
@@ -168,7 +170,9 @@ impl Receiver {
         let (kept, told) = (mails.clone(), arrived.clone());
         let task = tokio::spawn(async move {
             loop {
-                let Ok((socket, _)) = listener.accept().await else { return };
+                let Ok((socket, _)) = listener.accept().await else {
+                    return;
+                };
                 let (kept, told) = (kept.clone(), told.clone());
                 tokio::spawn(async move {
                     let _ = session(socket, kept, told).await;

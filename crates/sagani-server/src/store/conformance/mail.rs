@@ -38,7 +38,11 @@ pub async fn mail_outbox((a, b): Handles) {
     a.set_mail_address(&address("h1")).await.unwrap();
     assert!(a.set_mail_choices("p1", true, false).await.unwrap());
     a.raise_notice(&turn("n1", "g1", T0)).await.unwrap();
-    assert_eq!(b.due_mails(T0, 10).await.unwrap(), Vec::<String>::new(), "unverified");
+    assert_eq!(
+        b.due_mails(T0, 10).await.unwrap(),
+        Vec::<String>::new(),
+        "unverified"
+    );
     // An expired link verifies nothing; the right one in time does, once.
     assert_eq!(b.verify_mail("h1", T0 + 2 * DAY).await, Ok(None));
     assert_eq!(b.verify_mail("wrong", T0).await, Ok(None));
@@ -86,7 +90,9 @@ pub async fn mail_outbox((a, b): Handles) {
     assert_eq!(b.stop_mail(stop).await, Ok(Some("de".into())));
     let got = a.mail_address("p1").await.unwrap().unwrap();
     assert!(!got.your_turn && !got.challenges);
-    a.raise_notice(&turn("n7", "g1", T0 + 2 * DAY)).await.unwrap();
+    a.raise_notice(&turn("n7", "g1", T0 + 2 * DAY))
+        .await
+        .unwrap();
     assert_eq!(b.due_mails(T0 + 2 * DAY, 10).await.unwrap(), ["n4", "n6"]);
     // A mail claimed after it stopped is not to be sent.
     let held = a

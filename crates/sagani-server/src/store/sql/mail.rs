@@ -253,9 +253,7 @@ impl<D: Database> Mail for SqlStore<D> {
     ) -> Result<Option<DueMail>, StoreError> {
         let (id, holder, stop_hash) = (id.to_string(), holder.to_string(), stop_hash.to_string());
         self.write(Commit::Atomic, move |c| {
-            Box::pin(
-                async move { claim(c, &id, &holder, now_ms, until_ms, &stop_hash).await },
-            )
+            Box::pin(async move { claim(c, &id, &holder, now_ms, until_ms, &stop_hash).await })
         })
         .await
     }

@@ -1,10 +1,10 @@
 //! An account's notices: raised inside the write of the event they tell of, listed, marked read.
 
 use super::super::db::{args, from_row, Commit, Conn, Database, Sql, Value};
-use std::collections::HashMap;
 use super::super::{NewNotice, Notice, NoticeKind, Notices, StoreError};
 use super::SqlStore;
 use async_trait::async_trait;
+use std::collections::HashMap;
 
 use Sql::{Both, Each};
 

@@ -91,4 +91,3 @@ pub(super) async fn forget(c: &mut dyn Conn, player: &str) -> Result<(), StoreEr
     .await?;
     Ok(())
 }
-
