@@ -208,15 +208,18 @@ async fn notices_of_moves(one: &str, two: &str) {
     )
     .await;
     assert_eq!(a.status, 403);
-    // To the end: "game over" for both.
+    // To the end: "game over" for both, and no turn left unread in it.
     while step(&mut ann, &g, &tokens).await.is_some() {}
     for b in [&mut ann, &mut bob_there] {
         let list = notices(b).await;
-        assert_eq!(
-            kinds(&list)[0],
-            ("game_over".to_string(), g.clone()),
-            "{list}"
-        );
+        let of_g: Vec<(&str, bool)> = list["notices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["game"] == g.as_str() && n["read"] == false)
+            .map(|n| (n["kind"].as_str().unwrap(), n["read"].as_bool().unwrap()))
+            .collect();
+        assert_eq!(of_g, [("game_over", false)], "{list}");
     }
 }
 

@@ -71,4 +71,15 @@ pub async fn your_turn_notices_do_not_pile_up((a, b): Handles) {
         .collect();
     assert_eq!(ids, ["n3", "n1"]);
     assert_eq!(a.unread_notices("p1").await, Ok(1));
+    // The game ends: its turn is no longer to take.
+    b.raise_notice(&notice("n4", "p1", NoticeKind::GameOver, 4_000))
+        .await
+        .unwrap();
+    let listed = a.notices("p1", 10).await.unwrap();
+    let unread: Vec<&str> = listed
+        .iter()
+        .filter(|n| !n.read)
+        .map(|n| n.id.as_str())
+        .collect();
+    assert_eq!(unread, ["n4"]);
 }

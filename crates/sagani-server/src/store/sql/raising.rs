@@ -9,7 +9,7 @@ use Sql::Both;
 
 /// Raises a notice, in the caller's transaction, and puts its mail in the outbox if its account
 /// wants it mailed. An account has at most one unread "your turn" notice per game: a new one
-/// moves the unread one up instead of piling up beside it.
+/// moves the unread one up instead of piling up beside it; "game over" marks it read.
 pub(in crate::store) async fn raise(c: &mut dyn Conn, n: &NewNotice) -> Result<(), StoreError> {
     let moved_up = match (n.kind, &n.game) {
         (NoticeKind::YourTurn, Some(game)) => {
@@ -22,6 +22,18 @@ pub(in crate::store) async fn raise(c: &mut dyn Conn, n: &NewNotice) -> Result<(
             )
             .await?
                 > 0
+        }
+        (NoticeKind::GameOver, Some(game)) => {
+            // Over: no more turns to take in it.
+            c.execute(
+                Both(
+                    "UPDATE notices SET read_at = $3 WHERE player_id = $1 AND game_id = $2
+                         AND kind = 'your_turn' AND read_at IS NULL",
+                ),
+                args![&n.player, game, n.at_ms],
+            )
+            .await?;
+            false
         }
         _ => false,
     };
