@@ -22,9 +22,13 @@ pub async fn notices((a, b): Handles) {
     a.raise_notice(&notice("n1", "p1", NoticeKind::YourTurn, 1_000))
         .await
         .unwrap();
-    a.raise_notice(&notice("n2", "p1", NoticeKind::GameOver, 2_000))
-        .await
-        .unwrap();
+    // Another game's end (the end of g1 would mark its turn read).
+    a.raise_notice(&NewNotice {
+        game: Some("g2".into()),
+        ..notice("n2", "p1", NoticeKind::GameOver, 2_000)
+    })
+    .await
+    .unwrap();
     b.raise_notice(&notice("n3", "p2", NoticeKind::Challenge, 1_500))
         .await
         .unwrap();
@@ -32,7 +36,7 @@ pub async fn notices((a, b): Handles) {
     let ids: Vec<&str> = listed.iter().map(|n| n.id.as_str()).collect();
     assert_eq!(ids, ["n2", "n1"]);
     assert_eq!(listed[0].kind, NoticeKind::GameOver);
-    assert_eq!(listed[0].game.as_deref(), Some("g1"));
+    assert_eq!(listed[0].game.as_deref(), Some("g2"));
     assert_eq!(b.unread_notices("p1").await, Ok(2));
     // Read up to the first one: the later one stays unread, the other account's untouched.
     assert_eq!(a.read_notices("p1", 1_000, 3_000).await, Ok(1));
