@@ -439,3 +439,81 @@ fn time_now(time: &ManualClock) -> i64 {
     use sagani_server::clock::Clock;
     time.now_ms()
 }
+
+/// What raising a notice costs a move on PostgreSQL: 300 moves stored as one statement (no
+/// notice) against 300 stored with a "your turn" notice (a transaction), the median of each.
+/// A measurement, not a check: `cargo test -p sagani-server --test notices -- --ignored
+/// --nocapture` with SAGANI_TEST_POSTGRES set.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn what_a_notice_costs_a_move() {
+    use sagani_server::store::conformance::game;
+    use sagani_server::store::{MoveWrite, NewNotice, NewPlayer, NoticeKind, Progress, SavedSeat};
+    let Some(db) = TestDatabase::create("what_a_notice_costs_a_move").await else {
+        return;
+    };
+    let store: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
+    store
+        .sign_up(&NewPlayer {
+            id: "p1".into(),
+            name: "Ann".into(),
+            key: "ann".into(),
+            skeleton: "ann".into(),
+            password: "x".into(),
+            created_at: 1,
+        })
+        .await
+        .unwrap();
+    let playing = Progress {
+        over: false,
+        bot_to_act: false,
+        deadline_ms: None,
+    };
+    let mut medians = Vec::new();
+    for (g, with_notice) in [
+        ("plain", false),
+        ("noticed", true),
+        ("plain2", false),
+        ("noticed2", true),
+    ] {
+        let seats = vec![SavedSeat::human("i".into()), SavedSeat::human("j".into())];
+        store
+            .create(&game(g, seats), playing, None, None)
+            .await
+            .unwrap();
+        let mut times = Vec::new();
+        for n in 0..300u64 {
+            let w = MoveWrite {
+                game: g.into(),
+                n,
+                seat: (n % 2) as u8,
+                mv: sagani_core::Move::Pass,
+                token_hash: None,
+                at_ms: 1_900_000_000_000 + n as i64,
+                start_ms: None,
+                after: playing,
+                end: None,
+                notices: if with_notice {
+                    vec![NewNotice {
+                        id: format!("{g}-{n}"),
+                        player: "p1".into(),
+                        kind: NoticeKind::YourTurn,
+                        game: Some(g.into()),
+                        about: None,
+                        at_ms: 1_900_000_000_000 + n as i64,
+                    }]
+                } else {
+                    Vec::new()
+                },
+            };
+            let t = std::time::Instant::now();
+            store.append_move(&w).await.unwrap();
+            times.push(t.elapsed().as_micros());
+        }
+        times.sort();
+        medians.push((g, times[150], times[285]));
+    }
+    for (g, median, p95) in medians {
+        eprintln!("{g}: median {median} µs, 95th percentile {p95} µs");
+    }
+}
