@@ -152,6 +152,8 @@ export function mailSettings() {
   const box = h('section', { class: 'card mail-card', 'data-testid': 'mail-settings' }, h('h2', {}, t('notices.mail.title')));
   const params = new URLSearchParams(location.search);
   const arrived = params.get('mail');
+  // Said once: a reload of the page does not say it again.
+  if (arrived) history.replaceState(history.state, '', location.pathname);
   api('GET', '/api/me/email').then((s) => draw(box, s, arrived)).catch((e) => {
     box.append(h('p', { class: 'error', role: 'alert' }, refusalText(e)));
   });
@@ -202,6 +204,13 @@ function draw(box, s, arrived) {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const a = address.value.trim();
+    // What the server would refuse is said at once, without asking it.
+    if (a && (a.length > 254 || !/^[^\s@]+@[^\s@.][^\s@]*\.[^\s@]*[^\s@.]$/.test(a))) {
+      error.textContent = t('error.detail.mail_address');
+      error.hidden = false;
+      address.focus();
+      return;
+    }
     send(a ? { address: a, lang: currentLang() === 'de' ? 'de' : 'en', your_turn: yourTurn.checked, challenges: challenges.checked } : { address: null });
   });
   if (remove) remove.addEventListener('click', () => send({ address: null }));

@@ -7,6 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
@@ -132,6 +133,107 @@ describe('notices', () => {
       await page.locator('[data-testid=mail-settings]').scrollIntoViewIfNeeded();
       await screenshot(page, `notices-mail-off-${lang}`);
       assert.deepEqual(await axe(page), [], `${locale} /account`);
+      assert.deepEqual(errors, []);
+    });
+  }
+});
+
+/// A mail server that keeps what it is given (enough SMTP for the server's mailer).
+async function mailSink() {
+  const mails = [];
+  const server = createServer((socket) => {
+    let buffer = '';
+    let data = null;
+    socket.write('220 sink ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      let i;
+      while ((i = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (data !== null) {
+          if (line === '.') {
+            mails.push(data.join('\n'));
+            data = null;
+            socket.write('250 kept\r\n');
+          } else {
+            data.push(line.startsWith('.') ? line.slice(1) : line);
+          }
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO') socket.write('250-sink\r\n250 8BITMIME\r\n');
+        else if (verb === 'DATA') {
+          data = [];
+          socket.write('354 go on\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 OK\r\n');
+      }
+    });
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `smtp://127.0.0.1:${server.address().port}`, mails, close: () => server.close() };
+}
+
+describe('mail settings on a server that sends mail', () => {
+  let server;
+  let sink;
+
+  before(async () => {
+    sink = await mailSink();
+    server = await startServer({ extraArgs: ['--smtp', sink.url] });
+  });
+
+  after(async () => {
+    await server?.stop();
+    sink?.close();
+  });
+
+  for (const [locale, lang, words] of [
+    ['en-US', 'en', { sent: 'We sent a link to', confirmed: 'Your address is confirmed.', subject: 'Confirm your e-mail address for Sagani' }],
+    ['de-DE', 'de', { sent: 'Wir haben einen Link an', confirmed: 'Deine Adresse ist bestätigt.', subject: 'Best' }],
+  ]) {
+    test(`an address, its link, the choices (${lang})`, async (t) => {
+      await account(server.url, `Cleo${lang}`);
+      const login = await fetch(`${server.url}/api/session`, {
+        method: 'POST', headers: { 'content-type': 'application/json', origin: server.url },
+        body: JSON.stringify({ name: `Cleo${lang}`, password: `Cleo${lang}'s secret` }),
+      });
+      const [name, value] = login.headers.get('set-cookie').split(';')[0].split('=');
+      const browser = await launchBrowser({ locale, bypassCSP: true, viewport: { width: 1200, height: 900 } });
+      t.after(() => browser.close());
+      await browser.addCookies([{ name, value, url: server.url }]);
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${server.url}/account`);
+      await page.waitForSelector('[data-testid=mail-address]');
+      // Not an address: said beside the form, in the page's words.
+      await page.fill('[data-testid=mail-address]', 'not an address');
+      await page.click('[data-testid=mail-save]');
+      await page.waitForSelector('[data-testid=mail-error]:not([hidden])');
+      const address = `cleo-${lang}@example.org`;
+      await page.fill('[data-testid=mail-address]', address);
+      await page.check('[data-testid=mail-your-turn]');
+      const before = sink.mails.length;
+      await page.click('[data-testid=mail-save]');
+      await page.waitForFunction((w) => document.querySelector('[data-testid=mail-status]')?.textContent.startsWith(w), words.sent);
+      await page.locator('[data-testid=mail-settings]').scrollIntoViewIfNeeded();
+      await screenshot(page, `notices-mail-sent-${lang}`);
+      assert.deepEqual(await axe(page), [], `${locale} /account with mail`);
+      // The mail came, in the page's language; its link confirms the address.
+      assert.equal(sink.mails.length, before + 1);
+      const mail = sink.mails[before].replace(/=\n/g, '').replace(/=3D/g, '=');
+      assert.ok(mail.includes(address), mail);
+      const link = mail.match(/http:\/\/[^\s]+\/api\/mail\/verify\?token=[0-9a-f]+/)[0];
+      await page.goto(link);
+      await page.waitForSelector('[data-testid=mail-status]');
+      assert.equal(await page.textContent('[data-testid=mail-status]'), words.confirmed);
+      assert.ok(await page.isChecked('[data-testid=mail-your-turn]'));
+      assert.ok(!(await page.isChecked('[data-testid=mail-challenges]')));
+      await page.locator('[data-testid=mail-settings]').scrollIntoViewIfNeeded();
+      await screenshot(page, `notices-mail-confirmed-${lang}`);
+      const settings = await (await fetch(`${server.url}/api/me/email`, { headers: { cookie: `${name}=${value}` } })).json();
+      assert.deepEqual(settings, { mail: true, address, verified: true, your_turn: true, challenges: false });
       assert.deepEqual(errors, []);
     });
   }
