@@ -48,7 +48,14 @@ impl Mailer {
 
     pub async fn send(&self, m: &Written, to: &str, stop: Option<&str>) -> Result<(), String> {
         let to: Mailbox = to.parse().map_err(|e| format!("{e}"))?;
+        // A message id in the sender's domain: mail servers and filters expect one.
+        let id = format!(
+            "<{}@{}>",
+            crate::secret::random_hex(16),
+            self.from.email.domain()
+        );
         let mut b = Message::builder()
+            .message_id(Some(id))
             .from(self.from.clone())
             .to(to)
             .subject(&m.subject);
