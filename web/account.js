@@ -9,6 +9,7 @@ import { num, t } from './i18n.js';
 import { checkDisplayName, checkName, checkPassword, DISPLAY_NAME_MAX, displayLength, length, NAME_MAX } from './names.js';
 import { detailText, refusalText } from './refusals.js';
 import { siteBar } from './rules.js';
+import { mailSettings } from './notices.js';
 
 const NAME_KEY = 'sagani.name';
 
@@ -192,6 +193,7 @@ export async function accountPage(app) {
           await api('PUT', '/api/me/password', { body: v });
           done.hidden = false;
         }), done),
+      mailSettings(),
       h('section', { class: 'card danger-card' },
         h('h2', {}, t('account.delete.title')),
         h('p', {}, t('account.delete.text')),

@@ -9,6 +9,7 @@ import { botName, shortName } from './words.js';
 import { controlText } from './clock.js';
 import { dayText } from './daily.js';
 import { startBadge } from './panels.js';
+import { noticesLink } from './notices.js';
 
 export function bar(table, myTurn, names) {
   const s = table.state;
@@ -68,6 +69,7 @@ export function bar(table, myTurn, names) {
     s.clock ? h('span', { class: 'watching', 'data-testid': 'clock-control' }, controlText(s.clock.control)) : null,
     h('span', { class: 'spacer' }),
     resign,
+    noticesLink(),
     h('a', { href: '/rules', class: 'small-link', target: '_blank', rel: 'noopener' }, t('bar.rules')),
     s.view.seats.length > 1 ? toggle : null,
     look.mode === 'one' ? table.board.zoomButtons() : null,

@@ -1,8 +1,9 @@
 // The page: the home screen at `/`, a game at `/games/{id}`, an invite at `/games/{id}/join/{code}`,
 // the rules at `/rules`, the tutorial at `/tutorial`, credits at `/about`, the account at
 // `/account`, a profile at `/players/{name}`, the leaderboard at `/leaderboard`, the daily
-// challenge's leaderboards at `/daily`, a finished game's replay at `/games/{id}/replay`, a
-// record file's at `/replay`, the games to watch at `/watch`. Every page module exports
+// challenge's leaderboards at `/daily`, an account's notices at `/notices`, a finished game's
+// replay at `/games/{id}/replay`, a record file's at `/replay`, the games to watch at `/watch`.
+// Every page module exports
 // one `async function (app)` that draws into `app`.
 
 import { home } from './home.js';
@@ -14,6 +15,7 @@ import { accountPage } from './account.js';
 import { leaderboardPage, profilePage } from './players.js';
 import { dailyPage } from './daily.js';
 import { watchPage } from './watch.js';
+import { noticesPage, refreshCount, startNotices } from './notices.js';
 import { recordPage, replayPage, leaveReplay } from './replay.js';
 import { h } from './dom.js';
 import { loadLang, t } from './i18n.js';
@@ -30,6 +32,7 @@ function route() {
   const app = h('div', { class: 'view' });
   main.replaceChildren(app);
   const parts = location.pathname.split('/').filter(Boolean);
+  if (parts[0] !== 'notices') refreshCount();
   if (parts.length === 0) return home(app);
   if (parts.length === 1 && parts[0] === 'rules') return rules(app);
   if (parts.length === 1 && parts[0] === 'about') return about(app);
@@ -38,6 +41,7 @@ function route() {
   if (parts.length === 1 && parts[0] === 'leaderboard') return leaderboardPage(app);
   if (parts.length === 1 && parts[0] === 'daily') return dailyPage(app);
   if (parts.length === 1 && parts[0] === 'watch') return watchPage(app);
+  if (parts.length === 1 && parts[0] === 'notices') return noticesPage(app);
   if (parts.length === 2 && parts[0] === 'players') return profilePage(app, decodeURIComponent(parts[1]));
   if (parts.length === 1 && parts[0] === 'replay') return recordPage(app);
   if (parts[0] === 'games' && parts.length === 2) return openTable(app, parts[1]);
@@ -88,4 +92,7 @@ window.addEventListener('popstate', (ev) => {
   Promise.resolve().then(route).catch(broken);
 });
 window.addEventListener('unhandledrejection', (ev) => broken(ev.reason));
-loadLang().then(route).catch(broken);
+loadLang().then(() => {
+  startNotices();
+  return route();
+}).catch(broken);

@@ -11,6 +11,7 @@ import { displaySvg } from './draw-display.js';
 import { num, t } from './i18n.js';
 import { langSwitch } from './lang.js';
 import { accountLinks } from './account.js';
+import { noticesLink } from './notices.js';
 
 /// The bar at the top of the home, rules and about pages: the name (a link home), the pages and
 /// the language switch. `current`: 'home', 'rules' or 'about'.
@@ -21,7 +22,7 @@ export function siteBar(current) {
       ? h('span', { class: 'brand', 'aria-hidden': 'true' })
       : h('a', { class: 'brand', href: '/', 'aria-label': t('home.nav.home') }, t('app.name')),
     h('nav', { class: 'site-nav', 'aria-label': t('home.nav.label') },
-      link('rules', '/rules'), link('tutorial', '/tutorial'), link('daily', '/daily'), link('about', '/about'), accountLinks()),
+      link('rules', '/rules'), link('tutorial', '/tutorial'), link('daily', '/daily'), link('about', '/about'), noticesLink(current === 'notices'), accountLinks()),
     langSwitch());
 }
 

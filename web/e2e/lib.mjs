@@ -2,7 +2,7 @@
 // database, and Debian's headless Chromium driven by playwright-core (never a browser that
 // Playwright downloads: that cannot work here).
 //
-//   startServer({botThinkMs})  -> {url, stop(), logs(), child, dir}
+//   startServer({botThinkMs, deckSeed, extraArgs})  -> {url, stop(), logs(), child, dir}
 //   launchBrowser()            -> a Playwright BrowserContext with its own fresh profile
 //   watchErrors(page)          -> array of console errors and uncaught page errors (live)
 //   artifactsDir()             -> web/e2e/artifacts/ (created)
@@ -112,7 +112,7 @@ export async function saganiBin() {
  *   url is like http://127.0.0.1:PORT (no trailing slash); logs() is the server's stderr so far;
  *   restart() kills the server with SIGKILL and starts it again on the same port and database.
  */
-export async function startServer({ botThinkMs = 200, deckSeed } = {}) {
+export async function startServer({ botThinkMs = 200, deckSeed, extraArgs = [] } = {}) {
   const bin = await saganiBin();
   const dir = await mkdtemp(join(tmpdir(), 'sagani-e2e-server-'));
   const db = join(dir, 'games.db');
@@ -126,6 +126,7 @@ export async function startServer({ botThinkMs = 200, deckSeed } = {}) {
     '--moves-per-token', '0',
     '--max-sockets-per-ip', '0',
     ...(deckSeed === undefined ? [] : ['--deck-seed', String(deckSeed)]),
+    ...extraArgs,
   ];
   // Keep the last 256 KiB of stderr: printed if start-up fails, and available via logs().
   let stderr = '';

@@ -46,6 +46,18 @@ pub struct Args {
     /// https, log-in cookies are sent over HTTPS only.
     #[arg(long, value_name = "URL", value_parser = public_url)]
     public_url: Option<String>,
+    /// The mail server mails go through: smtp://HOST:PORT (plain), smtp://USER:PASS@HOST:PORT
+    /// (STARTTLS), smtps://USER:PASS@HOST:PORT (TLS); ?tls=required or ?tls=opportunistic
+    /// choose STARTTLS. Without it no mail is sent (docs/server.md, "Mail").
+    #[arg(long, value_name = "URL")]
+    smtp: Option<String>,
+    /// The sender of the mails, e.g. "Sagani <sagani@sagani.example>".
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        default_value = "Sagani <sagani@localhost>"
+    )]
+    mail_from: String,
     /// Seat claims per second one client address may send (0: no limit).
     #[arg(long, default_value_t = Limits::default().claims_per_ip)]
     claims_per_ip: u32,
@@ -183,6 +195,9 @@ fn run_inner(args: Args) -> Result<(), CliError> {
             .public_url
             .as_deref()
             .is_some_and(|u| u.starts_with("https://")),
+        smtp: args.smtp.clone(),
+        mail_from: args.mail_from.clone(),
+        public_url: args.public_url.clone(),
         ..Config::default()
     };
     if let Some(n) = args.bot_threads {

@@ -61,13 +61,13 @@ const LAYERS: &[(&str, &[&str])] = &[
         // The store, the truth.
         "store",
         // A game at this server, built from the store: tables, positions, bots and their
-        // queue, the daily challenge; the counters of what happened; the password pool.
-        "table positions bots scheduler daily metrics passwords",
+        // queue, the daily challenge; the counters of what happened; the password pool; mail.
+        "table positions bots scheduler daily metrics passwords mailer",
         // The server's state and what it does.
         "app",
         // HTTP and sockets over the app: who asks, the routes; test helpers, which nothing else
         // may use.
-        "asker routes daily_routes live_routes accounts players challenges study ws seeks web http openapi client_addr testing",
+        "asker routes daily_routes live_routes accounts players challenges study notices ws seeks web http openapi client_addr testing",
         "lib.rs",
     ]),
     ("sagani-tui", &[
@@ -88,8 +88,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("sagani-protocol", &[
         // Shapes that stand alone: whole numbers as JSON Schema reads them, refusals, time
         // controls, the OpenAPI-only shapes, tiles, chat, health, accounts, the daily challenge,
-        // challenges and follows, play now.
-        "whole error time_control schema tiles chat health accounts daily challenges seeks",
+        // challenges and follows, play now, notices and mail.
+        "whole error time_control schema tiles chat health accounts daily challenges seeks notices",
         // A game's state.
         "state",
         // What refers to a state: games made and listed, moves, the socket's messages,

@@ -200,6 +200,13 @@ pub enum RefusalDetail {
     RecordMove { index: u32 },
     /// A challenge to one's own account.
     ChallengeYourself,
+    /// This server sends no mail (it was started without `--smtp`).
+    MailOff,
+    /// Not an e-mail address this server can write to (at most 254 characters, `name@domain`).
+    MailAddress,
+    /// The mail with the link could not be sent just now (the mail server refused or did not
+    /// answer): try again later.
+    MailUnsent,
 }
 
 /// Why a character is not shown as it is.
@@ -301,6 +308,9 @@ impl RefusalDetail {
             RefusalDetail::RecordUnreadable,
             RefusalDetail::RecordMove { index: 2 },
             RefusalDetail::ChallengeYourself,
+            RefusalDetail::MailOff,
+            RefusalDetail::MailAddress,
+            RefusalDetail::MailUnsent,
         ]
     }
 
@@ -375,6 +385,12 @@ impl std::fmt::Display for RefusalDetail {
             D::RecordUnreadable => write!(f, "record: this is not a game record"),
             D::RecordMove { index } => write!(f, "move {index}: it cannot be replayed"),
             D::ChallengeYourself => write!(f, "you cannot challenge yourself"),
+            D::MailOff => write!(f, "this server sends no mail"),
+            D::MailAddress => write!(f, "address: not an e-mail address"),
+            D::MailUnsent => write!(
+                f,
+                "the mail with the link could not be sent just now: try again later"
+            ),
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod games;
 pub mod health;
 pub mod live;
 pub mod moves;
+pub mod notices;
 pub mod players;
 pub mod schema;
 pub mod seeks;

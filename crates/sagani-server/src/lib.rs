@@ -16,8 +16,10 @@ pub mod http;
 mod hub;
 pub mod limits;
 mod live_routes;
+mod mailer;
 pub mod metrics;
 mod names;
+mod notices;
 mod openapi;
 pub mod passwords;
 pub mod per_address;
@@ -134,6 +136,19 @@ pub fn router(app: Arc<App>) -> Router {
         // The games to watch.
         .route("/api/live", get(live_routes::live))
         .route("/watch", get(web::page))
+        // Notices and mail.
+        .route("/api/notices", get(notices::list))
+        .route("/api/notices/read", post(notices::read))
+        .route(
+            "/api/me/email",
+            get(notices::get_mail).put(notices::put_mail),
+        )
+        .route("/api/mail/verify", get(notices::verify))
+        .route(
+            "/api/mail/stop",
+            get(notices::stop).post(notices::stop_post),
+        )
+        .route("/notices", get(web::page))
         .fallback(web::fallback)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(if body_limit == 0 {

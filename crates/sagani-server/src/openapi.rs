@@ -146,6 +146,13 @@ impl Modify for CommonErrors {
         crate::challenges::unfollow,
         crate::challenges::follows,
         crate::challenges::set_from,
+        crate::notices::list,
+        crate::notices::read,
+        crate::notices::get_mail,
+        crate::notices::put_mail,
+        crate::notices::verify,
+        crate::notices::stop,
+        crate::notices::stop_post,
     ),
     components(schemas(
         crate::accounts::Credentials,

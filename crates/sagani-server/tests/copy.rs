@@ -9,8 +9,8 @@ mod common;
 
 use common::browser::{Answer, Browser};
 use sagani_server::store::{
-    self, location, Accounts, CopyError, Location, NewNotice, NoticeKind, PostgresStore,
-    SqliteStore, Store, Value, COPIED, SKIPPED,
+    self, location, Accounts, CopyError, Location, NewAddress, NewNotice, NoticeKind,
+    PostgresStore, SqliteStore, Store, Value, COPIED, SKIPPED,
 };
 use sagani_server::testing::TestDatabase;
 use sagani_server::{Config, Limits};
@@ -136,11 +136,41 @@ async fn build_site(store: Arc<dyn Store>) -> Site {
     store
         .raise_notice(&NewNotice {
             id: "n1".into(),
-            player: ada_id,
+            player: ada_id.clone(),
             kind: NoticeKind::GameOver,
             game: Some(rated.clone()),
             about: None,
             at_ms: 1_000,
+        })
+        .await
+        .unwrap();
+    // Ada has a verified address and wants her turns mailed: a notice puts a mail in the outbox.
+    store
+        .set_mail_address(&NewAddress {
+            player: ada_id.clone(),
+            address: "ada@example.org".into(),
+            lang: "en".into(),
+            verify_hash: "the link's hash".into(),
+            verify_until_ms: 10_000,
+            base_url: "http://sagani.test".into(),
+            at_ms: 1_000,
+        })
+        .await
+        .unwrap();
+    assert!(store
+        .verify_mail("the link's hash", 2_000)
+        .await
+        .unwrap()
+        .is_some());
+    assert!(store.set_mail_choices(&ada_id, true, false).await.unwrap());
+    store
+        .raise_notice(&NewNotice {
+            id: "n2".into(),
+            player: ada_id.clone(),
+            kind: NoticeKind::YourTurn,
+            game: Some(rated.clone()),
+            about: None,
+            at_ms: 3_000,
         })
         .await
         .unwrap();

@@ -97,6 +97,7 @@ async fn a_database_of_the_first_release_is_upgraded_in_place() {
             deadline_ms: None,
         },
         end: None,
+        notices: Vec::new(),
     };
     assert_eq!(store.append_move(&write).await, Ok(1));
     drop(store);

@@ -14,6 +14,8 @@ pub mod daily;
 pub mod history;
 mod leave;
 pub mod live;
+pub mod mail;
+pub mod notices;
 mod play;
 mod rematch;
 pub mod seeks;
@@ -78,6 +80,15 @@ pub struct Config {
     /// How often seeks are looked at: seekers who went away dropped, rated windows widened
     /// and what suits paired.
     pub seek_sweep: Duration,
+    /// The SMTP server mail goes through (`smtp://host:port`, `smtps://…`); none: no mail.
+    pub smtp: Option<String>,
+    /// The sender of the mails.
+    pub mail_from: String,
+    /// The site's public address (`https://sagani.example`): the start of links in mails.
+    /// None: where the site was reached when an address was set.
+    pub public_url: Option<String>,
+    /// How often the outbox is looked at for mails to send.
+    pub mail_poll: Duration,
 }
 
 impl Default for Config {
@@ -103,6 +114,10 @@ impl Default for Config {
             analysis_iterations: Some(8_000),
             passwords: Arc::default(),
             seek_sweep: Duration::from_secs(2),
+            smtp: None,
+            mail_from: "Sagani <sagani@localhost>".into(),
+            public_url: None,
+            mail_poll: Duration::from_secs(5),
         }
     }
 }
@@ -145,6 +160,8 @@ pub struct App {
     pub(crate) spectators: Arc<crate::spectators::Spectators>,
     /// When this server last noted each account's request (`challenges.rs`, for "online").
     seen: std::sync::Mutex<std::collections::HashMap<String, i64>>,
+    /// How mail is sent; none without `config.smtp`.
+    mailer: Option<crate::mailer::Mailer>,
 }
 
 /// The refusal for a store's answer.

@@ -127,6 +127,8 @@ impl App {
             && st.status() == crate::store::Status::Playing)
             .then_some(now);
         let started = st.started_ms.or(start_ms);
+        let notices =
+            super::notices::raised_by_move(id, next.game(), &st.seats, st.clock, seat, now);
         let write = MoveWrite {
             game: id.to_string(),
             n: current,
@@ -149,6 +151,7 @@ impl App {
                 }
                 end
             }),
+            notices,
         };
         let rated_end = st.rated && write.end.is_some();
         match self.store.append_move(&write).await {

@@ -17,6 +17,8 @@ pub enum StartError {
     SharedSeed,
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Mail(#[from] crate::mailer::MailSetupError),
 }
 
 impl App {
@@ -30,6 +32,10 @@ impl App {
         let dealt = match config.deck_seed {
             Some(_) => store.counts().await?.games,
             None => 0,
+        };
+        let mailer = match &config.smtp {
+            Some(url) => Some(crate::mailer::Mailer::new(url, &config.mail_from)?),
+            None => None,
         };
         fill_skeletons(&*store).await?;
         let tables = moka::future::Cache::builder()
@@ -54,6 +60,7 @@ impl App {
             census: Default::default(),
             spectators: Default::default(),
             seen: Default::default(),
+            mailer,
             store,
             config,
         });
@@ -62,6 +69,7 @@ impl App {
         seeks::start_seek_sweep(&app);
         app.start_census();
         app.start_spectator_reports();
+        super::mail::start_sender(&app);
         if let Some(changes) = app.store.changes() {
             tokio::spawn(hear(Arc::downgrade(&app), changes));
         }

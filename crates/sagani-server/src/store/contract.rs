@@ -2,7 +2,7 @@
 
 use super::{
     Accounts, BotTurn, Catchup, Challenges, Change, ChatLine, ChatWrite, ClaimWrite, Counts, Daily,
-    IdleSweep, LeaveWrite, Live, MoveWrite, Notices, Progress, SavedGame, Seeks, StoreError,
+    IdleSweep, LeaveWrite, Live, Mail, MoveWrite, Notices, Progress, SavedGame, Seeks, StoreError,
     Summary, Value,
 };
 use async_trait::async_trait;
@@ -13,7 +13,7 @@ use tokio::sync::broadcast;
 /// tests wrap it to inject faults.
 #[async_trait]
 pub trait Store:
-    Accounts + Challenges + Daily + Live + Notices + Seeks + Send + Sync + 'static
+    Accounts + Challenges + Daily + Live + Mail + Notices + Seeks + Send + Sync + 'static
 {
     /// Stores a new game (without moves); returns every game whose `rev` changed. `rematch_of`
     /// names the finished game it follows and the `rev` the caller read its seats at; it then

@@ -18,6 +18,7 @@ pub(crate) mod db;
 mod error;
 mod game;
 mod live;
+mod mail;
 mod notices;
 mod postgres;
 pub mod replay;
@@ -39,6 +40,7 @@ pub use game::{
     Progress, RatingStep, SavedGame, SavedMove, SavedSeat, Status, Summary,
 };
 pub use live::{Live, LiveGame};
+pub use mail::{DueMail, Mail, MailAddress, NewAddress};
 pub use notices::{NewNotice, Notice, NoticeKind, Notices};
 pub use postgres::{Postgres, PostgresStore};
 pub use seeks::{Pairing, Pool, Seek, SeekStatus, Seeks};

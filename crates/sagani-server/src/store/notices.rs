@@ -51,6 +51,8 @@ pub struct Notice {
     /// When it was raised, in milliseconds.
     pub at_ms: i64,
     pub read: bool,
+    /// The other people seated at its game, by name (bots and unnamed guests left out).
+    pub others: Vec<String>,
 }
 
 /// A notice to raise.

@@ -75,6 +75,16 @@ pub const COPIED: &[Copied] = &[
         name: "challenges",
         key: &["id"],
     },
+    // Addresses for mail with their choices, and the mails sent: the day's limit and the stop
+    // links of mails already sent go on working.
+    Copied {
+        name: "mail_addresses",
+        key: &["player_id"],
+    },
+    Copied {
+        name: "mail_outbox",
+        key: &["id"],
+    },
 ];
 
 /// The tables left behind, with why.

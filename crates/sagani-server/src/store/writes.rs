@@ -1,7 +1,7 @@
 //! The conditional writes the store takes: each is valid only if the stored game is as the
 //! caller saw it.
 
-use super::{ChatText, Ended, Left, Progress, SoloResult};
+use super::{ChatText, Ended, Left, NewNotice, Progress, SoloResult};
 use sagani_core::Move;
 
 /// "Store move `n` of `game`", valid only if the game has exactly `n` moves and, for a person,
@@ -23,6 +23,8 @@ pub struct MoveWrite {
     /// Set when this move ends the game: stored with it, in the same transaction, with the
     /// ratings of a rated game.
     pub end: Option<GameEnd>,
+    /// The notices this move raises ("your turn", "game over"), stored with it.
+    pub notices: Vec<NewNotice>,
 }
 
 /// How a game ended, stored with its last move.

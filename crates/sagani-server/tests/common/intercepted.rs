@@ -404,3 +404,57 @@ impl sagani_server::store::Challenges for Intercepted {
         self.inner.seen(player, now_ms, every_ms).await
     }
 }
+
+/// Mail passes through untouched.
+#[async_trait]
+impl sagani_server::store::Mail for Intercepted {
+    async fn mail_address(
+        &self,
+        player: &str,
+    ) -> Result<Option<sagani_server::store::MailAddress>, StoreError> {
+        self.inner.mail_address(player).await
+    }
+    async fn set_mail_address(
+        &self,
+        a: &sagani_server::store::NewAddress,
+    ) -> Result<(), StoreError> {
+        self.inner.set_mail_address(a).await
+    }
+    async fn remove_mail_address(&self, player: &str) -> Result<(), StoreError> {
+        self.inner.remove_mail_address(player).await
+    }
+    async fn set_mail_choices(
+        &self,
+        player: &str,
+        your_turn: bool,
+        challenges: bool,
+    ) -> Result<bool, StoreError> {
+        self.inner
+            .set_mail_choices(player, your_turn, challenges)
+            .await
+    }
+    async fn verify_mail(&self, hash: &str, now_ms: i64) -> Result<Option<String>, StoreError> {
+        self.inner.verify_mail(hash, now_ms).await
+    }
+    async fn due_mails(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.inner.due_mails(now_ms, limit).await
+    }
+    async fn claim_mail(
+        &self,
+        id: &str,
+        holder: &str,
+        now_ms: i64,
+        until_ms: i64,
+        stop_hash: &str,
+    ) -> Result<Option<sagani_server::store::DueMail>, StoreError> {
+        self.inner
+            .claim_mail(id, holder, now_ms, until_ms, stop_hash)
+            .await
+    }
+    async fn mail_done(&self, id: &str, holder: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.inner.mail_done(id, holder, now_ms).await
+    }
+    async fn stop_mail(&self, hash: &str) -> Result<Option<String>, StoreError> {
+        self.inner.stop_mail(hash).await
+    }
+}

@@ -7,6 +7,7 @@
 pub mod browser;
 pub mod intercepted;
 pub mod local;
+pub mod smtp;
 
 use futures_util::StreamExt;
 use sagani_server::store::{SqliteStore, Store};

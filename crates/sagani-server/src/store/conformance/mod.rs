@@ -18,6 +18,7 @@ mod clocks;
 mod daily;
 mod games;
 mod live;
+mod mail;
 mod notices;
 mod ratings;
 mod seeks;
@@ -28,6 +29,7 @@ pub use clocks::*;
 pub use daily::*;
 pub use games::*;
 pub use live::*;
+pub use mail::*;
 pub use notices::*;
 pub use ratings::*;
 pub use seeks::*;
@@ -88,6 +90,8 @@ macro_rules! store_conformance {
             challenge_accepted_once,
             challenges_closed,
             follows_and_seen,
+            your_turn_notices_do_not_pile_up,
+            mail_outbox,
         );
     };
     (@each $open:path: $($case:ident),* $(,)?) => {
@@ -174,6 +178,7 @@ fn mv(game: &str, n: u64, seat: u8, token: Option<&str>, m: Move) -> MoveWrite {
         start_ms: None,
         after: PLAYING,
         end: None,
+        notices: Vec::new(),
     }
 }
 

@@ -209,6 +209,7 @@ pub(super) async fn delete(
     if forgotten == 0 {
         return Err(StoreError::NotFound);
     }
+    super::raising::forget(c, player).await?;
     c.execute(
         Both("DELETE FROM sessions WHERE player_id = $1"),
         args![player],

@@ -8,7 +8,9 @@ mod end;
 mod games;
 mod guard;
 mod live;
+mod mail;
 pub(in crate::store) mod notices;
+mod raising;
 mod rows;
 mod seats;
 mod seeks;
@@ -93,8 +95,9 @@ impl<D: Database> Store for SqlStore<D> {
     async fn append_move(&self, w: &MoveWrite) -> Result<u64, StoreError> {
         let w = w.clone();
         // The last move stores the game's end (and ratings) with it: a transaction. Any other
-        // move is one statement on PostgreSQL.
-        let commit = if w.end.is_some() {
+        // move is one statement on PostgreSQL, unless it raises notices (a turn-based game's
+        // turn passed to an account): they are stored with it.
+        let commit = if w.end.is_some() || !w.notices.is_empty() {
             Commit::Atomic
         } else {
             Commit::Single

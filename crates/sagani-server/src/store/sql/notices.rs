@@ -1,31 +1,14 @@
 //! An account's notices: raised inside the write of the event they tell of, listed, marked read.
 
-use super::super::db::{args, from_row, Commit, Conn, Database, Sql};
+use super::super::db::{args, from_row, Commit, Conn, Database, Sql, Value};
 use super::super::{NewNotice, Notice, NoticeKind, Notices, StoreError};
 use super::SqlStore;
 use async_trait::async_trait;
+use std::collections::HashMap;
 
-use Sql::Both;
+use Sql::{Both, Each};
 
-/// Raises a notice, in the caller's transaction.
-pub(in crate::store) async fn raise(c: &mut dyn Conn, n: &NewNotice) -> Result<(), StoreError> {
-    c.execute(
-        Both(
-            "INSERT INTO notices (id, player_id, kind, game_id, about, at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        ),
-        args![
-            &n.id,
-            &n.player,
-            n.kind.as_str(),
-            &n.game,
-            &n.about,
-            n.at_ms
-        ],
-    )
-    .await?;
-    Ok(())
-}
+pub(in crate::store) use super::raising::raise;
 
 from_row! {
     struct NoticeRow {
@@ -48,12 +31,21 @@ async fn list(c: &mut dyn Conn, player: &str, limit: u32) -> Result<Vec<Notice>,
             args![player, limit],
         )
         .await?;
+    let mut games: Vec<String> = rows.iter().filter_map(|r| r.game_id.clone()).collect();
+    games.sort();
+    games.dedup();
+    let seated = others(c, player, games).await?;
     // A kind this server does not know (written by a newer one) is left out.
     Ok(rows
         .into_iter()
         .filter_map(|r| {
             Some(Notice {
                 kind: NoticeKind::parse(&r.kind)?,
+                others: r
+                    .game_id
+                    .as_ref()
+                    .and_then(|g| seated.get(g).cloned())
+                    .unwrap_or_default(),
                 id: r.id,
                 game: r.game_id,
                 about: r.about,
@@ -62,6 +54,44 @@ async fn list(c: &mut dyn Conn, player: &str, limit: u32) -> Result<Vec<Notice>,
             })
         })
         .collect())
+}
+
+from_row! {
+    struct SeatedRow {
+        game_id: String,
+        name: String,
+    }
+}
+
+/// The names of the people seated at `games` other than `player`, in seat order.
+async fn others(
+    c: &mut dyn Conn,
+    player: &str,
+    games: Vec<String>,
+) -> Result<HashMap<String, Vec<String>>, StoreError> {
+    if games.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows: Vec<SeatedRow> = c
+        .rows(
+            Each {
+                sqlite: "SELECT game_id, name FROM seats
+                         WHERE game_id IN (SELECT value FROM json_each($1)) AND name IS NOT NULL
+                             AND kind = 'human' AND (player_id IS NULL OR player_id <> $2)
+                         ORDER BY game_id, seat",
+                postgres: "SELECT game_id, name FROM seats
+                           WHERE game_id = ANY($1) AND name IS NOT NULL
+                               AND kind = 'human' AND (player_id IS NULL OR player_id <> $2)
+                           ORDER BY game_id, seat",
+            },
+            args![Value::List(games), player],
+        )
+        .await?;
+    let mut by_game: HashMap<String, Vec<String>> = HashMap::new();
+    for r in rows {
+        by_game.entry(r.game_id).or_default().push(r.name);
+    }
+    Ok(by_game)
 }
 
 async fn unread(c: &mut dyn Conn, player: &str) -> Result<u64, StoreError> {

@@ -69,6 +69,9 @@ pub(super) async fn append_move(c: &mut dyn Conn, w: &MoveWrite) -> Result<u64, 
     if let Some(e) = &w.end {
         end::store(c, &w.game, e).await?;
     }
+    for n in &w.notices {
+        super::raising::raise(c, n).await?;
+    }
     c.changed(&w.game, rev).await?;
     Ok(rev)
 }
