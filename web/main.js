@@ -16,8 +16,11 @@ import { dailyPage } from './daily.js';
 import { recordPage, replayPage, leaveReplay } from './replay.js';
 import { h } from './dom.js';
 import { loadLang, t } from './i18n.js';
+import { offline, offlineBanner, offlineTutorial, registerWorker } from './install.js';
 
 const main = document.getElementById('app');
+// The service worker that keeps the page for offline use (install.js).
+registerWorker();
 
 function route() {
   // The table that was on screen stops listening before anything else is drawn.
@@ -32,7 +35,7 @@ function route() {
   if (parts.length === 0) return home(app);
   if (parts.length === 1 && parts[0] === 'rules') return rules(app);
   if (parts.length === 1 && parts[0] === 'about') return about(app);
-  if (parts.length === 1 && parts[0] === 'tutorial') return startTutorial(app);
+  if (parts.length === 1 && parts[0] === 'tutorial') return offline() ? offlineTutorial(app) : startTutorial(app);
   if (parts.length === 1 && parts[0] === 'account') return accountPage(app);
   if (parts.length === 1 && parts[0] === 'leaderboard') return leaderboardPage(app);
   if (parts.length === 1 && parts[0] === 'daily') return dailyPage(app);
@@ -86,4 +89,7 @@ window.addEventListener('popstate', (ev) => {
   Promise.resolve().then(route).catch(broken);
 });
 window.addEventListener('unhandledrejection', (ev) => broken(ev.reason));
-loadLang().then(route).catch(broken);
+loadLang().then(() => {
+  offlineBanner();
+  return route();
+}).catch(broken);

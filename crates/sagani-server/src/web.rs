@@ -11,11 +11,11 @@ use axum::response::{IntoResponse, Response};
 #[derive(rust_embed::RustEmbed)]
 #[folder = "../../web/"]
 #[exclude = "e2e/*"]
-struct Assets;
+pub(crate) struct Assets;
 
 /// What keeps the page's secrets (invite codes in links, tokens) on this page: no third-party
 /// requests, no referrer with an invite in it, no framing.
-fn secure(mut response: Response) -> Response {
+pub(crate) fn secure(mut response: Response) -> Response {
     let h = response.headers_mut();
     h.insert(
         header::CONTENT_SECURITY_POLICY,
@@ -60,6 +60,11 @@ fn file(path: &str, headers: &HeaderMap) -> Option<Response> {
                 (header::CONTENT_TYPE, asset.metadata.mimetype().to_string()),
                 (header::CACHE_CONTROL, "no-cache".to_string()),
                 (header::ETAG, etag),
+                // Which shell this file belongs to: the service worker keeps only whole shells.
+                (
+                    header::HeaderName::from_static(crate::install::VERSION_HEADER),
+                    crate::install::version(),
+                ),
             ],
             asset.data.into_owned(),
         )
@@ -120,7 +125,11 @@ pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     let plain = path
         .split('/')
         .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains('\\'));
-    let served = plain && path != "index.html" && !path.starts_with("e2e/");
+    // The page, its worker and its manifest have one address each, at the root.
+    let served = plain
+        && path != "index.html"
+        && !crate::install::ROOT_FILES.contains(&path.as_str())
+        && !path.starts_with("e2e/");
     match served.then(|| file(&path, &headers)).flatten() {
         Some(r) => r,
         None => crate::error::ApiError::not_found(format!("no asset {path:?}")).into_response(),
