@@ -23,8 +23,9 @@ self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     await Promise.all(PRECACHE.map(async (path) => {
-      // Past the browser's HTTP cache: each file as the server has it now.
-      const response = await fetch(new Request(path, { cache: 'reload', credentials: 'same-origin' }));
+      // Each file as the server has it now: a copy in the browser's HTTP cache is asked about
+      // (ETag), not fetched again.
+      const response = await fetch(new Request(path, { cache: 'no-cache', credentials: 'same-origin' }));
       if (!response.ok) throw new Error(`${path}: ${response.status}`);
       // Behind a balancer, another server may run another version: no mixed shell is kept.
       const shell = response.headers.get('sagani-shell');

@@ -91,7 +91,16 @@ fn shell_file(
         .get(header::IF_NONE_MATCH)
         .is_some_and(|v| v.as_bytes() == etag.as_bytes())
     {
-        return secure((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+        return secure(
+            (
+                StatusCode::NOT_MODIFIED,
+                [
+                    (header::ETAG, etag),
+                    (header::HeaderName::from_static(VERSION_HEADER), version()),
+                ],
+            )
+                .into_response(),
+        );
     }
     let mut response = (
         [

@@ -50,8 +50,19 @@ fn file(path: &str, headers: &HeaderMap) -> Option<Response> {
         .get(header::IF_NONE_MATCH)
         .is_some_and(|v| v.as_bytes() == etag.as_bytes())
     {
+        // The shell's version too: a revalidated copy is of this server's shell.
         return Some(secure(
-            (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response(),
+            (
+                StatusCode::NOT_MODIFIED,
+                [
+                    (header::ETAG, etag),
+                    (
+                        header::HeaderName::from_static(crate::install::VERSION_HEADER),
+                        crate::install::version(),
+                    ),
+                ],
+            )
+                .into_response(),
         ));
     }
     Some(secure(

@@ -133,6 +133,20 @@ async fn every_path_the_worker_keeps_is_served_by_this_shell() {
         assert_eq!(header(&r, "cache-control"), "no-cache", "{path}");
     }
 
+    // A copy the browser revalidates is of this shell too (the worker checks the header).
+    for path in ["/", "/assets/main.js", "/manifest.webmanifest", "/assets/tiles.json"] {
+        let etag = header(&get(&server, path).await, "etag");
+        let again = server
+            .client
+            .get(format!("{}{path}", server.url))
+            .header("if-none-match", etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert_eq!(header(&again, "sagani-shell"), version, "{path}");
+    }
+
     // What the page loads is kept: the files index.html names, and every module each module
     // imports (a renamed file the page still asks for fails here).
     let page = get(&server, "/").await.text().await.unwrap();

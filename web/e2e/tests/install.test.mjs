@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
+import { join } from 'node:path';
+import { artifactsDir, launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
 
 const catalogue = (lang) => JSON.parse(readFileSync(new URL(`../../i18n/${lang}.json`, import.meta.url), 'utf8'));
 const EN = catalogue('en');
@@ -110,6 +111,11 @@ describe('the installable page', () => {
     await page.click('[data-testid=offline-banner] ~ main a.brand');
     await page.waitForSelector('.hero h1');
     await screenshot(page, 'install-offline-home-de');
+    // As a phone shows it, the top of the page (docs/img/offline-de.png).
+    await page.setViewportSize({ width: 390, height: 720 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(artifactsDir(), 'install-offline-phone-de.png') });
+    await page.setViewportSize({ width: 1200, height: 850 });
 
     // Back online: the banner goes, and the page plays again.
     await browser.setOffline(false);
