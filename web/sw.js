@@ -31,7 +31,11 @@ self.addEventListener('install', (event) => {
       const shell = response.headers.get('sagani-shell');
       if (shell !== VERSION) throw new Error(`${path} is of shell ${shell}, not ${VERSION}`);
       await cache.put(path, response);
-    }));
+    })).catch(async (e) => {
+      // Nothing of a shell not kept whole stays behind.
+      await caches.delete(CACHE);
+      throw e;
+    });
     // A failed install leaves the worker there was; this one replaces it at once.
     await self.skipWaiting();
   })());

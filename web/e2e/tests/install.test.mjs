@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { join } from 'node:path';
 import { artifactsDir, launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
@@ -124,5 +125,85 @@ describe('the installable page', () => {
     await page.waitForSelector('[data-testid=coach]');
     assert.deepEqual(errors, []);
     await browser.close();
+  });
+  test('a server with another shell: the worker takes it whole or not at all, and the next page is loaded whole', async () => {
+    // The browser talks to a proxy in front of the server that can play a server of another
+    // version: its worker (`/sw.js` with another version written in), and the files of either.
+    const shell = (await fetch(`${server.url}/sw.js`)).headers.get('sagani-shell');
+    const next = 'f'.repeat(16);
+    assert.notEqual(shell, next);
+    let mode = 'same';
+    const proxy = createServer((req, res) => {
+      const headers = { ...req.headers };
+      // Whole answers, never 304s: the proxy rewrites what it passes on.
+      for (const h of ['accept-encoding', 'if-none-match', 'if-modified-since']) delete headers[h];
+      const upstream = request(`${server.url}${req.url}`, { method: req.method, headers }, (answer) => {
+        const chunks = [];
+        answer.on('data', (c) => chunks.push(c));
+        answer.on('end', () => {
+          let body = Buffer.concat(chunks);
+          const out = { ...answer.headers };
+          const path = req.url.split('?')[0];
+          if (mode !== 'same' && path === '/sw.js') {
+            body = Buffer.from(body.toString('utf8').replace(`const VERSION = '${shell}';`, `const VERSION = '${next}';`));
+            out.etag = `"${next}"`;
+          }
+          if (out['sagani-shell'] && (mode === 'all' || (mode === 'worker' && path === '/sw.js'))) out['sagani-shell'] = next;
+          if (answer.statusCode === 200) out['content-length'] = String(body.length);
+          res.writeHead(answer.statusCode, out);
+          res.end(body);
+        });
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise((done) => proxy.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${proxy.address().port}`;
+
+    const browser = await launchBrowser({ viewport: { width: 1200, height: 850 } });
+    const page = browser.pages()[0];
+    const errors = watchErrors(page);
+    await page.goto(`${url}/`);
+    await page.waitForSelector('[data-testid=create]');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await page.waitForSelector('[data-testid=create]');
+    await controlled(page);
+    const cacheNames = () => page.evaluate(() => caches.keys());
+    /// Asks for the worker again; what became of the new one ('activated', 'redundant').
+    const update = () => page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      const found = new Promise((done) => reg.addEventListener('updatefound', () => done(reg.installing), { once: true }));
+      await reg.update();
+      const w = await found;
+      return new Promise((done) => {
+        const check = () => {
+          if (w.state === 'activated' || w.state === 'redundant') done(w.state);
+        };
+        w.addEventListener('statechange', check);
+        check();
+      });
+    });
+    assert.deepEqual(await cacheNames(), [`sagani-${shell}`]);
+    // A new server's worker while the files still come from an old one (two servers behind a
+    // balancer): it is not installed, and the old shell stays whole and alone.
+    mode = 'worker';
+    assert.equal(await update(), 'redundant');
+    assert.deepEqual(await cacheNames(), [`sagani-${shell}`]);
+    // Every file of the new version: the new shell takes over and the old cache goes.
+    mode = 'all';
+    assert.equal(await update(), 'activated');
+    assert.deepEqual(await cacheNames(), [`sagani-${next}`]);
+    // The page on screen is of the old shell: the next page is loaded whole, not drawn by it.
+    await page.evaluate(() => {
+      window.oldShell = true;
+    });
+    await page.click('[data-testid=nav-rules]');
+    await page.waitForSelector('.fig svg');
+    assert.equal(await page.evaluate(() => window.oldShell), undefined, 'the rules page was loaded anew');
+    assert.deepEqual(errors, []);
+    await browser.close();
+    proxy.closeAllConnections();
+    await new Promise((done) => proxy.close(done));
   });
 });
