@@ -107,10 +107,7 @@ fn shell_file(
             (header::CONTENT_TYPE, content_type.to_string()),
             (header::CACHE_CONTROL, "no-cache".to_string()),
             (header::ETAG, etag),
-            (
-                header::HeaderName::from_static(VERSION_HEADER),
-                version(),
-            ),
+            (header::HeaderName::from_static(VERSION_HEADER), version()),
         ],
         body,
     )
@@ -165,7 +162,10 @@ pub async fn worker(headers: HeaderMap) -> Response {
         script.into_bytes(),
         "text/javascript; charset=utf-8",
         etag,
-        &[(header::HeaderName::from_static("service-worker-allowed"), "/")],
+        &[(
+            header::HeaderName::from_static("service-worker-allowed"),
+            "/",
+        )],
     )
 }
 

@@ -58,7 +58,13 @@ async fn the_manifest_and_the_worker_come_with_their_types_and_caching() {
     assert_eq!(manifest["start_url"], "/");
     assert_eq!(manifest["scope"], "/");
     assert_eq!(manifest["display"], "standalone");
-    for field in ["name", "short_name", "description", "theme_color", "background_color"] {
+    for field in [
+        "name",
+        "short_name",
+        "description",
+        "theme_color",
+        "background_color",
+    ] {
         assert!(manifest[field].is_string(), "the manifest has {field}");
     }
     let again = server
@@ -134,7 +140,12 @@ async fn every_path_the_worker_keeps_is_served_by_this_shell() {
     }
 
     // A copy the browser revalidates is of this shell too (the worker checks the header).
-    for path in ["/", "/assets/main.js", "/manifest.webmanifest", "/assets/tiles.json"] {
+    for path in [
+        "/",
+        "/assets/main.js",
+        "/manifest.webmanifest",
+        "/assets/tiles.json",
+    ] {
         let etag = header(&get(&server, path).await, "etag");
         let again = server
             .client
@@ -162,7 +173,11 @@ async fn every_path_the_worker_keeps_is_served_by_this_shell() {
             wanted.push(format!("/assets/{name}"));
         }
     }
-    let manifest: Value = get(&server, "/manifest.webmanifest").await.json().await.unwrap();
+    let manifest: Value = get(&server, "/manifest.webmanifest")
+        .await
+        .json()
+        .await
+        .unwrap();
     for icon in manifest["icons"].as_array().unwrap() {
         wanted.push(icon["src"].as_str().unwrap().to_string());
     }
@@ -172,7 +187,11 @@ async fn every_path_the_worker_keeps_is_served_by_this_shell() {
     }
 
     // The tile table kept for the art is the API's.
-    let kept_tiles: Value = get(&server, "/assets/tiles.json").await.json().await.unwrap();
+    let kept_tiles: Value = get(&server, "/assets/tiles.json")
+        .await
+        .json()
+        .await
+        .unwrap();
     let api_tiles: Value = get(&server, "/api/tiles").await.json().await.unwrap();
     assert_eq!(kept_tiles, api_tiles);
     assert_eq!(kept_tiles["tiles"].as_array().unwrap().len(), 72);
@@ -181,7 +200,11 @@ async fn every_path_the_worker_keeps_is_served_by_this_shell() {
 #[tokio::test]
 async fn the_icons_are_the_sizes_the_manifest_names() {
     let server = start(open_limits()).await;
-    let manifest: Value = get(&server, "/manifest.webmanifest").await.json().await.unwrap();
+    let manifest: Value = get(&server, "/manifest.webmanifest")
+        .await
+        .json()
+        .await
+        .unwrap();
     let mut seen = Vec::new();
     for icon in manifest["icons"].as_array().unwrap() {
         if icon["type"] != "image/png" {
