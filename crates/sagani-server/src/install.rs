@@ -3,34 +3,17 @@
 //!
 //! The worker (`web/sw.js`) is served at `/sw.js` with this server's shell written in: its
 //! version (a hash of every file of the page and of the tile table) and the paths it keeps.
-//! Every file of the shell carries the version in a header, so a worker filling its cache from
-//! two servers of different versions notices and fails rather than keep a mix.
+//! Every file of the shell carries the version (`web.rs`) in a header, so a worker filling its
+//! cache from two servers of different versions notices and fails rather than keep a mix.
 
-use crate::web::{secure, Assets};
+use crate::web::{secure, tiles_json, version, Assets, ROOT_FILES, VERSION_HEADER};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
-use std::sync::OnceLock;
-
-/// The files of `web/` served at the root rather than under `/assets/`: a worker's scope is
-/// the folder its script comes from, and the manifest names the scope `/`.
-pub(crate) const ROOT_FILES: [&str; 2] = ["sw.js", "manifest.webmanifest"];
-
-/// The response header naming the shell a file belongs to.
-pub const VERSION_HEADER: &str = "sagani-shell";
 
 /// The worker template's lines the server fills in.
 const VERSION_LINE: &str = "const VERSION = 'dev';";
 const PRECACHE_LINE: &str = "const PRECACHE = [];";
-
-/// The tile table the page draws its art from, as `GET /api/tiles` answers it. Served among the
-/// assets as well: it is part of the build, and the worker keeps it (never an API answer).
-fn tiles_json() -> &'static [u8] {
-    static TILES: OnceLock<Vec<u8>> = OnceLock::new();
-    TILES.get_or_init(|| {
-        serde_json::to_vec(&crate::routes::tile_table()).expect("the tile table is JSON")
-    })
-}
 
 /// The paths the worker keeps: the page, its manifest, the tile table and every file of `web/`.
 pub(crate) fn precache() -> Vec<String> {
@@ -46,36 +29,6 @@ pub(crate) fn precache() -> Vec<String> {
     ];
     paths.extend(files);
     paths
-}
-
-fn compute_version() -> String {
-    let mut names: Vec<String> = Assets::iter().map(|f| f.into_owned()).collect();
-    names.sort();
-    let mut hash = Sha256::new();
-    for name in names {
-        if let Some(file) = Assets::get(&name) {
-            hash.update(name.as_bytes());
-            hash.update([0]);
-            hash.update(file.metadata.sha256_hash());
-        }
-    }
-    hash.update(tiles_json());
-    hash.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The shell's version: 16 hex digits of a hash over the page's files. A release build carries
-/// its files inside and computes it once; a debug build reads `web/` from disk, so it is
-/// computed again on every ask (the page may have been edited).
-pub(crate) fn version() -> String {
-    static VERSION: OnceLock<String> = OnceLock::new();
-    if cfg!(debug_assertions) {
-        compute_version()
-    } else {
-        VERSION.get_or_init(compute_version).clone()
-    }
 }
 
 /// A file of the shell: its type, revalidated on every use (`no-cache`), with an ETag.
