@@ -40,9 +40,11 @@ let tileTable = null;
 
 /// The 72 tiles as printed, by id (from the engine's table). Parts of a page that ask at once
 /// share one request (the promise is kept, not only its answer); a failed one is asked again.
+/// Asked among the page's files (the same table as `/api/tiles`): the service worker keeps it,
+/// so the tiles are drawn offline too.
 export function tiles() {
   if (!tileTable) {
-    tileTable = api('GET', '/api/tiles').then(({ tiles: list }) => {
+    tileTable = api('GET', '/assets/tiles.json').then(({ tiles: list }) => {
       const byId = {};
       for (const t of list) byId[t.id] = t;
       return byId;

@@ -19,8 +19,11 @@ import { noticesPage, refreshCount, startNotices } from './notices.js';
 import { recordPage, replayPage, leaveReplay } from './replay.js';
 import { h } from './dom.js';
 import { loadLang, t } from './i18n.js';
+import { offline, offlineBanner, offlineTutorial, registerWorker } from './install.js';
 
 const main = document.getElementById('app');
+// The service worker that keeps the page for offline use (install.js).
+registerWorker();
 
 function route() {
   // The table that was on screen stops listening before anything else is drawn.
@@ -36,7 +39,7 @@ function route() {
   if (parts.length === 0) return home(app);
   if (parts.length === 1 && parts[0] === 'rules') return rules(app);
   if (parts.length === 1 && parts[0] === 'about') return about(app);
-  if (parts.length === 1 && parts[0] === 'tutorial') return startTutorial(app);
+  if (parts.length === 1 && parts[0] === 'tutorial') return offline() ? offlineTutorial(app) : startTutorial(app);
   if (parts.length === 1 && parts[0] === 'account') return accountPage(app);
   if (parts.length === 1 && parts[0] === 'leaderboard') return leaderboardPage(app);
   if (parts.length === 1 && parts[0] === 'daily') return dailyPage(app);
@@ -94,5 +97,6 @@ window.addEventListener('popstate', (ev) => {
 window.addEventListener('unhandledrejection', (ev) => broken(ev.reason));
 loadLang().then(() => {
   startNotices();
+  offlineBanner();
   return route();
 }).catch(broken);

@@ -67,7 +67,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "app",
         // HTTP and sockets over the app: who asks, the routes; test helpers, which nothing else
         // may use.
-        "asker routes daily_routes live_routes accounts players challenges study notices ws seeks web http openapi client_addr testing",
+        "asker routes daily_routes live_routes accounts players challenges study notices ws seeks web install http openapi client_addr testing",
         "lib.rs",
     ]),
     ("sagani-tui", &[

@@ -14,6 +14,7 @@ mod daily_routes;
 pub mod error;
 pub mod http;
 mod hub;
+mod install;
 pub mod limits;
 mod live_routes;
 mod mailer;
@@ -70,6 +71,10 @@ pub fn router(app: Arc<App>) -> Router {
         )
         .route("/", get(web::page))
         .route("/assets/{*path}", get(web::asset))
+        // The installable page: its manifest, its service worker and the tile table it keeps.
+        .route("/manifest.webmanifest", get(install::manifest))
+        .route("/sw.js", get(install::worker))
+        .route("/assets/tiles.json", get(install::tiles))
         .route("/api/tiles", get(routes::tiles))
         .route("/api/players", post(accounts::sign_up))
         .route(

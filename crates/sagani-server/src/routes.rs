@@ -56,7 +56,12 @@ pub async fn readyz(State(app): AppState) -> Result<Json<Ready>, ApiError> {
 /// The 72 tiles as printed, from the engine's table.
 #[utoipa::path(get, path = "/api/tiles", responses((status = 200, body = Tiles)))]
 pub async fn tiles() -> Json<Tiles> {
-    Json(Tiles {
+    Json(tile_table())
+}
+
+/// The tile table `/api/tiles` answers (the page's shell carries it too: `install.rs`).
+pub(crate) fn tile_table() -> Tiles {
+    Tiles {
         tiles: sagani_core::TILES
             .iter()
             .map(|t| {
@@ -77,7 +82,7 @@ pub async fn tiles() -> Json<Tiles> {
                 }
             })
             .collect(),
-    })
+    }
 }
 
 /// Public games that are not over, newest first (at most 100).

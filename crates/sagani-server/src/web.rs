@@ -5,17 +5,81 @@
 use axum::extract::Path;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+use std::sync::OnceLock;
 
 /// `web/` without its end-to-end tests. In debug builds rust-embed reads the files from disk,
 /// so the page can be edited without rebuilding; release builds carry them inside.
 #[derive(rust_embed::RustEmbed)]
 #[folder = "../../web/"]
 #[exclude = "e2e/*"]
-struct Assets;
+pub(crate) struct Assets;
+
+/// The files of `web/` served at the root rather than under `/assets/`: a worker's scope is
+/// the folder its script comes from, and the manifest names the scope `/`.
+pub(crate) const ROOT_FILES: [&str; 2] = ["sw.js", "manifest.webmanifest"];
+
+/// The response header naming the shell a file belongs to.
+pub const VERSION_HEADER: &str = "sagani-shell";
+
+/// The tile table the page draws its art from, as `GET /api/tiles` answers it. Served among the
+/// assets as well (`install.rs`): it is part of the build, and the service worker keeps it.
+pub(crate) fn tiles_json() -> &'static [u8] {
+    static TILES: OnceLock<Vec<u8>> = OnceLock::new();
+    TILES.get_or_init(|| {
+        serde_json::to_vec(&crate::routes::tile_table()).expect("the tile table is JSON")
+    })
+}
+
+fn compute_version() -> String {
+    let mut names: Vec<String> = Assets::iter().map(|f| f.into_owned()).collect();
+    names.sort();
+    let mut hash = Sha256::new();
+    for name in names {
+        hash.update(name.as_bytes());
+        hash.update([0]);
+        if cfg!(debug_assertions) {
+            // Read from disk on every ask: a file's size and time say whether it changed,
+            // without reading and hashing every file for every request.
+            let on_disk = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../web")
+                .join(&name);
+            if let Ok(meta) = std::fs::metadata(on_disk) {
+                hash.update(meta.len().to_le_bytes());
+                let time = meta
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .unwrap_or_default();
+                hash.update(time.as_nanos().to_le_bytes());
+            }
+        } else if let Some(file) = Assets::get(&name) {
+            hash.update(file.metadata.sha256_hash());
+        }
+    }
+    hash.update(tiles_json());
+    hash.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The shell's version: 16 hex digits of a hash over the page's files. A release build carries
+/// its files inside and computes it once from their contents; a debug build reads `web/` from
+/// disk, so it is computed again on every ask (the page may have been edited), from the files'
+/// sizes and times.
+pub(crate) fn version() -> String {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    if cfg!(debug_assertions) {
+        compute_version()
+    } else {
+        VERSION.get_or_init(compute_version).clone()
+    }
+}
 
 /// What keeps the page's secrets (invite codes in links, tokens) on this page: no third-party
 /// requests, no referrer with an invite in it, no framing.
-fn secure(mut response: Response) -> Response {
+pub(crate) fn secure(mut response: Response) -> Response {
     let h = response.headers_mut();
     h.insert(
         header::CONTENT_SECURITY_POLICY,
@@ -50,8 +114,16 @@ fn file(path: &str, headers: &HeaderMap) -> Option<Response> {
         .get(header::IF_NONE_MATCH)
         .is_some_and(|v| v.as_bytes() == etag.as_bytes())
     {
+        // The shell's version too: a revalidated copy is of this server's shell.
         return Some(secure(
-            (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response(),
+            (
+                StatusCode::NOT_MODIFIED,
+                [
+                    (header::ETAG, etag),
+                    (header::HeaderName::from_static(VERSION_HEADER), version()),
+                ],
+            )
+                .into_response(),
         ));
     }
     Some(secure(
@@ -60,6 +132,8 @@ fn file(path: &str, headers: &HeaderMap) -> Option<Response> {
                 (header::CONTENT_TYPE, asset.metadata.mimetype().to_string()),
                 (header::CACHE_CONTROL, "no-cache".to_string()),
                 (header::ETAG, etag),
+                // Which shell this file belongs to: the service worker keeps only whole shells.
+                (header::HeaderName::from_static(VERSION_HEADER), version()),
             ],
             asset.data.into_owned(),
         )
@@ -120,7 +194,11 @@ pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     let plain = path
         .split('/')
         .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains('\\'));
-    let served = plain && path != "index.html" && !path.starts_with("e2e/");
+    // The page, its worker and its manifest have one address each, at the root.
+    let served = plain
+        && path != "index.html"
+        && !ROOT_FILES.contains(&path.as_str())
+        && !path.starts_with("e2e/");
     match served.then(|| file(&path, &headers)).flatten() {
         Some(r) => r,
         None => crate::error::ApiError::not_found(format!("no asset {path:?}")).into_response(),

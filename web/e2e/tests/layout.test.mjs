@@ -13,7 +13,7 @@ function watchApi(page) {
   const seen = [];
   page.on('request', (r) => {
     const u = new URL(r.url());
-    if (u.pathname.startsWith('/api/')) seen.push(`${r.method()} ${u.pathname}`);
+    if (u.pathname.startsWith('/api/') || u.pathname === '/assets/tiles.json') seen.push(`${r.method()} ${u.pathname}`);
   });
   return seen;
 }
@@ -46,13 +46,13 @@ describe('the table\'s layout', () => {
     // Both pictures that need the tiles are drawn: every request for them has been made.
     await page.waitForSelector('.hero-tiles svg');
     await page.waitForSelector('.daily-art svg');
-    assert.equal(count(seen, 'GET /api/tiles'), 1, `the home page: ${seen.join(', ')}`);
+    assert.equal(count(seen, 'GET /assets/tiles.json'), 1, `the home page: ${seen.join(', ')}`);
     // A table, opened by its address: it is drawn from the state, the log and the socket.
     const game = await createGame(page, server.url, ['bot:mcts:4']);
     seen.length = 0;
     await page.reload();
     await page.waitForSelector('[data-testid=table][data-synced=true]');
-    assert.equal(count(seen, 'GET /api/tiles'), 1, `a table: ${seen.join(', ')}`);
+    assert.equal(count(seen, 'GET /assets/tiles.json'), 1, `a table: ${seen.join(', ')}`);
     assert.equal(count(seen, `GET /api/games/${game}/moves`), 1, `a table: ${seen.join(', ')}`);
     assert.deepEqual(errors, []);
     await browser.close();
