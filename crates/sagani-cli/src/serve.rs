@@ -48,7 +48,7 @@ pub struct Args {
     public_url: Option<String>,
     /// The mail server mails go through: smtp://HOST:PORT (plain), smtp://USER:PASS@HOST:PORT
     /// (STARTTLS), smtps://USER:PASS@HOST:PORT (TLS); ?tls=required or ?tls=opportunistic
-    /// choose STARTTLS. Without it no mail is sent (docs/server.md, "Mail").
+    /// choose STARTTLS. Without it no mail is sent (docs/operations.md, "Mail").
     #[arg(long, value_name = "URL")]
     smtp: Option<String>,
     /// The sender of the mails, e.g. "Sagani <sagani@sagani.example>".
