@@ -49,8 +49,10 @@ pub struct Notices {
 
 /// `GET /api/notices?count=1`: only the unread count (cheap, for every page).
 #[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct NoticesQuery {
-    /// `1`: the count only, no list.
+    /// `1`: the count only, no list (`0`, or none: the list).
+    #[param(minimum = 0, maximum = 1)]
     pub count: Option<u8>,
 }
 
@@ -101,6 +103,8 @@ pub struct SetMail {
 
 /// `GET /api/mail/verify?token=` and `/api/mail/stop?token=`.
 #[derive(Clone, Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct MailToken {
+    /// The link's token.
     pub token: String,
 }

@@ -4,10 +4,10 @@
 
 use crate::accounts::{check_origin, current};
 use crate::app::{store_refusal, App};
-use crate::error::{ApiError, Body, ErrorBody, ErrorCode, RefusalDetail};
+use crate::error::{ApiError, Body, ErrorBody, ErrorCode, Params, RefusalDetail};
 use crate::mailer::{mail_lang, words};
 use crate::store::{NewAddress, Notice, NoticeKind as StoredKind, Player};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Json;
@@ -62,7 +62,7 @@ fn info(n: Notice) -> NoticeInfo {
 pub async fn list(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
-    Query(q): Query<NoticesQuery>,
+    Params(q): Params<NoticesQuery>,
 ) -> Result<Json<Notices>, ApiError> {
     let player = account(&app, &headers).await?;
     let (notices, unread) = if q.count == Some(1) {
@@ -226,7 +226,7 @@ pub async fn put_mail(
     responses((status = 303, description = "to `/account?mail=verified`, or `/account?mail=expired` for a link that expired or was replaced")))]
 pub async fn verify(
     State(app): State<Arc<App>>,
-    Query(q): Query<MailToken>,
+    Params(q): Params<MailToken>,
 ) -> Result<Response, ApiError> {
     let verified = app
         .store
@@ -247,7 +247,7 @@ pub async fn verify(
     responses((status = 200, content_type = "text/html", description = "a page that says the mail stopped (or that the link stops nothing)")))]
 pub async fn stop(
     State(app): State<Arc<App>>,
-    Query(q): Query<MailToken>,
+    Params(q): Params<MailToken>,
 ) -> Result<Response, ApiError> {
     let lang = app
         .store
@@ -272,7 +272,7 @@ pub async fn stop(
 /// One-click unsubscribing (RFC 8058): the same as the link.
 #[utoipa::path(post, path = "/api/mail/stop", params(MailToken),
     responses((status = 200, content_type = "text/html", description = "the mail stopped")))]
-pub async fn stop_post(state: State<Arc<App>>, q: Query<MailToken>) -> Result<Response, ApiError> {
+pub async fn stop_post(state: State<Arc<App>>, q: Params<MailToken>) -> Result<Response, ApiError> {
     stop(state, q).await
 }
 
