@@ -30,7 +30,8 @@ async fn serve(store: Arc<dyn Store>, clock: Arc<ManualClock>) -> (String, Arc<A
             ..Limits::default()
         },
         clock,
-        seek_sweep: Duration::from_millis(50),
+        // Sweeps run when the test calls them (`App::sweep_seeks`).
+        seek_sweep: Duration::from_secs(3600),
         idle_sweep: Duration::from_secs(3600),
         ..Config::default()
     };
@@ -88,22 +89,6 @@ impl Seeker {
         let a = self.browser.get_with(&path, &self.token).await;
         common::assert_documented("get", "/api/seeks/{id}", a.status, &a.body);
         ok(a)
-    }
-
-    /// Polls until the seek's status is `status` (another task or server gets it there).
-    async fn until(&mut self, status: &str) -> Value {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let s = self.state().await;
-            if s["status"] == status {
-                return s;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the seek never got {status}: {s}"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
     }
 }
 
@@ -203,7 +188,9 @@ async fn two_seeks_make_a_game(one: &str, two: &str) {
     assert_eq!(heard["status"], "paired", "{heard}");
     assert_eq!(heard["seat_token"], first.token.as_str());
     let game = heard["game"].as_str().unwrap().to_string();
-    let theirs = second.until("paired").await;
+    // Paired in the same transaction as the first seek: read once.
+    let theirs = second.state().await;
+    assert_eq!(theirs["status"], "paired", "{theirs}");
     assert_eq!(theirs["game"], game.as_str());
     assert_ne!(theirs["seat"], heard["seat"]);
     // Each reads the game as their seat; the names are the seekers'.
@@ -304,7 +291,7 @@ async fn seeks_refuse_what_they_cannot_pair() {
 async fn rated_seeks_pair_as_their_window_widens() {
     let (_dir, store) = sqlite();
     let time = clock();
-    let (url, _app) = serve(store.clone(), time.clone()).await;
+    let (url, app) = serve(store.clone(), time.clone()).await;
     let ann = Browser::signed_up(&url, "Ann").await;
     let bob = Browser::signed_up(&url, "Bob").await;
     // Ann's rating is raised by hand: 300 points above Bob's.
@@ -337,20 +324,19 @@ async fn rated_seeks_pair_as_their_window_widens() {
     )
     .await;
     assert_eq!(ratings, [Some(1300.0), Some(1000.0)]);
-    // Ten sweeps later they still wait: 300 apart is beyond both windows.
-    let sweeps = Instant::now();
-    while sweeps.elapsed() < Duration::from_millis(500) {
-        assert_eq!(a.state().await["status"], "waiting");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    // A sweep leaves them waiting: 300 apart is beyond both windows.
+    app.sweep_seeks().await;
+    assert_eq!(a.state().await["status"], "waiting");
     assert_eq!(b.state().await["others_waiting"], 1);
-    // Twenty seconds on, the windows are 300 wide.
+    // Twenty seconds on, the windows are 300 wide: the next sweep pairs them.
     time.advance(20_000);
-    let paired = a.until("paired").await;
+    app.sweep_seeks().await;
+    let paired = a.state().await;
+    assert_eq!(paired["status"], "paired", "{paired}");
     assert_eq!(paired["rated"], true);
     assert_eq!(paired["waited_s"], 20);
     let game = paired["game"].as_str().unwrap().to_string();
-    assert_eq!(b.until("paired").await["game"], game.as_str());
+    assert_eq!(b.state().await["game"], game.as_str());
     let notices = store.notices(&ann_id, 10).await.unwrap();
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].game.as_deref(), Some(game.as_str()));
@@ -371,31 +357,30 @@ async fn rated_seeks_pair_as_their_window_widens() {
 async fn seekers_who_go_away_are_dropped() {
     let (_dir, store) = sqlite();
     let time = clock();
-    let (url, _app) = serve(store.clone(), time.clone()).await;
+    let (url, app) = serve(store.clone(), time.clone()).await;
     let body = json!({ "players": 3, "clock": five_three() });
     let mut gone = seek(Browser::new(&url), body.clone()).await;
     let mut there = seek(Browser::new(&url), body.clone()).await;
     time.advance(40_000);
     there.state().await;
     time.advance(30_000);
-    // Read from the store: a poll would keep the seek.
-    let deadline = Instant::now() + PATIENCE;
-    while store.seek(&gone.seek).await.unwrap().unwrap().status != SeekStatus::Cancelled {
-        assert!(
-            Instant::now() < deadline,
-            "the unseen seek was never dropped"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    app.sweep_seeks().await;
+    // Read from the store first: a poll would keep a seek that still waits.
+    assert_eq!(
+        store.seek(&gone.seek).await.unwrap().unwrap().status,
+        SeekStatus::Cancelled
+    );
     assert_eq!(gone.state().await["waited_s"], 70);
     assert_eq!(there.state().await["status"], "waiting");
     // The socket keeps a seek; closing it cancels the seek.
     let held = seek(Browser::new(&url), body.clone()).await;
     let mut ws = socket(&url, &held).await;
     assert_eq!(ws.next().await["status"], "waiting");
+    // A second socket on the seek hears the cancel the first one's close makes.
+    let mut other = socket(&url, &held).await;
+    assert_eq!(other.next().await["status"], "waiting");
     ws.hang_up().await;
-    let mut held = held;
-    held.until("cancelled").await;
+    assert_eq!(other.next().await["status"], "cancelled");
     // Withdrawn by DELETE: answered as cancelled, and a third seeker still waits for company.
     let cancelled = ok(there
         .browser
@@ -453,21 +438,34 @@ async fn fifty_seekers_on_two_servers_are_paired_once_on_postgres() {
     let time = clock();
     let a: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
     let b: Arc<dyn Store> = Arc::new(PostgresStore::open(&db.url).await.unwrap());
-    let (one, _a) = serve(a.clone(), time.clone()).await;
-    let (two, _b) = serve(b, time).await;
-    let seekers = futures_util::future::join_all((0..50).map(|i| {
+    let (one, app_one) = serve(a.clone(), time.clone()).await;
+    let (two, app_two) = serve(b, time).await;
+    let mut made = futures_util::future::join_all((0..50).map(|i| {
         let url = if i % 2 == 0 { one.clone() } else { two.clone() };
         async move {
-            let mut s = seek(
+            seek(
                 Browser::new(&url),
                 json!({ "players": 2, "clock": five_three() }),
             )
-            .await;
-            let paired = s.until("paired").await;
-            (s.token, paired)
+            .await
         }
     }))
     .await;
+    // Each seek made starts a pairing of its own; sweeps on both servers pair what those left
+    // (each pass pairs every group it finds, or finds it paired by the other server).
+    for _ in 0..50 {
+        if a.waiting_seeks(100).await.unwrap().is_empty() {
+            break;
+        }
+        tokio::join!(app_one.sweep_seeks(), app_two.sweep_seeks());
+    }
+    assert!(a.waiting_seeks(100).await.unwrap().is_empty());
+    let mut seekers = Vec::new();
+    for s in &mut made {
+        let paired = s.state().await;
+        assert_eq!(paired["status"], "paired", "{paired}");
+        seekers.push((s.token.clone(), paired));
+    }
     let mut games: std::collections::HashMap<String, Vec<String>> = Default::default();
     for (token, paired) in &seekers {
         games

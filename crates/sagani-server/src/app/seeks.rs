@@ -421,8 +421,9 @@ impl App {
         Ok(())
     }
 
-    /// Drops seeks whose seekers went away, then pairs what waits.
-    async fn sweep_seeks(self: &Arc<App>) {
+    /// Drops seeks whose seekers went away, then pairs what waits (each `seek_sweep`; tests
+    /// call it themselves).
+    pub async fn sweep_seeks(self: &Arc<App>) {
         let now = self.now_ms();
         match self
             .store
