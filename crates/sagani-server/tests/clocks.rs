@@ -7,10 +7,11 @@
 mod common;
 
 use common::browser::{Answer, Browser};
+use common::clocked::{clock, ok, sqlite};
 use common::Watcher;
 use futures_util::StreamExt;
 use sagani_server::clock::ManualClock;
-use sagani_server::store::{PostgresStore, SqliteStore, Store};
+use sagani_server::store::{PostgresStore, Store};
 use sagani_server::testing::TestDatabase;
 use sagani_server::{App, Config, Limits};
 use serde_json::{json, Value};
@@ -53,32 +54,7 @@ async fn serve_open(
         idle_sweep: Duration::from_secs(3600),
         ..Config::default()
     };
-    let app = App::start(store, config).await.expect("server opens");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let served = app.clone();
-    tokio::spawn(async move {
-        sagani_server::serve(served, listener, std::future::pending())
-            .await
-            .expect("serve");
-    });
-    (url, app)
-}
-
-/// A new SQLite store in a directory of its own (kept while the directory is).
-fn sqlite() -> (tempfile::TempDir, Arc<dyn Store>) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(SqliteStore::open(&dir.path().join("games.db")).unwrap());
-    (dir, store)
-}
-
-fn clock() -> Arc<ManualClock> {
-    Arc::new(ManualClock::new(1_900_000_000_000))
-}
-
-fn ok(a: Answer) -> Value {
-    assert!(a.status < 300, "{}: {}", a.status, a.body);
-    a.body
+    common::clocked::serve(store, config).await
 }
 
 /// Creates a game; its id and invite codes.

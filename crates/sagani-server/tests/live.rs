@@ -6,7 +6,8 @@
 
 mod common;
 
-use common::browser::{Answer, Browser};
+use common::browser::Browser;
+use common::clocked::{clock, ok};
 use common::Watcher;
 use futures_util::SinkExt;
 use sagani_server::clock::ManualClock;
@@ -63,15 +64,6 @@ impl Server {
         let _ = self.stop.take().unwrap().send(());
         (&mut self.served).await.unwrap();
     }
-}
-
-fn clock() -> Arc<ManualClock> {
-    Arc::new(ManualClock::new(1_900_000_000_000))
-}
-
-fn ok(a: Answer) -> Value {
-    assert!(a.status < 300, "{}: {}", a.status, a.body);
-    a.body
 }
 
 /// A public game of `seats`, its people's seats claimed by guests: its id and their tokens.

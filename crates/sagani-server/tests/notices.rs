@@ -8,9 +8,10 @@
 mod common;
 
 use common::browser::{Answer, Browser};
+use common::clocked::{clock, ok, sqlite};
 use common::smtp::Receiver;
 use sagani_server::clock::ManualClock;
-use sagani_server::store::{PostgresStore, SqliteStore, Store};
+use sagani_server::store::{PostgresStore, Store};
 use sagani_server::testing::TestDatabase;
 use sagani_server::{App, Config, Limits};
 use serde_json::{json, Value};
@@ -39,31 +40,7 @@ async fn serve(
         mail_poll: Duration::from_millis(20),
         ..Config::default()
     };
-    let app = App::start(store, config).await.expect("server opens");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let served = app.clone();
-    tokio::spawn(async move {
-        sagani_server::serve(served, listener, std::future::pending())
-            .await
-            .expect("serve");
-    });
-    (url, app)
-}
-
-fn sqlite() -> (tempfile::TempDir, Arc<dyn Store>) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(SqliteStore::open(&dir.path().join("games.db")).unwrap());
-    (dir, store)
-}
-
-fn clock() -> Arc<ManualClock> {
-    Arc::new(ManualClock::new(1_900_000_000_000))
-}
-
-fn ok(a: Answer) -> Value {
-    assert!(a.status < 300, "{}: {}", a.status, a.body);
-    a.body
+    common::clocked::serve(store, config).await
 }
 
 async fn send(b: &mut Browser, method: &str, path: &str, body: Option<Value>) -> Answer {

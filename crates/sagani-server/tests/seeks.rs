@@ -6,10 +6,11 @@
 
 mod common;
 
-use common::browser::{Answer, Browser};
+use common::browser::Browser;
+use common::clocked::{clock, ok, sqlite};
 use futures_util::{SinkExt, StreamExt};
 use sagani_server::clock::ManualClock;
-use sagani_server::store::{PostgresStore, SavedSeat, SeekStatus, SqliteStore, Store};
+use sagani_server::store::{PostgresStore, SavedSeat, SeekStatus, Store};
 use sagani_server::testing::TestDatabase;
 use sagani_server::{App, Config, Limits};
 use serde_json::{json, Value};
@@ -35,31 +36,7 @@ async fn serve(store: Arc<dyn Store>, clock: Arc<ManualClock>) -> (String, Arc<A
         idle_sweep: Duration::from_secs(3600),
         ..Config::default()
     };
-    let app = App::start(store, config).await.expect("server opens");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let served = app.clone();
-    tokio::spawn(async move {
-        sagani_server::serve(served, listener, std::future::pending())
-            .await
-            .expect("serve");
-    });
-    (url, app)
-}
-
-fn sqlite() -> (tempfile::TempDir, Arc<dyn Store>) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(SqliteStore::open(&dir.path().join("games.db")).unwrap());
-    (dir, store)
-}
-
-fn clock() -> Arc<ManualClock> {
-    Arc::new(ManualClock::new(1_900_000_000_000))
-}
-
-fn ok(a: Answer) -> Value {
-    assert!(a.status < 300, "{}: {}", a.status, a.body);
-    a.body
+    common::clocked::serve(store, config).await
 }
 
 fn five_three() -> Value {

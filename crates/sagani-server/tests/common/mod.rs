@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod clocked;
 pub mod intercepted;
 pub mod local;
 pub mod smtp;
