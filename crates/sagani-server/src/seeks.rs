@@ -7,7 +7,7 @@ use crate::app::App;
 use crate::client_addr::ClientAddr;
 use crate::error::{ApiError, Body, ErrorBody, ErrorCode, Params};
 use crate::http::Stopping;
-use crate::ws::{close, send, OpenSockets, SocketOpen};
+use crate::ws::{close, send, small_buffers, upgraded, OpenSockets, SocketOpen};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, State};
@@ -145,32 +145,14 @@ pub async fn socket(
     Params(q): Params<SeekQuery>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::new(
-            ErrorCode::NotAWebsocket,
-            format!("{}: this route is a WebSocket", e.body_text()),
-        )
-    })?;
+    let upgrade = upgraded(upgrade)?;
     app.own_seek(&id, &q.token).await?;
-    let max = app.config.http.max_sockets_per_ip;
-    let slot = sockets.open(&addr, max).ok_or_else(|| ApiError {
-        retry_after: Some(10),
-        ..ApiError::new(
-            ErrorCode::RateLimited,
-            format!("this address has {max} WebSockets open already; close one first"),
-        )
-    })?;
+    let open = SocketOpen::take(&app, &sockets, &addr)?;
     let stopping = stopping.map(|Extension(s)| s).unwrap_or_default();
-    let open = SocketOpen::new(app.metrics.clone(), slot);
-    Ok(upgrade
-        .max_frame_size(4096)
-        .max_message_size(4096)
-        .read_buffer_size(1024)
-        .write_buffer_size(0)
-        .on_upgrade(move |socket| async move {
-            wait(app, id, q.token, socket, stopping).await;
-            drop(open);
-        }))
+    Ok(small_buffers(upgrade).on_upgrade(move |socket| async move {
+        wait(app, id, q.token, socket, stopping).await;
+        drop(open);
+    }))
 }
 
 /// How often an open socket looks at its seek without being told (a notification missed) and

@@ -65,24 +65,12 @@ pub async fn connect(
     Params(q): Params<WsQuery>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::new(
-            ErrorCode::NotAWebsocket,
-            format!("{}: this route is a WebSocket", e.body_text()),
-        )
-    })?;
+    let upgrade = upgraded(upgrade)?;
     let seat = {
         let (_, st) = app.fresh(&id, None).await?;
         st.who(q.token.as_deref())?
     };
-    let max = app.config.http.max_sockets_per_ip;
-    let slot = sockets.open(&addr, max).ok_or_else(|| ApiError {
-        retry_after: Some(10),
-        ..ApiError::new(
-            ErrorCode::RateLimited,
-            format!("this address has {max} WebSockets open already; close one first"),
-        )
-    })?;
+    let open = SocketOpen::take(&app, &sockets, &addr)?;
     let watcher = Watcher {
         app: app.clone(),
         seat: seat.map(|s| (s, crate::secret::hash(q.token.as_deref().unwrap_or("")))),
@@ -91,19 +79,33 @@ pub async fn connect(
         sent: None,
     };
     let stopping = stopping.map(|Extension(s)| s).unwrap_or_default();
-    let open = SocketOpen::new(app.metrics.clone(), slot);
-    Ok(upgrade
-        // Clients have nothing to send but pongs and closes: small read buffers (tungstenite's
-        // default is 128 KiB a socket), and states written out at once, not gathered.
+    Ok(small_buffers(upgrade).on_upgrade(move |socket| async move {
+        watch(watcher, socket, stopping).await;
+        drop(open);
+    }))
+}
+
+/// The upgrade a WebSocket route asks for; a plain request is `not_a_websocket`.
+pub(crate) fn upgraded(
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<WebSocketUpgrade, ApiError> {
+    upgrade.map_err(|e| {
+        ApiError::new(
+            ErrorCode::NotAWebsocket,
+            format!("{}: this route is a WebSocket", e.body_text()),
+        )
+    })
+}
+
+/// Clients have nothing to send but pongs and closes: small read buffers (tungstenite's
+/// default is 128 KiB a socket), and messages written out at once, not gathered.
+pub(crate) fn small_buffers(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
+    upgrade
         .max_frame_size(4096)
         .max_message_size(4096)
         .read_buffer_size(1024)
         .write_buffer_size(0)
         .max_write_buffer_size(256 * 1024)
-        .on_upgrade(move |socket| async move {
-            watch(watcher, socket, stopping).await;
-            drop(open);
-        }))
 }
 
 /// WebSockets open per client address, for `HttpLimits::max_sockets_per_ip`.
@@ -118,7 +120,25 @@ pub(crate) struct SocketOpen {
 }
 
 impl SocketOpen {
-    pub(crate) fn new(metrics: Metrics, slot: Slot) -> SocketOpen {
+    /// A place for one more socket of `addr`; `rate_limited` once it holds as many as one
+    /// address may.
+    pub(crate) fn take(
+        app: &App,
+        sockets: &Arc<PerAddress>,
+        addr: &str,
+    ) -> Result<SocketOpen, ApiError> {
+        let max = app.config.http.max_sockets_per_ip;
+        let slot = sockets.open(addr, max).ok_or_else(|| ApiError {
+            retry_after: Some(10),
+            ..ApiError::new(
+                ErrorCode::RateLimited,
+                format!("this address has {max} WebSockets open already; close one first"),
+            )
+        })?;
+        Ok(SocketOpen::new(app.metrics.clone(), slot))
+    }
+
+    fn new(metrics: Metrics, slot: Slot) -> SocketOpen {
         metrics.websocket_opened();
         SocketOpen {
             metrics,
