@@ -123,9 +123,9 @@ impl SeekSocket {
             .expect("the socket is open")
     }
 
-    /// The next message that says the seek is paired (waiting ones before it say how many
-    /// others wait).
-    async fn paired(&mut self) -> Value {
+    /// The next message that says the seek no longer waits (paired or cancelled); waiting
+    /// ones before it say how many others wait.
+    async fn settled(&mut self) -> Value {
         loop {
             let m = self.next().await;
             if m["status"] != "waiting" {
@@ -161,7 +161,7 @@ async fn two_seeks_make_a_game(one: &str, two: &str) {
         json!({ "players": 2, "clock": five_three(), "name": "Bob" }),
     )
     .await;
-    let heard = ws.paired().await;
+    let heard = ws.settled().await;
     assert_eq!(heard["status"], "paired", "{heard}");
     assert_eq!(heard["seat_token"], first.token.as_str());
     let game = heard["game"].as_str().unwrap().to_string();
@@ -357,7 +357,8 @@ async fn seekers_who_go_away_are_dropped() {
     let mut other = socket(&url, &held).await;
     assert_eq!(other.next().await["status"], "waiting");
     ws.hang_up().await;
-    assert_eq!(other.next().await["status"], "cancelled");
+    let heard = other.settled().await;
+    assert_eq!(heard["status"], "cancelled", "{heard}");
     // Withdrawn by DELETE: answered as cancelled, and a third seeker still waits for company.
     let cancelled = ok(there
         .browser
@@ -489,7 +490,7 @@ async fn time_to_a_game(one: &str, two: &str, rounds: usize) -> Vec<f64> {
             json!({ "players": 2, "clock": five_three() }),
         )
         .await;
-        assert_eq!(ws.paired().await["status"], "paired");
+        assert_eq!(ws.settled().await["status"], "paired");
         took.push(start.elapsed().as_secs_f64() * 1000.0);
     }
     took.sort_by(f64::total_cmp);

@@ -214,13 +214,12 @@ impl App {
     pub(crate) async fn state_of(&self, seek: &Seek, token: &str) -> Result<SeekState, ApiError> {
         let now = self.now_ms();
         let waiting = if seek.status == SeekStatus::Waiting {
-            self.store
-                .waiting_seeks(PASS)
-                .await
-                .map_err(store_refusal)?
+            let counts = self.store.waiting_counts().await.map_err(store_refusal)?;
+            // The others: this seek is one of its pool's.
+            counts
                 .iter()
-                .filter(|s| s.pool == seek.pool && s.id != seek.id)
-                .count() as u32
+                .find(|(pool, _)| *pool == seek.pool)
+                .map_or(0, |(_, n)| n.saturating_sub(1))
         } else {
             0
         };
@@ -296,26 +295,18 @@ impl App {
 
     /// How many wait in each pool with a seek waiting.
     pub async fn seek_pools(&self) -> Result<SeekPools, ApiError> {
-        let waiting = self
-            .store
-            .waiting_seeks(PASS)
-            .await
-            .map_err(store_refusal)?;
-        let mut pools: Vec<SeekPool> = Vec::new();
-        for s in &waiting {
-            match pools.iter_mut().find(|p| {
-                p.players == s.pool.players && p.clock == s.pool.clock && p.rated == s.pool.rated
-            }) {
-                Some(p) => p.waiting += 1,
-                None => pools.push(SeekPool {
-                    players: s.pool.players,
-                    clock: s.pool.clock,
-                    rated: s.pool.rated,
-                    waiting: 1,
-                }),
-            }
-        }
-        Ok(SeekPools { pools })
+        let counts = self.store.waiting_counts().await.map_err(store_refusal)?;
+        Ok(SeekPools {
+            pools: counts
+                .into_iter()
+                .map(|(pool, waiting)| SeekPool {
+                    players: pool.players,
+                    clock: pool.clock,
+                    rated: pool.rated,
+                    waiting,
+                })
+                .collect(),
+        })
     }
 
     /// A seeker's seat: theirs from the start, held by the seek's token.

@@ -103,6 +103,9 @@ pub trait Seeks: Send + Sync {
     /// Waiting seeks, oldest first, at most `limit`.
     async fn waiting_seeks(&self, limit: u32) -> Result<Vec<Seek>, StoreError>;
 
+    /// How many seeks wait in each pool that has one waiting.
+    async fn waiting_counts(&self) -> Result<Vec<(Pool, u32)>, StoreError>;
+
     /// Notes that the seeker of a waiting seek is still there. False if it no longer waits.
     async fn touch_seek(&self, id: &str, now_ms: i64) -> Result<bool, StoreError>;
 

@@ -275,6 +275,9 @@ impl Seeks for Intercepted {
     async fn waiting_seeks(&self, limit: u32) -> Result<Vec<Seek>, StoreError> {
         self.inner.waiting_seeks(limit).await
     }
+    async fn waiting_counts(&self) -> Result<Vec<(sagani_server::store::Pool, u32)>, StoreError> {
+        self.inner.waiting_counts().await
+    }
     async fn touch_seek(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
         self.inner.touch_seek(id, now_ms).await
     }

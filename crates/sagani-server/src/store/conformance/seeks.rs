@@ -82,12 +82,14 @@ pub async fn seeks_wait_and_cancel((a, b): Handles) {
         .collect();
     assert_eq!(ids, ["s1", "s2"]);
     assert_eq!(b.waiting_seeks(1).await.unwrap().len(), 1);
+    assert_eq!(b.waiting_counts().await.unwrap(), vec![(s1.pool, 2)]);
     assert!(b.touch_seek("s1", 5_000).await.unwrap());
     assert_eq!(a.seek("s1").await.unwrap().unwrap().seen_ms, 5_000);
     // Cancelled once: the second cancel and a touch find it no longer waiting.
     assert!(a.cancel_seek("s2", 6_000).await.unwrap());
     assert!(!b.cancel_seek("s2", 6_500).await.unwrap());
     assert!(!b.touch_seek("s2", 7_000).await.unwrap());
+    assert_eq!(a.waiting_counts().await.unwrap(), vec![(s1.pool, 1)]);
     let s2 = a.seek("s2").await.unwrap().unwrap();
     assert_eq!(
         (s2.status, s2.ended_ms),

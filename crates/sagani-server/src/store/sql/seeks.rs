@@ -120,6 +120,45 @@ async fn waiting(c: &mut dyn Conn, limit: u32) -> Result<Vec<Seek>, StoreError> 
     Ok(rows.into_iter().filter_map(|r| r.seek().ok()).collect())
 }
 
+from_row! {
+    struct PoolRow {
+        players: u8,
+        clock: String,
+        rated: bool,
+        waiting: u32,
+    }
+}
+
+async fn counts(c: &mut dyn Conn) -> Result<Vec<(Pool, u32)>, StoreError> {
+    let rows: Vec<PoolRow> = c
+        .rows(
+            Both(
+                "SELECT players, clock, rated, COUNT(*) AS waiting FROM seeks
+                 WHERE status = 'waiting' GROUP BY pool, players, clock, rated ORDER BY pool",
+            ),
+            args![],
+        )
+        .await?;
+    // A pool whose clock this server cannot read (a newer server's) is left out.
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| {
+            let clock = match r.clock.as_str() {
+                "none" => TimeControl::None,
+                text => TimeControl::from_stored(Some(text)).ok()?,
+            };
+            Some((
+                Pool {
+                    players: r.players,
+                    clock,
+                    rated: r.rated,
+                },
+                r.waiting,
+            ))
+        })
+        .collect())
+}
+
 async fn touch(c: &mut dyn Conn, id: &str, now_ms: i64) -> Result<bool, StoreError> {
     Ok(c.execute(
         Both("UPDATE seeks SET seen_at = $2 WHERE id = $1 AND status = 'waiting'"),
@@ -204,6 +243,11 @@ impl<D: Database> Seeks for SqlStore<D> {
 
     async fn waiting_seeks(&self, limit: u32) -> Result<Vec<Seek>, StoreError> {
         self.read(move |c| Box::pin(async move { waiting(c, limit).await }))
+            .await
+    }
+
+    async fn waiting_counts(&self) -> Result<Vec<(Pool, u32)>, StoreError> {
+        self.read(|c| Box::pin(async move { counts(c).await }))
             .await
     }
 
