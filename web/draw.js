@@ -5,7 +5,7 @@
 // draw-track.js, both from the pieces here.
 //
 // Exports (the table draws with these; the CSS for them is in art.css):
-//   ELEMENTS[el]          {color, dark, tint, ink, name, letter} for 'fire' 'water' 'earth' 'air';
+//   ELEMENTS[el]          {color, dark, tint, ink, name, letter} (colours.js) for 'fire' 'water' 'earth' 'air';
 //                         `name` and `letter` are read from the catalogue when asked.
 //   ELEMENT_ORDER         the four elements in the game's order.
 //   SEAT_COLORS           a colour per seat (score markers, discs, names).
@@ -41,32 +41,17 @@
 // `g.tile` to turn it over, `landed` to a `g.tile` just put down. Drawn SVGs carry class `art`.
 
 import { currentLang, t } from './i18n.js';
+import { CACOPHONY_COLOR, NEUTRAL_DISC, PALETTE } from './colours.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/// The element colours: vermilion, blue, forest green and sunny yellow, far apart in lightness
-/// as well as in hue, so that they stay apart for colour-blind players (checked for deuteranopia,
-/// protanopia and tritanopia); each element also has its letter and its emblem everywhere.
-/// `dark`: outlines and plaques; `tint`: the face of a tile; `ink`: text on the element colour;
-/// `wash`: the colour and opacity of the big emblem on a face.
-const PALETTE = {
-  fire: { color: '#e0561a', dark: '#8f2e08', tint: '#fde6d8', ink: '#ffffff', wash: ['#e0561a', 0.2] },
-  water: { color: '#1565c0', dark: '#0a3c78', tint: '#dce9f8', ink: '#ffffff', wash: ['#1565c0', 0.16] },
-  earth: { color: '#2a5a1e', dark: '#15330e', tint: '#dfecd5', ink: '#ffffff', wash: ['#2a5a1e', 0.14] },
-  air: { color: '#f7d23e', dark: '#7d6100', tint: '#fdf5d2', ink: '#3b2e00', wash: ['#b08a00', 0.16] },
-};
+export { SEAT_COLORS, CACOPHONY_COLOR, NEUTRAL_DISC } from './colours.js';
 export const ELEMENT_ORDER = ['fire', 'water', 'earth', 'air'];
 export const ELEMENTS = Object.fromEntries(ELEMENT_ORDER.map((el) => [el, {
   ...PALETTE[el],
   get name() { return t(`element.${el}`); },
   get letter() { return t(`element.${el}.letter`); },
 }]));
-
-/// Seat colours for score markers, discs and names (apart from the element colours).
-export const SEAT_COLORS = ['#6a2c91', '#0f7d7d', '#c2571a', '#333333'];
-/// Cacophony discs: red, and marked with a jagged line so they are not told by colour alone.
-export const CACOPHONY_COLOR = '#c8102e';
-export const NEUTRAL_DISC = '#3d3a36';
 
 const DIRS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
 const STEP = { N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1] };

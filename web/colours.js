@@ -1,0 +1,27 @@
+// The game's colours, in one place: the four elements, the seats, the Cacophony discs. No DOM
+// here, so that the colour check (scripts/colours.mjs, run by web/e2e/tests/colours.test.mjs)
+// can read the very values the page draws with.
+//
+// Exports:
+//   PALETTE[el]      {color, dark, tint, ink, wash} for 'fire' 'water' 'earth' 'air'.
+//   SEAT_COLORS      a colour per seat (score markers, discs, names).
+//   CACOPHONY_COLOR  the red of the Cacophony discs.
+//   NEUTRAL_DISC     the colour of discs that belong to no seat.
+
+/// The element colours: vermilion, blue, forest green and sunny yellow, far apart in lightness
+/// as well as in hue, so that they stay apart for colour-blind players; each element also has
+/// its letter and its emblem everywhere.
+/// `dark`: outlines and plaques; `tint`: the face of a tile; `ink`: text on the element colour;
+/// `wash`: the colour and opacity of the big emblem on a face.
+export const PALETTE = {
+  fire: { color: '#e0561a', dark: '#8f2e08', tint: '#fde6d8', ink: '#ffffff', wash: ['#e0561a', 0.2] },
+  water: { color: '#1565c0', dark: '#0a3c78', tint: '#dce9f8', ink: '#ffffff', wash: ['#1565c0', 0.16] },
+  earth: { color: '#2a5a1e', dark: '#15330e', tint: '#dfecd5', ink: '#ffffff', wash: ['#2a5a1e', 0.14] },
+  air: { color: '#f7d23e', dark: '#7d6100', tint: '#fdf5d2', ink: '#3b2e00', wash: ['#b08a00', 0.16] },
+};
+
+/// Seat colours for score markers, discs and names (apart from the element colours).
+export const SEAT_COLORS = ['#6a2c91', '#0f7d7d', '#c2571a', '#333333'];
+/// Cacophony discs: red, and marked with a jagged line so they are not told by colour alone.
+export const CACOPHONY_COLOR = '#c8102e';
+export const NEUTRAL_DISC = '#3d3a36';
