@@ -16,12 +16,15 @@
 export const PALETTE = {
   fire: { color: '#e0561a', dark: '#8f2e08', tint: '#fde6d8', ink: '#ffffff', wash: ['#e0561a', 0.2] },
   water: { color: '#1565c0', dark: '#0a3c78', tint: '#dce9f8', ink: '#ffffff', wash: ['#1565c0', 0.16] },
-  earth: { color: '#2a5a1e', dark: '#15330e', tint: '#dfecd5', ink: '#ffffff', wash: ['#2a5a1e', 0.14] },
+  earth: { color: '#1f5a2e', dark: '#15330e', tint: '#dfecd5', ink: '#ffffff', wash: ['#1f5a2e', 0.14] },
   air: { color: '#f7d23e', dark: '#7d6100', tint: '#fdf5d2', ink: '#3b2e00', wash: ['#b08a00', 0.16] },
 };
 
-/// Seat colours for score markers, discs and names (apart from the element colours).
-export const SEAT_COLORS = ['#6a2c91', '#0f7d7d', '#c2571a', '#333333'];
+/// Seat colours for score markers, discs and names: plum, mint, lilac and slate. Chosen by
+/// scripts/colours.mjs to stay apart from each other, from the Cacophony red and from the four
+/// element colours their discs lie on, for normal vision and the three common colour-vision
+/// deficiencies (a seat's disc once all but vanished on a Fire tile).
+export const SEAT_COLORS = ['#4b0f3c', '#5ad2b4', '#b4a5ff', '#787878'];
 /// Cacophony discs: red, and marked with a jagged line so they are not told by colour alone.
 export const CACOPHONY_COLOR = '#c8102e';
 export const NEUTRAL_DISC = '#3d3a36';
