@@ -190,7 +190,7 @@ function arrowSpot(dir) {
 /// The face of an unfinished tile: the element's colour at full strength (the tile's state is
 /// told by its discs, not by paleness). Earth's own colour is dark, too close to the dark back of
 /// a finished tile: its face is a livelier green.
-const FACE_COLORS = { fire: PALETTE.fire.color, water: PALETTE.water.color, earth: '#3a8a3f', air: PALETTE.air.color };
+const FACE_COLORS = { fire: PALETTE.fire.color, water: PALETTE.water.color, earth: '#27953b', air: PALETTE.air.color };
 /// Raw wood, as on the edge of a painted wooden disc.
 const WOOD_EDGE = '#efd6a4';
 
