@@ -278,7 +278,7 @@ function startCell(placing) {
     if (last >= 0 && lines[last].length + 1 + word.length <= 16) lines[last] += ` ${word}`;
     else lines.push(word);
   }
-  lines.forEach((line, i) => g.append(text(50, 63 + (i - (lines.length - 1) / 2) * 12, line, { class: 'start-words', fill: '#4a2f0c', 'font-size': 9.5, 'font-weight': 700 })));
+  lines.forEach((line, i) => g.append(text(50, 63 + (i - (lines.length - 1) / 2) * 12, line, { class: 'start-words', fill: '#4a2f0c', 'font-size': 9, 'font-weight': 700 })));
   return g;
 }
 
