@@ -4,10 +4,10 @@
 // here: only numbers and strings, computed once when the page loads.
 //
 // Exports:
-//   SPIRITS[el]       {body, extra, fill, line, extraFill}: the spirit's body (its head, with the
-//                     eyes, at the top, the vessel over its belly), an extra (leaf sprout, wind
-//                     curl, inner flame, splash) and their colours. FACE: the eyes, glints,
-//                     cheeks and smile shared by all four (the same friendly face).
+//   SPIRITS[el]       {body, extra, fill, line, extraFill, extraLine?}: the spirit's body (its
+//                     head, with the eyes, at the top, the vessel over its belly), an extra (leaf
+//                     sprout, wind curl, flame tip, splash) and their colours.
+//   FACE              {eyes, glints, cheeks, smile}: the face all four wear, the same friendly one.
 //   TEXTURES[el]      {d, fill | stroke, opacity, width}: one path over the tile's face, told
 //                     apart by shape: fire licks and embers, water waves, earth pebbles and
 //                     leaves, air swirls.
@@ -20,7 +20,7 @@ const n = (v) => String(Math.round(v * 100) / 100);
 // ---- spirits ----
 
 export const SPIRITS = {
-  // A flame sprite: a fat flame with a flick either side, a paler tongue inside.
+  // A flame sprite: a fat flame with a flick either side, a paler tongue at its tip.
   fire: {
     body: 'M50 19 C53 26 59 27 61 33 C63 30 63 27 62 24 C69 30 72 40 70 49 C68 58 60 63 50 63 '
       + 'C40 63 32 58 30 49 C28 40 31 32 37 26 C37 30 38 32 40 34 C40 28 45 24 50 19 Z',

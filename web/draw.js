@@ -36,6 +36,10 @@
 //   magnifier()           a magnifier icon.
 //   tileWords(info)       "Fire 10".
 //   describeTile(info, arrows, flipped, {discs, cacophony})   words for screen readers.
+// A face shows the element's colour at full strength, its texture (`.texture`, data-texture) and
+// its spirit (`.spirit`, data-spirit) holding the vessel; arrows are shapes of their element
+// (`g.arrow.arrow-flame|drop|flint|gust`, data-shape); a disc's body is `.disc-body` (round and
+// wooden for Sound, a spiky star for Cacophony). The drawings themselves are in art-spirits.js.
 // Classes for motion (art.css): a disc on an arrow is `.disc`, one on the vessel `.vessel-disc`
 // (both with data-kind="sound|cacophony"); add `new` to a disc to drop it in, `flipping` to a
 // `g.tile` to turn it over, `landed` to a `g.tile` just put down. Drawn SVGs carry class `art`.
