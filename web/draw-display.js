@@ -14,7 +14,8 @@
 //   to on the <svg>: the latest `onCell` is called.
 
 import { currentLang, t } from './i18n.js';
-import { CELL, NEUTRAL_DISC, PAD, svg, text, tileGroup, tileKey, tileWords } from './draw.js';
+import { PALETTE } from './colours.js';
+import { CELL, ELEMENT_ORDER, NEUTRAL_DISC, PAD, emblem, svg, text, tileGroup, tileKey, tileWords } from './draw.js';
 
 const SIDES = [[1, 0, 'left'], [-1, 0, 'right'], [0, 1, 'above'], [0, -1, 'below']];
 
@@ -195,8 +196,10 @@ export function displaySvg(seatView, tiles, options = {}) {
   // New tiles go after the tiles kept, under the cells and the tile being placed.
   const firstOther = [...root.children].find((el) => !el.dataset.key) || null;
   for (const g of added) root.insertBefore(g, firstOther);
-  // The engine's moves, on top of everything (they take no clicks).
+  // The engine's moves, on top of everything (they take no clicks). An empty display shows
+  // where its first tile goes, over the cells and under the tile being placed.
   const done = () => {
+    if (placed.length === 0) root.insertBefore(startCell(Boolean(placing)), root.querySelector(':scope > [data-placing]'));
     root.append(...hintMarks(hints, tiles));
     return root;
   };
@@ -254,6 +257,29 @@ export function displaySvg(seatView, tiles, options = {}) {
     root.append(ghost);
   }
   return done();
+}
+
+/// The start cell of an empty display (the origin: the engine's one open cell there), drawn to
+/// invite: a warm glow, the four spirits' emblems and a short invitation ("Place your first tile
+/// here" while placing, "The first tile goes here" otherwise). It takes no clicks: the cell under
+/// it does.
+function startCell(placing) {
+  const g = svg('g', { class: `start-cell${placing ? ' placing' : ''}`, 'pointer-events': 'none', 'data-start': '0,0' });
+  const box = (inset, attrs) => svg('rect', { x: PAD + inset, y: PAD + inset, width: CELL - 2 * PAD - 2 * inset, height: CELL - 2 * PAD - 2 * inset, rx: 10, ...attrs });
+  g.append(box(4, { fill: 'none', stroke: '#ffd54a', 'stroke-width': 10, 'stroke-opacity': 0.3 }));
+  g.append(box(2, { fill: placing ? 'none' : '#fff6dc', 'fill-opacity': 0.9, stroke: '#ffd54a', 'stroke-width': 4, 'stroke-opacity': 0.7 }));
+  g.append(box(0, { fill: 'none', stroke: '#a86f00', 'stroke-width': 2, 'stroke-dasharray': '7 4', class: 'start-outline' }));
+  // Air's own yellow is faint on the pale cell: the emblems take their watermark colour.
+  ELEMENT_ORDER.forEach((el, i) => g.append(emblem(el, { x: 26 + i * 16, y: 30, size: 13, fill: PALETTE[el].wash[0] })));
+  // The invitation, wrapped at 16 letters a line (as many as fit the cell), centred below.
+  const lines = [];
+  for (const word of t(placing ? 'draw.start.here' : 'draw.start.cell').split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= 16) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  lines.forEach((line, i) => g.append(text(50, 63 + (i - (lines.length - 1) / 2) * 12, line, { class: 'start-words', fill: '#4a2f0c', 'font-size': 9, 'font-weight': 700 })));
+  return g;
 }
 
 /// The engine's moves on a display: a mark a cell, numbered by rank (a cell tried by several

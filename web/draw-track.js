@@ -88,6 +88,12 @@ export function scoreTrack(view, names, into = null) {
   return root;
 }
 
+/// Whether a colour `#rrggbb` is light (dark text reads better on it).
+function light(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45;
+}
+
 /// The markers on the track: by score, and on one space by arrival (the engine's ranking), the
 /// first lowest.
 function markers(view, names, { scores, rank, at, step }) {
@@ -105,15 +111,22 @@ function markers(view, names, { scores, rank, at, step }) {
     // Where it stands, in the track's units: the page animates a move without measuring.
     const g = svg('g', { class: 'marker', 'data-seat': seat, 'data-stack': k, 'data-x': p.x.toFixed(1), 'data-y': cy.toFixed(1) });
     titled(g, t('draw.marker', { name: names[seat], count: v, rank: rank.get(seat) + 1 }));
-    // A wooden disc seen from a little above: its edge shows, so a stack shows its layers.
+    // A turned wooden disc stained in the seat's colour, seen from a little above: its edge
+    // shows (so a stack shows its layers), bare wood at the bevel, rings of grain on top.
     const c = SEAT_COLORS[seat];
+    const side = `M${p.x - mr} ${cy} v${edge} a${mr} ${ry} 0 0 0 ${2 * mr} 0 v${-edge} Z`;
+    g.append(svg('ellipse', { cx: p.x, cy: cy + edge + 1.2, rx: mr * 1.02, ry, fill: 'rgba(0,0,0,0.3)' }));
+    g.append(svg('path', { d: side, fill: c, stroke: 'rgba(0,0,0,0.55)', 'stroke-width': 0.8 }));
+    g.append(svg('path', { d: side, fill: 'rgba(0,0,0,0.35)' }));
+    g.append(svg('ellipse', { cx: p.x, cy, rx: mr, ry, fill: c, stroke: '#efd6a4', 'stroke-width': 1.1, class: 'marker-top' }));
+    const ring = (k, ox) => `M${(p.x + ox - mr * k).toFixed(2)} ${cy.toFixed(2)}a${(mr * k).toFixed(2)} ${(ry * k).toFixed(2)} 0 1 0 ${(2 * mr * k).toFixed(2)} 0a${(mr * k).toFixed(2)} ${(ry * k).toFixed(2)} 0 1 0 ${(-2 * mr * k).toFixed(2)} 0Z`;
+    g.append(svg('path', { d: ring(0.78, mr * 0.05) + ring(0.5, mr * 0.08), fill: 'none', stroke: 'rgba(0,0,0,0.22)', 'stroke-width': 0.6 }));
     g.append(svg('path', {
-      d: `M${p.x - mr} ${cy} v${edge} a${mr} ${ry} 0 0 0 ${2 * mr} 0 v${-edge} Z`,
-      fill: c, stroke: 'rgba(0,0,0,0.55)', 'stroke-width': 0.8,
+      d: `M${(p.x - mr * 0.82).toFixed(2)} ${cy.toFixed(2)} A${(mr * 0.82).toFixed(2)} ${(ry * 0.82).toFixed(2)} 0 0 1 ${(p.x + mr * 0.2).toFixed(2)} ${(cy - ry * 0.8).toFixed(2)}`,
+      fill: 'none', stroke: 'rgba(255,255,255,0.5)', 'stroke-width': 1, 'stroke-linecap': 'round',
     }));
-    g.append(svg('path', { d: `M${p.x - mr} ${cy} v${edge} a${mr} ${ry} 0 0 0 ${2 * mr} 0 v${-edge} Z`, fill: 'rgba(0,0,0,0.35)' }));
-    g.append(svg('ellipse', { cx: p.x, cy, rx: mr, ry, fill: c, stroke: '#fff', 'stroke-width': 1.1 }));
-    g.append(text(p.x, cy + 0.4, String(seat + 1), { 'font-size': mr * 1.1, fill: '#fff', 'font-weight': 800 }));
+    // The seat's number, dark on a light stain and light on a dark one.
+    g.append(text(p.x, cy + 0.4, String(seat + 1), { 'font-size': mr * 1.1, fill: light(c) ? '#1b1208' : '#fff', 'font-weight': 800 }));
     drawn.push(g);
   }
   return drawn;

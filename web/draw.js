@@ -36,12 +36,17 @@
 //   magnifier()           a magnifier icon.
 //   tileWords(info)       "Fire 10".
 //   describeTile(info, arrows, flipped, {discs, cacophony})   words for screen readers.
+// A face shows the element's colour at full strength, its texture (`.texture`, data-texture) and
+// its spirit (`.spirit`, data-spirit) holding the vessel; arrows are shapes of their element
+// (`g.arrow.arrow-flame|drop|flint|gust`, data-shape); a disc's body is `.disc-body` (round and
+// wooden for Sound, a spiky star for Cacophony). The drawings themselves are in art-spirits.js.
 // Classes for motion (art.css): a disc on an arrow is `.disc`, one on the vessel `.vessel-disc`
 // (both with data-kind="sound|cacophony"); add `new` to a disc to drop it in, `flipping` to a
 // `g.tile` to turn it over, `landed` to a `g.tile` just put down. Drawn SVGs carry class `art`.
 
 import { currentLang, t } from './i18n.js';
 import { CACOPHONY_COLOR, NEUTRAL_DISC, PALETTE } from './colours.js';
+import { ARROW_SHAPES, FACE, SPIRITS, TEXTURES } from './art-spirits.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -177,8 +182,8 @@ export function describeTile(info, arrows, flipped, { discs, cacophony = 0 } = {
 
 /// Where an arrow pointing `dir` sits on a tile (its middle) and the angle it points at. The
 /// arrows sit far enough out that none of them, halo included, touches the value plaque (a
-/// downward arrow's base clears its top edge by 1.3 units; e2e/tests/art.test.mjs checks every
-/// tile and turn).
+/// downward arrow's base, at most 8 units below its middle, clears the plaque's bottom edge by
+/// 1.3 units; e2e/tests/art.test.mjs checks every tile and turn).
 function arrowSpot(dir) {
   const [dx, dy] = STEP[dir];
   const i = DIRS.indexOf(dir);
@@ -186,40 +191,88 @@ function arrowSpot(dir) {
   return { x: 50 + dx * r, y: 50 + dy * r, angle: i * 45 };
 }
 
-/// A disc seen from above: a coin with a rim and a shine. Cacophony discs carry a jagged line.
+/// The face of an unfinished tile: the element's colour at full strength (the tile's state is
+/// told by its discs, not by paleness). Earth's own colour is dark, too close to the dark back of
+/// a finished tile: its face is a livelier green.
+const FACE_COLORS = { fire: PALETTE.fire.color, water: PALETTE.water.color, earth: '#27953b', air: PALETTE.air.color };
+/// Raw wood, as on the edge of a painted wooden disc.
+const WOOD_EDGE = '#efd6a4';
+
+/// The outline of a Cacophony disc: a star of `spikes` points between radii r and 0.74 r.
+function spikyOutline(cx, cy, r, spikes = 11) {
+  const pts = [];
+  for (let i = 0; i < spikes * 2; i++) {
+    const a = (i * Math.PI) / spikes - Math.PI / 2;
+    const rr = i % 2 ? r * 0.74 : r;
+    pts.push(`${num(cx + rr * Math.cos(a))} ${num(cy + rr * Math.sin(a))}`);
+  }
+  return `M${pts.join('L')}Z`;
+}
+
+/// A disc seen from above: a turned wooden disc stained in the seat's colour (grain rings, a
+/// bevelled edge of bare wood, a soft shadow). A Cacophony disc is another shape altogether: a
+/// spiky red star with a white edge and a jagged crack, told from a Sound disc without colour.
+/// Its body (class `disc-body`) is a circle for Sound, a path for Cacophony.
 function disc(cx, cy, r, color, { kind = 'sound', cls = 'disc' } = {}) {
   const g = svg('g', { class: cls, 'data-kind': kind });
-  g.append(svg('circle', { cx, cy: cy + r * 0.18, r, fill: 'rgba(0,0,0,0.35)' }));
-  g.append(svg('circle', { cx, cy, r, fill: color, stroke: '#fff', 'stroke-width': r * 0.16 }));
-  g.append(svg('circle', { cx, cy, r: r * 0.62, fill: 'none', stroke: 'rgba(255,255,255,0.45)', 'stroke-width': r * 0.12 }));
   if (kind === 'cacophony') {
-    const s = r * 0.5;
+    g.append(svg('path', { d: spikyOutline(cx, cy + r * 0.18, r), fill: 'rgba(0,0,0,0.4)' }));
     g.append(svg('path', {
-      d: `M${cx - s} ${cy - s * 0.1} L${cx - s * 0.4} ${cy - s * 0.6} L${cx} ${cy + s * 0.3} L${cx + s * 0.4} ${cy - s * 0.6} L${cx + s} ${cy - s * 0.1}`,
-      fill: 'none', stroke: '#fff', 'stroke-width': r * 0.2, 'stroke-linejoin': 'round', 'stroke-linecap': 'round',
+      d: spikyOutline(cx, cy, r), fill: color, stroke: '#fff', 'stroke-width': r * 0.12, 'stroke-linejoin': 'round', class: 'disc-body',
     }));
+    const s = r * 0.48;
+    g.append(svg('path', {
+      d: `M${num(cx - s)} ${num(cy - s * 0.1)} L${num(cx - s * 0.4)} ${num(cy - s * 0.7)} L${num(cx)} ${num(cy + s * 0.4)} L${num(cx + s * 0.4)} ${num(cy - s * 0.7)} L${num(cx + s)} ${num(cy - s * 0.1)}`,
+      fill: 'none', stroke: '#fff', 'stroke-width': r * 0.2, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', class: 'disc-crack',
+    }));
+    return g;
   }
+  g.append(svg('circle', { cx, cy: cy + r * 0.18, r, fill: 'rgba(0,0,0,0.38)' }));
+  g.append(svg('circle', { cx, cy, r, fill: color, stroke: WOOD_EDGE, 'stroke-width': r * 0.16, class: 'disc-body' }));
+  // Growth rings of the wood through the stain, a little off the middle as in a turned disc.
+  const ring = (rr, ox) => `M${num(cx + ox - rr)} ${num(cy)}a${num(rr)} ${num(rr * 0.92)} 0 1 0 ${num(2 * rr)} 0a${num(rr)} ${num(rr * 0.92)} 0 1 0 ${num(-2 * rr)} 0Z`;
+  g.append(svg('path', { d: ring(r * 0.58, r * 0.06) + ring(r * 0.3, r * 0.1), fill: 'none', stroke: 'rgba(0,0,0,0.24)', 'stroke-width': r * 0.07 }));
+  // The bevel: lit on the upper left, shaded on the lower right.
+  const b = r * 0.8;
+  g.append(svg('path', {
+    d: `M${num(cx - b)} ${num(cy + b * 0.15)} A${num(b)} ${num(b)} 0 0 1 ${num(cx + b * 0.15)} ${num(cy - b)}`,
+    fill: 'none', stroke: 'rgba(255,255,255,0.55)', 'stroke-width': r * 0.13, 'stroke-linecap': 'round',
+  }));
   return g;
 }
 
 /// Where n discs (at most 4: a tile has at most 4 arrows) lie in the vessel.
-const HEAP = [[], [[0, 0]], [[-5.5, 1], [5.5, -1]], [[-5.5, 3], [5.5, 3], [0, -5.5]], [[-5.5, 5], [5.5, 5], [-5.5, -5.5], [5.5, -5.5]]];
+const HEAP = [[], [[0, 0]], [[-4.5, 0.8], [4.5, -0.8]], [[-4.5, 2.4], [4.5, 2.4], [0, -4.5]], [[-4.4, 4.2], [4.4, 4.2], [-4.4, -4.4], [4.4, -4.4]]];
 
-/// The vessel: a round dish in the middle, with the discs still on it.
+/// The spirit of the tile's element, holding the vessel over its belly: body, extra (sprout,
+/// splash, curl, inner flame) and its face.
+function spirit(element) {
+  const sp = SPIRITS[element];
+  const g = svg('g', { class: `spirit spirit-${element}`, 'data-spirit': element });
+  g.append(svg('path', { d: sp.body, fill: sp.fill, stroke: sp.line, 'stroke-width': 1.6, 'stroke-linejoin': 'round', class: 'spirit-body' }));
+  g.append(svg('path', { d: sp.extra, fill: sp.extraFill, stroke: sp.extraLine ?? sp.line, 'stroke-width': 1.3, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', class: 'spirit-extra' }));
+  g.append(svg('path', { d: FACE.cheeks, fill: '#ff6f6f', 'fill-opacity': 0.5 }));
+  g.append(svg('path', { d: FACE.eyes, fill: '#2b1608', class: 'spirit-eyes' }));
+  g.append(svg('path', { d: FACE.glints, fill: '#fff' }));
+  g.append(svg('path', { d: FACE.smile, fill: 'none', stroke: '#2b1608', 'stroke-width': 1.2, 'stroke-linecap': 'round' }));
+  return g;
+}
+
+/// The vessel: a bowl the spirit holds, with the discs still on it.
 function vessel(info, discs, red, seatColor) {
   const e = PALETTE[info.element];
-  const cx = 50, cy = 43.5;
+  const cx = 50, cy = 49;
   const g = svg('g', { class: 'vessel', 'data-discs': discs });
-  g.append(svg('circle', { cx, cy: cy + 1.5, r: 15.5, fill: 'rgba(0,0,0,0.22)' }));
-  g.append(svg('circle', { cx, cy, r: 15.5, fill: e.dark, class: 'vessel-rim' }));
-  g.append(svg('circle', { cx, cy, r: 12.3, fill: '#fbf7ee', class: 'vessel-well' }));
-  g.append(svg('circle', { cx, cy: cy + 1, r: 11.2, fill: 'none', stroke: 'rgba(0,0,0,0.12)', 'stroke-width': 2.4 }));
-  if (discs === 0) g.append(emblem(info.element, { x: cx, y: cy, size: 15, fill: e.color, 'fill-opacity': 0.6 }));
+  g.append(svg('circle', { cx, cy: cy + 1.3, r: 11.8, fill: 'rgba(0,0,0,0.25)' }));
+  g.append(svg('circle', { cx, cy, r: 11.8, fill: e.dark, class: 'vessel-rim' }));
+  g.append(svg('circle', { cx, cy, r: 9.9, fill: '#fbf3e0', class: 'vessel-well' }));
+  g.append(svg('circle', { cx, cy: cy + 0.8, r: 9, fill: 'none', stroke: 'rgba(0,0,0,0.12)', 'stroke-width': 2 }));
+  if (discs === 0) g.append(emblem(info.element, { x: cx, y: cy, size: 12, fill: FACE_COLORS[info.element], 'fill-opacity': 0.7 }));
   const heap = HEAP[Math.min(discs, 4)];
   heap.forEach(([dx, dy], i) => {
     // Cacophony discs lie lowest: they are the last to leave the vessel.
     const kind = i < red ? 'cacophony' : 'sound';
-    const r = discs === 1 ? 8 : 6.6;
+    const r = discs === 1 ? 7.4 : 5.9;
     g.append(disc(cx + dx, cy + dy, r, kind === 'cacophony' ? CACOPHONY_COLOR : seatColor, { kind, cls: 'vessel-disc' }));
   });
   return g;
@@ -229,57 +282,67 @@ function vessel(info, discs, red, seatColor) {
 function plaque(info) {
   const e = PALETTE[info.element];
   const g = svg('g', { class: 'plaque' });
-  g.append(svg('rect', { x: 32.5, y: 56.5, width: 35, height: 12, rx: 6, fill: e.dark, stroke: '#fff', 'stroke-width': 1.3, class: 'plaque-body' }));
-  g.append(text(40.5, 62.8, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: '#fff', 'fill-opacity': 0.8, 'font-size': 9, 'font-weight': 700 }));
-  g.append(svg('line', { x1: 47, y1: 58.8, x2: 47, y2: 66.2, stroke: 'rgba(255,255,255,0.45)', 'stroke-width': 1 }));
-  g.append(text(57, 63, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': 13, 'font-weight': 800 }));
+  g.append(svg('rect', { x: 33, y: 58.5, width: 34, height: 10, rx: 5, fill: e.dark, stroke: '#fff', 'stroke-width': 1.3, class: 'plaque-body' }));
+  g.append(text(40.5, 63.8, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: '#fff', 'fill-opacity': 0.85, 'font-size': 8, 'font-weight': 700 }));
+  g.append(svg('line', { x1: 46.5, y1: 60.5, x2: 46.5, y2: 66.5, stroke: 'rgba(255,255,255,0.45)', 'stroke-width': 1 }));
+  g.append(text(56.5, 64, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': 11.5, 'font-weight': 800 }));
   return g;
 }
 
-/// An arrow: a big head in its element's colour with the element's letter, upright.
+/// An arrow drawn as a shape of its element (flame, drop, flint, gust) pointing its way, with the
+/// element's letter upright on it.
 function arrowGroup(a, { disc: discColor, discKind = 'sound', will = false } = {}) {
   const spot = arrowSpot(a.direction);
   const ae = PALETTE[a.element];
+  const shape = ARROW_SHAPES[a.element];
   const g = svg('g', {
-    class: 'arrow', 'data-direction': a.direction, 'data-element': a.element,
+    class: `arrow arrow-${shape.name}`, 'data-direction': a.direction, 'data-element': a.element, 'data-shape': shape.name,
     'data-covered': a.covered ? 'true' : 'false',
   });
-  // The head, turned to point its way and put in its place (in numbers, not by a transform: a
+  // The shape, turned to point its way and put in its place (in numbers, not by a transform: a
   // transform costs the page a little on every frame, for every arrow shown).
   const rad = (spot.angle * Math.PI) / 180;
   const cos = Math.cos(rad), sin = Math.sin(rad);
-  const at = ([x, y]) => `${num(spot.x + x * cos - y * sin)} ${num(spot.y + x * sin + y * cos)}`;
-  const d = `M${at([0, -14])} L${at([14.5, 8])} L${at([-14.5, 8])} Z`;
-  const head = svg('path', { d, fill: ae.color, stroke: ae.dark, 'stroke-width': 2, 'stroke-linejoin': 'round', class: 'arrow-head' });
+  const turn = (d) => d.replace(/(-?[\d.]+)[ ,]+(-?[\d.]+)/g, (_, x, y) => `${num(spot.x + x * cos - y * sin)} ${num(spot.y + x * sin + y * cos)}`);
+  const d = turn(shape.d);
+  const head = svg('path', { d, fill: ae.color, stroke: ae.dark, 'stroke-width': 1.8, 'stroke-linejoin': 'round', class: `arrow-head shape-${shape.name}` });
   const halo = svg('path', { d, fill: 'none', stroke: '#fff', 'stroke-width': 5, 'stroke-linejoin': 'round', 'stroke-opacity': 0.9, class: 'arrow-halo' });
-  // The letter sits on the head's widest part, upright whatever the arrow's angle.
+  g.append(halo, head);
+  if (shape.detail) {
+    g.append(svg('path', { d: turn(shape.detail), fill: 'none', stroke: ae.ink, 'stroke-opacity': 0.45, 'stroke-width': 1, 'stroke-linecap': 'round' }));
+  }
+  // The letter sits on the shape's widest part, upright whatever the arrow's angle.
   const lx = spot.x - sin * 1.2, ly = spot.y + cos * 1.2;
-  const letter = text(num(lx), num(ly + 0.6), t(`element.${a.element}.letter`), { fill: ae.ink, 'font-size': 12.5, 'font-weight': 800, class: 'arrow-letter' });
   // The letter is the arrow's only text (tests read it).
-  g.append(halo, head, letter);
+  g.append(text(num(lx), num(ly + 0.6), t(`element.${a.element}.letter`), { fill: ae.ink, 'font-size': 12, 'font-weight': 800, class: 'arrow-letter' }));
   if (a.covered) g.append(disc(lx, ly, 9.5, discColor, { kind: discKind }));
   // Ringed: an arrow a placement would cover (a preview), or one a move just covered (a replay).
   if (will) g.append(svg('circle', { cx: lx, cy: ly, r: a.covered ? 13 : 12, class: 'will-cover', fill: 'none', stroke: '#ffb300', 'stroke-width': 4 }));
   return g;
 }
 
-/// The face of a tile: frame, emblem, arrows, vessel and plaque.
+/// The face of a tile: the element's colour and texture, its spirit holding the vessel, the
+/// arrows and the plaque.
 function face(info, arrows, { marks, seatColor, discs, cacophony }) {
   const e = PALETTE[info.element];
+  const tex = TEXTURES[info.element];
   const f = svg('g', { class: 'tile-face' });
   f.append(svg('rect', {
-    x: PAD, y: PAD + 1.5, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10, fill: 'rgba(0,0,0,0.25)', class: 'tile-shadow',
+    x: PAD, y: PAD + 1.5, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10, fill: 'rgba(0,0,0,0.3)', class: 'tile-shadow',
   }));
   f.append(svg('rect', {
     x: PAD, y: PAD, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10,
-    fill: e.tint, stroke: e.color, 'stroke-width': 4, class: 'tile-body',
+    fill: FACE_COLORS[info.element], stroke: e.dark, 'stroke-width': 2.5, class: 'tile-body',
   }));
-  f.append(svg('rect', { x: PAD - 2, y: PAD - 2, width: 100 - 2 * PAD + 4, height: 100 - 2 * PAD + 4, rx: 12, fill: 'none', stroke: e.dark, 'stroke-width': 0.8, 'stroke-opacity': 0.7 }));
-  // A soft frame and a lighter middle, as on printed cardboard.
-  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.color, 'stroke-width': 6, 'stroke-opacity': 0.14 }));
-  f.append(svg('circle', { cx: 50, cy: 48, r: 34, fill: '#fff', 'fill-opacity': 0.4 }));
-  f.append(svg('rect', { x: PAD + 5, y: PAD + 5, width: 100 - 2 * PAD - 10, height: 100 - 2 * PAD - 10, rx: 6, fill: 'none', stroke: e.color, 'stroke-width': 1, 'stroke-opacity': 0.5 }));
-  f.append(emblem(info.element, { x: 50, y: 50, size: 88, fill: e.wash[0], 'fill-opacity': e.wash[1], class: 'emblem watermark' }));
+  f.append(svg('path', {
+    d: tex.d, class: `texture texture-${info.element}`, 'data-texture': info.element,
+    fill: tex.fill || 'none', 'fill-opacity': tex.fill ? tex.opacity : undefined,
+    stroke: tex.stroke, 'stroke-opacity': tex.stroke ? tex.opacity : undefined, 'stroke-width': tex.width, 'stroke-linecap': tex.stroke ? 'round' : undefined,
+  }));
+  f.append(svg('rect', { x: PAD + 3, y: PAD + 3, width: 100 - 2 * PAD - 6, height: 100 - 2 * PAD - 6, rx: 7.5, fill: 'none', stroke: '#fff', 'stroke-width': 1, 'stroke-opacity': 0.4 }));
+  // A soft light behind the spirit.
+  f.append(svg('circle', { cx: 50, cy: 44, r: 25, fill: '#fff', 'fill-opacity': 0.16 }));
+  f.append(spirit(info.element));
   // Cacophony discs beyond those on the vessel lie on covered arrows.
   let redOnArrows = Math.max(0, cacophony - discs);
   const covers = (marks && marks.covers) || new Set();
@@ -296,24 +359,26 @@ function face(info, arrows, { marks, seatColor, discs, cacophony }) {
   return f;
 }
 
-/// The back of a tile: the element's colour, its emblem and the value, big.
+/// The back of a tile (a finished tile, turned over, and the draw pile): dark where the face is
+/// bright, with rings of sound around the emblem and the value, big.
 function backFace(info) {
   const e = PALETTE[info.element];
+  const light = SPIRITS[info.element].fill;
   const f = svg('g', { class: 'tile-face back' });
-  f.append(svg('rect', { x: PAD, y: PAD + 1.5, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10, fill: 'rgba(0,0,0,0.25)', class: 'tile-shadow' }));
+  f.append(svg('rect', { x: PAD, y: PAD + 1.5, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10, fill: 'rgba(0,0,0,0.3)', class: 'tile-shadow' }));
   f.append(svg('rect', {
     x: PAD, y: PAD, width: 100 - 2 * PAD, height: 100 - 2 * PAD, rx: 10,
-    fill: e.color, stroke: e.dark, 'stroke-width': 3, class: 'tile-body',
+    fill: e.dark, stroke: FACE_COLORS[info.element], 'stroke-width': 3, class: 'tile-body',
   }));
   // Rings of sound around the emblem.
   for (const r of [24, 33, 42]) {
-    f.append(svg('circle', { cx: 50, cy: 42, r, fill: 'none', stroke: e.ink, 'stroke-width': 1.6, 'stroke-opacity': 0.16 }));
+    f.append(svg('circle', { cx: 50, cy: 42, r, fill: 'none', stroke: light, 'stroke-width': 1.6, 'stroke-opacity': 0.22 }));
   }
-  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: e.ink, 'stroke-width': 1.2, 'stroke-opacity': 0.45 }));
-  f.append(emblem(info.element, { x: 50, y: 40, size: 46, fill: e.ink, class: 'emblem' }));
-  f.append(text(18, 19, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: e.ink, 'fill-opacity': 0.85, 'font-size': 11, 'font-weight': 700 }));
-  f.append(svg('circle', { cx: 50, cy: 76.5, r: 14, fill: e.dark, stroke: e.ink, 'stroke-width': 1.5 }));
-  f.append(text(50, 77.5, String(info.value), { class: 'tile-value', fill: '#fff', 'font-size': info.value >= 10 ? 17 : 20, 'font-weight': 800 }));
+  f.append(svg('rect', { x: PAD + 4, y: PAD + 4, width: 100 - 2 * PAD - 8, height: 100 - 2 * PAD - 8, rx: 7, fill: 'none', stroke: light, 'stroke-width': 1.2, 'stroke-opacity': 0.55 }));
+  f.append(emblem(info.element, { x: 50, y: 40, size: 46, fill: light, class: 'emblem' }));
+  f.append(text(18, 19, t(`element.${info.element}.letter`), { class: 'tile-letter', fill: light, 'font-size': 11, 'font-weight': 700 }));
+  f.append(svg('circle', { cx: 50, cy: 76.5, r: 14, fill: FACE_COLORS[info.element], stroke: light, 'stroke-width': 1.5 }));
+  f.append(text(50, 77.5, String(info.value), { class: 'tile-value', fill: e.ink, 'font-size': info.value >= 10 ? 17 : 20, 'font-weight': 800 }));
   return f;
 }
 
