@@ -107,7 +107,8 @@ export function soundButton() {
 /// A loudspeaker, with sound waves when on and a cross when off.
 function speaker(on) {
   const line = (d) => svg('path', { d, fill: 'none', stroke: 'currentColor', 'stroke-width': 1.8, 'stroke-linecap': 'round' });
-  return svg('svg', { viewBox: '0 0 20 20', width: 16, height: 16, 'aria-hidden': 'true' }, [
+  // As tall as the bar's buttons of text beside it.
+  return svg('svg', { viewBox: '0 0 20 20', width: 19, height: 19, 'aria-hidden': 'true' }, [
     svg('path', { d: 'M2 7.5h3.5L10 3.5v13L5.5 12.5H2z', fill: 'currentColor' }),
     ...(on ? [line('M12.8 7.2a4 4 0 0 1 0 5.6'), line('M15.2 4.8a7.4 7.4 0 0 1 0 10.4')] : [line('M13 7.5l5 5'), line('M18 7.5l-5 5')]),
   ]);
