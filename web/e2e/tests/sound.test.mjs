@@ -110,7 +110,7 @@ describe('sound', () => {
 
   test('the speaker is off at first, on with one click, and kept after a reload', async () => {
     const { game, tokens } = await seatedGame(server.url, 2);
-    for (const [locale, label] of [['en-GB', 'Sound'], ['de-DE', 'Ton']]) {
+    for (const [locale, label] of [['en-GB', 'Sound effects'], ['de-DE', 'Töne']]) {
       const browser = await launchBrowser({ locale });
       const page = browser.pages()[0];
       const errors = watchErrors(page);
