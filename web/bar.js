@@ -10,6 +10,7 @@ import { controlText } from './clock.js';
 import { dayText } from './daily.js';
 import { startBadge } from './panels.js';
 import { noticesLink } from './notices.js';
+import { soundButton } from './sound.js';
 
 export function bar(table, myTurn, names) {
   const s = table.state;
@@ -70,6 +71,7 @@ export function bar(table, myTurn, names) {
     h('span', { class: 'spacer' }),
     resign,
     noticesLink(),
+    soundButton(),
     h('a', { href: '/rules', class: 'small-link', target: '_blank', rel: 'noopener' }, t('bar.rules')),
     s.view.seats.length > 1 ? toggle : null,
     look.mode === 'one' ? table.board.zoomButtons() : null,

@@ -1,8 +1,14 @@
 // Motion that tells the story of a move: the tile travels from where it was taken to its cell,
 // covered arrows get their discs, a completed tile flips and its points fly to the harmony track,
 // score markers move. Nothing moves when the player asked for reduced motion.
+//
+// Each motion is over within 400 ms of the move being drawn (its delay and its length together):
+// it explains the move and is gone before the player's eye moves on. The tile flies first; what
+// it causes (discs in web/art.css, the flip, the points, the markers) follows a little later.
 
-const DURATION = 520;
+const FLY = 300; // a tile's flight
+const AFTER = 120; // the wait before a move's consequences (the discs and the flip wait as long, in art.css)
+const FOLLOW = 280; // the consequences' own length: AFTER + FOLLOW = 400
 
 export function reduced() {
   return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -56,7 +62,7 @@ export function fly(picture, from, to, { delay = 0, end: measured = null } = {})
     { transform: `translate(${dx}px, ${dy}px) scale(${s})`, offset: 0 },
     { transform: 'translate(0, 0) scale(1.12)', offset: 0.8 },
     { transform: 'translate(0, 0) scale(1)', offset: 1 },
-  ], { duration: DURATION, delay, easing: 'cubic-bezier(.2,.7,.3,1)', fill: 'backwards' });
+  ], { duration: FLY, delay, easing: 'cubic-bezier(.2,.7,.3,1)', fill: 'backwards' });
   const done = () => {
     box.remove();
     to.classList.remove('landing');
@@ -67,7 +73,7 @@ export function fly(picture, from, to, { delay = 0, end: measured = null } = {})
 }
 
 /// "+6" rising from a tile to a score marker (`a`, `b`: their rects).
-export function points(text, a, b, delay = DURATION) {
+export function points(text, a, b, delay = AFTER) {
   if (reduced() || !a || !b) return;
   if (a.width === 0 || b.width === 0) return;
   const tag = document.createElement('div');
@@ -81,7 +87,7 @@ export function points(text, a, b, delay = DURATION) {
     { transform: 'translate(-50%, -50%) scale(0.6)', opacity: 0 },
     { transform: 'translate(-50%, -90%) scale(1.3)', opacity: 1, offset: 0.25 },
     { transform: `translate(calc(${b.left + b.width / 2 - x0}px - 50%), calc(${b.top + b.height / 2 - y0}px - 50%)) scale(0.8)`, opacity: 0.9 },
-  ], { duration: 900, delay, easing: 'ease-in-out', fill: 'both' });
+  ], { duration: FOLLOW, delay, easing: 'ease-in-out', fill: 'both' });
   anim.onfinish = () => tag.remove();
   anim.oncancel = () => tag.remove();
 }
@@ -105,7 +111,7 @@ export function measureMarkers(root, before) {
 export function moveMarkers(moves) {
   for (const [m, dx, dy] of moves) {
     m.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'translate(0, 0)' }],
-      { duration: 700, delay: DURATION, easing: 'ease-in-out', fill: 'backwards' });
+      { duration: FOLLOW, delay: AFTER, easing: 'ease-in-out', fill: 'backwards' });
   }
 }
 

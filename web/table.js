@@ -18,6 +18,7 @@ import { scoreTrack } from './draw-track.js';
 import { Board } from './board.js';
 import { t } from './i18n.js';
 import * as motion from './motion.js';
+import * as sound from './sound.js';
 import { coach } from './tutorial.js';
 import { expectText, reasonText, seatName } from './words.js';
 import { clockText, leftNow, ticker } from './clock.js';
@@ -433,6 +434,8 @@ class Table {
     if (card && !card.contains(document.activeElement)) card.querySelector('h2').focus({ preventScroll: true });
     announce(this.error ? this.error.text : this.statusText(names));
     if (before && prev) this.animate(before, prev, drawn);
+    // Heard once per change that arrived live (never for a reload or a reconnection's catch-up).
+    if (animate && prev && prev.version !== s.version) sound.play(sound.story(prev, s, this.you));
     if (!prev || prev.version !== s.version) timings.renders.push(performance.now() - began);
     if (this.moveTimer && s.version > this.moveTimer.from) {
       const { started, answered } = this.moveTimer;
