@@ -488,9 +488,12 @@ class Table {
     const put = (el, parent) => {
       if (el.parentNode !== parent) parent.append(el);
     };
-    put(this.storageEl, phone && needed ? this.dockEl : this.folds.storage.body);
     put(this.offerEl, phone ? this.dockEl : this.market);
+    put(this.storageEl, phone && needed ? this.dockEl : this.folds.storage.body);
     put(this.insetEl, phone ? this.boardRow : this.market);
+    // Nothing on the market (a game without an offer, alone): the board takes its room too.
+    const empty = !this.offerEl.childElementCount && !this.insetEl.childElementCount;
+    if (this.layoutEl.classList.contains('no-market') !== empty) this.layoutEl.classList.toggle('no-market', empty);
     this.folds.storage.need(needed);
     this.folds.storage.el.classList.toggle('running', needed);
     this.folds.storage.el.hidden = phone && needed;

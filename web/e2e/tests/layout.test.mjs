@@ -9,7 +9,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
+import { join } from 'node:path';
+import { artifactsDir, launchBrowser, screenshot, settled, startServer, watchErrors } from '../lib.mjs';
 import { createGame, playByClicking, table, version, waitForTurn, waitForVersion } from '../play.mjs';
 import { playUntil, seatedGame } from '../api.mjs';
 
@@ -68,6 +69,12 @@ async function checkStrip(page, state, [width, height], what) {
     assert.equal(await chip.locator('.acting-mark').count(), acting ? 1 : 0, `${what}: the turn's mark on seat ${i}`);
     assert.equal(await chip.locator('[data-testid=start-marker]').count(), i === v.start_player ? 1 : 0, `${what}: the start player's token on seat ${i}`);
   }
+}
+
+/// A picture of what a phone's screen shows (the window, not the whole page), in artifacts/.
+async function screen(page, name) {
+  await settled(page);
+  await page.screenshot({ path: join(artifactsDir(), `${name}.png`) });
 }
 
 const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -252,7 +259,7 @@ describe('the table\'s layout', () => {
       const box = await note.boundingBox();
       assert.ok(box.y >= 0 && box.y + box.height <= height && box.x + box.width <= width + 1, `${width}px: the final round ${JSON.stringify(box)} is in sight`);
       await checkStrip(page, await stateOf(server.url, game, tokens[0]), [width, height], `${width}px, the final round`);
-      await screenshot(page, `layout-final-${width}`);
+      await screen(page, `layout-final-${width}`);
       assert.deepEqual(errors, []);
       await browser.close();
     }
@@ -294,6 +301,20 @@ describe('the table\'s layout', () => {
     const box = await pick.boundingBox();
     assert.ok(box && box.y + box.height <= 900, `a tile of the storage ${JSON.stringify(box)} is in sight`);
     await screenshot(page, 'layout-intermezzo-1400');
+    // On a phone the storage comes to the bar at the bottom while I must choose from it.
+    const phone = await launchBrowser({ locale: 'de-DE', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const handy = phone.pages()[0];
+    const phoneErrors = watchErrors(handy);
+    await openAs(handy, server.url, game, 0, tokens[0], state.version);
+    const dock = await handy.locator('[data-testid=dock]').boundingBox();
+    for (const tile of await handy.locator('[data-testid=intermezzo-tile]').all()) {
+      const b = await tile.boundingBox();
+      assert.ok(b && b.y >= dock.y && b.y + b.height <= 844 && b.x + b.width <= 390, `on a phone a stored tile ${JSON.stringify(b)} is in the bar at the bottom ${JSON.stringify(dock)}`);
+    }
+    await handy.waitForSelector('[data-testid=pass]');
+    await screen(handy, 'layout-intermezzo-phone');
+    assert.deepEqual(phoneErrors, []);
+    await phone.close();
     await pick.click();
     await page.locator('[data-testid=display-0] rect.cell.legal').first().click();
     await page.waitForSelector('[data-testid=preview-score]');
@@ -336,7 +357,7 @@ describe('the table\'s layout', () => {
       // A tile taken with the thumb.
       await page.locator('[data-testid=offer-tile]:not([disabled])').first().tap();
       await page.waitForSelector('[data-testid=display-0] rect.cell.legal');
-      await screenshot(page, `layout-phone-${players}p-${locale.slice(0, 2)}`);
+      await screen(page, `layout-phone-${players}p-${locale.slice(0, 2)}`);
       assert.deepEqual(errors, []);
       await browser.close();
     }
