@@ -1,14 +1,13 @@
 // Above the board: the bar (home, what kind of game this is, resigning, all displays or one, the
-// zoom), the banners (the final round, who left the table, notices and errors), whose turn it is,
-// and the tabs that choose whose display is shown.
+// zoom), the banners (who left the table, notices and errors) and whose turn it is. The scores,
+// the tabs that choose whose display is shown and the final round are in the strip (strip.js).
 
 import { h } from './dom.js';
 import { SEAT_COLORS } from './draw.js';
-import { num, t } from './i18n.js';
-import { botName, shortName } from './words.js';
+import { t } from './i18n.js';
+import { botName } from './words.js';
 import { controlText } from './clock.js';
 import { dayText } from './daily.js';
-import { startBadge } from './panels.js';
 import { noticesLink } from './notices.js';
 import { soundButton } from './sound.js';
 
@@ -80,16 +79,7 @@ export function bar(table, myTurn, names) {
 
 export function banners(table, names) {
   const s = table.state;
-  const v = s.view;
   const out = [];
-  if (v.final_round && s.status !== 'over') {
-    let text;
-    if (v.turns_left === undefined || v.turns_left === null) text = t('final.on');
-    else if (v.turns_left === 0) text = t('final.after-intermezzo');
-    else if (v.last_player === table.you) text = t('final.turns.you', { count: v.turns_left });
-    else text = t('final.turns', { count: v.turns_left, last: names[v.last_player] });
-    out.push(h('p', { class: 'banner final', 'data-testid': 'final-round', role: 'status', 'data-turns-left': v.turns_left ?? '' }, h('strong', {}, t('final.title')), ' ', text));
-  }
   // Who left the table to a bot, and why: everyone sees it.
   s.seats.forEach((seat, i) => {
     if (!seat.replaced || s.status === 'over') return;
@@ -110,18 +100,4 @@ export function turnLine(table, names, myTurn) {
   return h('div', { class: `turn${myTurn ? ' yours' : ''}`, 'data-testid': 'turn' },
     who !== null ? h('span', { class: 'dot', style: `background:${SEAT_COLORS[who]}` }) : null,
     h('span', { class: 'status', 'data-testid': 'status' }, table.statusText(names)));
-}
-
-export function tabs(table) {
-  const v = table.state.view;
-  if (table.look.mode !== 'one' || v.seats.length < 2) return null;
-  return h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('tabs.label') }, v.seats.map((p, i) => {
-    const fresh = table.fresh(i).size > 0;
-    const b = h('button', { role: 'tab', 'aria-selected': String(i === table.look.focus), class: `tab${fresh ? ' has-fresh' : ''}`, 'data-testid': `tab-${i}` },
-      h('span', { class: 'dot', style: `background:${SEAT_COLORS[i]}` }), shortName(table.state, i),
-      i === v.start_player ? startBadge() : null,
-      h('span', { class: 'tab-score' }, num(p.score)));
-    b.addEventListener('click', () => table.lookAt(i));
-    return b;
-  }));
 }

@@ -140,8 +140,10 @@ export function storage(table) {
     if (picking) parts.push(t('storage.pick'));
     why = h('p', { class: 'why', 'data-testid': 'intermezzo-why' }, parts.join(' '));
   }
-  return h('section', { class: `panel storage${running ? ' running' : ''}`, 'data-testid': 'intermezzo' },
-    h('h2', {}, t('storage.title'), ' ', help('help.intermezzo')),
+  // Its heading is the folding section's (table.js); on a phone, while it is needed, it stands
+  // in the bar at the bottom with a heading of its own.
+  return h('div', { class: `storage-body${running ? ' running' : ''}`, 'data-testid': 'intermezzo' },
+    h('h2', { class: 'dock-only' }, t('storage.title')),
     why,
     h('div', { class: 'tile-row slots' }, slots), pass);
 }
@@ -153,7 +155,7 @@ export function pile(table) {
     : null;
   const open = h('button', { class: 'small', 'data-testid': 'pile-open' }, t('pile.list'));
   open.addEventListener('click', () => pileDialog(table));
-  return h('section', { class: 'panel pile', 'data-testid': 'pile' }, h('h2', {}, t('pile.title')),
+  return h('div', { class: 'pile', 'data-testid': 'pile' },
     h('div', { class: 'pile-row' }, back, h('span', { class: 'count', 'data-testid': 'pile-count' }, p.count ? t('pile.count', { count: p.count }) : t('pile.empty')), open));
 }
 
@@ -208,8 +210,7 @@ export function players(table, names) {
       h('td', {}, p.supply), h('td', { class: p.cacophony ? 'warn' : '' }, p.cacophony), clock);
   });
   return [
-    h('h2', {}, t('players.title')),
-    h('table', { class: 'players', 'data-testid': 'players-table' },
+    h('table', { class: 'players', 'data-testid': 'players-table', 'aria-label': t('players.title') },
       h('thead', {}, h('tr', {}, h('th', {}, t('players.player')),
         h('th', { title: t('players.score.title') }, t('players.score')),
         h('th', { title: t('players.discs.title') }, t('players.discs'), ' ', help('help.discs')),

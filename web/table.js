@@ -26,8 +26,10 @@ import { Chat } from './chat.js';
 import { Connection } from './connection.js';
 import { Placing } from './placing.js';
 import { EndCard } from './end-card.js';
-import { bar, banners, tabs, turnLine } from './bar.js';
+import { bar, banners, turnLine } from './bar.js';
 import * as panels from './panels.js';
+import { strip } from './strip.js';
+import { Fold } from './fold.js';
 import { painted, timings } from './timings.js';
 
 /// The table on screen, closed when the page goes elsewhere (`leave`).
@@ -141,6 +143,7 @@ class Table {
     if (this.dialog) this.dialog.close();
     if (this.board) this.board.close();
     if (this.dockSize) this.dockSize.disconnect();
+    if (this.phone) this.phone.removeEventListener('change', this.onPhone);
     if (this.clocks) this.clocks.stop();
     const main = document.querySelector('main');
     if (main) main.style.removeProperty('--dock-h');
@@ -325,41 +328,55 @@ class Table {
   /// The frame of the table, built once: every part is filled in by `render`.
   skeleton() {
     const slot = (name, tag, attrs = {}) => this.parts.slot(name, h(tag, attrs));
+    // The panels beside the board fold (fold.js); the intermezzo storage opens by itself when a
+    // tile must be taken from it.
+    this.folds = {
+      storage: new Fold('storage', t('storage.title'), this.storageEl = slot('storage', 'div', { class: 'storage-slot' }), { open: false, extra: panels.help('help.intermezzo'), cls: 'storage' }),
+      pile: new Fold('pile', t('pile.title'), slot('common', 'div', { class: 'common' })),
+      players: new Fold('players', t('players.title'), slot('players', 'div', {}), { cls: 'players-panel' }),
+      track: new Fold('track', t('track.title'), [this.trackEl = h('div', { class: 'track' }), slot('ties', 'div', {})], { open: false, extra: panels.help('help.track') }),
+      log: new Fold('log', t('log.title'), this.logEl = h('ol', { class: 'log-list', 'data-testid': 'log', tabindex: 0, 'aria-label': t('log.title') }), { open: false, cls: 'log-panel' }),
+    };
     this.root = h('div', { class: 'table', 'data-testid': 'table' },
       h('h1', { class: 'sr-only' }, t('table.heading')),
       slot('bar', 'header', { class: 'bar' }),
       slot('banners', 'div', { class: 'banners' }),
       slot('invites', 'div', {}),
-      h('div', { class: 'layout' },
+      // The scores, always in sight (strip.js).
+      slot('strip', 'div', { class: 'strip-line' }),
+      this.layoutEl = h('div', { class: 'layout play' },
         this.boardArea = h('section', { class: 'board-area', 'aria-label': t('table.board') },
           slot('turn', 'div', { class: 'turn-line' }),
-          slot('tabs', 'div', { class: 'tabs-line' }),
-          // The display of whoever moved last sits beside the board, never over it.
-          h('div', { class: 'board-row' },
-            this.boardEl = h('div', { class: 'board' }),
-            slot('inset', 'div', { class: 'inset-slot' }))),
+          // On a phone the display of whoever moved last sits below the board, never over it.
+          this.boardRow = h('div', { class: 'board-row' },
+            this.boardEl = h('div', { class: 'board' }))),
+        // Beside the board, like the market of the physical game: the offer, and below it the
+        // display of whoever moved last. On a phone the offer goes to the bar at the bottom.
+        this.market = h('div', { class: 'market' },
+          this.offerEl = slot('offer', 'div', { class: 'offer-slot' }),
+          this.insetEl = slot('inset', 'div', { class: 'inset-slot' })),
         h('aside', { class: 'side' },
-          this.dockEl = slot('dock', 'div', { class: 'dock', 'data-testid': 'dock' }),
-          slot('common', 'div', { class: 'common' }),
-          h('section', { class: 'panel players-panel' }, slot('players', 'div', {}),
-            h('h3', {}, t('track.title'), ' ', panels.help('help.track')), this.trackEl = h('div', { class: 'track' }), slot('ties', 'div', {})),
-          h('section', { class: 'panel log-panel' }, h('h2', {}, t('log.title')),
-            this.logEl = h('ol', { class: 'log-list', 'data-testid': 'log', tabindex: 0, 'aria-label': t('log.title') })),
+          this.dockEl = h('div', { class: 'dock', 'data-testid': 'dock' }, slot('dock', 'div', { class: 'dock-parts' })),
+          ...Object.values(this.folds).map((f) => f.el),
           (this.chat = new Chat(this.id, (i) => seatName(this.state, i), () => this.token)).el)),
       slot('end', 'div', { class: 'end-slot' }));
     this.board = new Board(this.boardEl);
     this.app.replaceChildren(this.root);
     document.body.classList.add('at-table');
-    // On a phone the dock sits at the bottom; the board leaves it room, and the bar above (two
-    // or three lines, by the language) too: the board and the last move's display stay in sight.
+    this.phone = window.matchMedia('(max-width: 760px)');
+    this.onPhone = () => this.place();
+    this.phone.addEventListener('change', this.onPhone);
+    // On a phone the dock sits at the bottom; the board leaves it room, and the lines above (the
+    // bar, the scores) too: the board and the last move's display stay in sight. On a desktop the
+    // board, the market and the side fill the window below those lines.
     this.dockSize = new ResizeObserver(() => {
       const px = `${this.dockEl.offsetHeight}px`;
       for (const el of [document.querySelector('main'), this.boardArea]) if (el && el.style.getPropertyValue('--dock-h') !== px) el.style.setProperty('--dock-h', px);
-      const above = `${Math.round(this.boardArea.getBoundingClientRect().top + window.scrollY)}px`;
-      if (this.boardArea.style.getPropertyValue('--above-h') !== above) this.boardArea.style.setProperty('--above-h', above);
+      const above = `${Math.round(this.layoutEl.getBoundingClientRect().top + window.scrollY)}px`;
+      if (this.layoutEl.style.getPropertyValue('--above-h') !== above) this.layoutEl.style.setProperty('--above-h', above);
     });
     this.dockSize.observe(this.dockEl);
-    for (const name of ['bar', 'banners', 'invites']) this.dockSize.observe(this.parts.slots.get(name).el);
+    for (const name of ['bar', 'banners', 'invites', 'strip']) this.dockSize.observe(this.parts.slots.get(name).el);
     this.clocks = ticker(this.root, () => ({ clock: this.state && this.state.status === 'playing' ? this.state.clock : null, arrived: this.conn.arrived }), (left) => {
       // The tab counts down too, on my turn.
       if (!this.myTurn() || left[this.you] === null || left[this.you] === undefined) return;
@@ -400,11 +417,14 @@ class Table {
     this.parts.part('banners', JSON.stringify([s.version, this.notice, this.error, v.final_round, gone]), () => banners(this, names));
     this.parts.part('invites', JSON.stringify([s.version, s.seats]), () => panels.invites(this));
     this.parts.part('turn', JSON.stringify([s.version, s.status, conn.offline, myTurn, placing.sel]), () => turnLine(this, names, myTurn));
-    this.parts.part('tabs', JSON.stringify([s.version, look.mode, look.focus, names]), () => tabs(this));
+    this.parts.part('strip', JSON.stringify([s.version, s.status, look.mode, look.focus, names]), () => strip(this, names));
     const lastSeat = s.last_move ? s.last_move.seat : null;
     this.parts.part('inset', JSON.stringify([s.last_move, look.mode, look.focus, lastSeat === null ? null : v.seats[lastSeat].display, this.entry && this.entry.mark]), () => panels.inset(this, names));
     // The dock is rebuilt for a new coach text too (a card's Next button changes it).
-    this.parts.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, placing.coachTarget, placing.hint]), () => [coached ? coached.panel : null, placing.panel(), placing.hintPanel(), panels.offer(this), panels.revealed(this), panels.storage(this)]);
+    this.parts.part('dock', JSON.stringify([s.version, sel, myTurn, coached ? coached.panel.dataset.step : null, placing.coachTarget, placing.hint]), () => [coached ? coached.panel : null, placing.panel(), placing.hintPanel(), panels.revealed(this)]);
+    const tilesKey = JSON.stringify([s.version, sel, myTurn, placing.coachTarget]);
+    this.parts.part('offer', tilesKey, () => panels.offer(this));
+    this.parts.part('storage', tilesKey, () => panels.storage(this));
     this.parts.part('common', JSON.stringify([s.version]), () => panels.pile(this));
     this.parts.part('players', JSON.stringify([v.seats.map((p) => [p.score, p.supply, p.cacophony]), v.next, names, s.clock, gone, s.status]), () => panels.players(this, names));
     const trackKey = JSON.stringify([v.seats.map((p) => p.score), v.ranking, names]);
@@ -412,6 +432,7 @@ class Table {
     this.parts.part('end', JSON.stringify([s.version, s.status, s.rematch, this.endCard.hidden, this.error, s.ended, gone]), () => this.endCard.build(names));
     const boardKey = this.boardKeyNow(names);
     this.redraw(boardKey);
+    this.place();
     this.clocks.tick();
     this.chat.sync(s.chats || 0);
     const drawn = this.displays(names, boardKey);
@@ -458,6 +479,29 @@ class Table {
     }
   }
 
+  /// Puts the parts that move between a desktop and a phone where they belong: on a desktop the
+  /// offer and the last move's display beside the board, the intermezzo storage in its folding
+  /// section (open while a tile must be taken from it); on a phone the offer in the bar at the
+  /// bottom, within thumb reach, with the storage above it while it is needed, and the last
+  /// move's display below the board. An element is moved only when it is elsewhere.
+  place() {
+    const phone = this.phone.matches;
+    const v = this.state.view;
+    const needed = this.state.status === 'playing' && !!v.next && v.next.expects === 'intermezzo-pick';
+    const put = (el, parent) => {
+      if (el.parentNode !== parent) parent.append(el);
+    };
+    put(this.offerEl, phone ? this.dockEl : this.market);
+    put(this.storageEl, phone && needed ? this.dockEl : this.folds.storage.body);
+    put(this.insetEl, phone ? this.boardRow : this.market);
+    // Nothing on the market (a game without an offer, alone): the board takes its room too.
+    const empty = !this.offerEl.childElementCount && !this.insetEl.childElementCount;
+    if (this.layoutEl.classList.contains('no-market') !== empty) this.layoutEl.classList.toggle('no-market', empty);
+    this.folds.storage.need(needed);
+    this.folds.storage.el.classList.toggle('running', needed);
+    this.folds.storage.el.hidden = phone && needed;
+  }
+
   /// The story of the moves between the state shown before (`prev`) and now. Everything is
   /// measured first and animated after, so the page is laid out once.
   animate(before, prev, drawn) {
@@ -490,7 +534,8 @@ class Table {
       const gained = now.score - old.score;
       if (gained > 0 && flipped.length) {
         const tileEl = svgRoot.querySelector(`g.tile[data-tile="${flipped[0]}"]`);
-        const marker = this.root.querySelector(`g.marker[data-seat="${seat}"]`);
+        // The points rise to the score marker, or to the score strip while the track is folded.
+        const marker = this.folds.track.open ? this.root.querySelector(`g.marker[data-seat="${seat}"]`) : this.root.querySelector(`[data-testid=strip-score-${seat}]`);
         if (tileEl && marker) rises.push([gained, tileEl.getBoundingClientRect(), marker.getBoundingClientRect()]);
       }
     }
