@@ -271,14 +271,14 @@ function startCell(placing) {
   g.append(box(0, { fill: 'none', stroke: '#a86f00', 'stroke-width': 2, 'stroke-dasharray': '7 4', class: 'start-outline' }));
   // Air's own yellow is faint on the pale cell: the emblems take their watermark colour.
   ELEMENT_ORDER.forEach((el, i) => g.append(emblem(el, { x: 26 + i * 16, y: 30, size: 13, fill: PALETTE[el].wash[0] })));
-  // The invitation, wrapped at 16 letters a line (as many as fit the cell), centred below.
-  const lines = [];
-  for (const word of t(placing ? 'draw.start.here' : 'draw.start.cell').split(' ')) {
-    const last = lines.length - 1;
-    if (last >= 0 && lines[last].length + 1 + word.length <= 16) lines[last] += ` ${word}`;
-    else lines.push(word);
-  }
-  lines.forEach((line, i) => g.append(text(50, 63 + (i - (lines.length - 1) / 2) * 12, line, { class: 'start-words', fill: '#4a2f0c', 'font-size': 9, 'font-weight': 700 })));
+  // The invitation, one message in one element (the catalogue's words kept whole), wrapped by
+  // the browser to the cell's width below the emblems.
+  const words = document.createElementNS('http://www.w3.org/1999/xhtml', 'div');
+  words.className = 'start-words';
+  words.textContent = t(placing ? 'draw.start.here' : 'draw.start.cell');
+  words.setAttribute('style', 'height:100%;display:flex;align-items:center;justify-content:center;text-align:center;'
+    + 'font:700 9.5px/1.25 system-ui,sans-serif;color:#4a2f0c;user-select:none');
+  g.append(svg('foreignObject', { x: PAD + 5, y: 40, width: CELL - 2 * PAD - 10, height: 42 }, [words]));
   return g;
 }
 

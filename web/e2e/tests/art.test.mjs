@@ -263,7 +263,7 @@ describe('the tile art', () => {
         const hit = box && document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
         hit?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
         out[placing ? 'placing' : 'waiting'] = {
-          words: start ? [...start.querySelectorAll('text')].map((x) => x.textContent).join(' ') : null,
+          words: start?.querySelector('.start-words')?.textContent ?? null,
           want: t(placing ? 'draw.start.here' : 'draw.start.cell'),
           // In the middle of the display's origin cell (the display is that one cell, or the
           // middle of the 3×3 drawn while placing).
