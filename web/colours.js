@@ -10,13 +10,15 @@
 
 /// The element colours: vermilion, blue, forest green and sunny yellow, far apart in lightness
 /// as well as in hue, so that they stay apart for colour-blind players; each element also has
-/// its letter and its emblem everywhere.
+/// its letter and its emblem everywhere. `color` is the face of an unfinished tile, `dark` the
+/// back of a completed one (earth's green is as dark as it can be and still stand apart from
+/// Fire's vermilion under protanopia; its back is darker still).
 /// `dark`: outlines and plaques; `tint`: the face of a tile; `ink`: text on the element colour;
 /// `wash`: the colour and opacity of the big emblem on a face.
 export const PALETTE = {
   fire: { color: '#e0561a', dark: '#8f2e08', tint: '#fde6d8', ink: '#ffffff', wash: ['#e0561a', 0.2] },
   water: { color: '#1565c0', dark: '#0a3c78', tint: '#dce9f8', ink: '#ffffff', wash: ['#1565c0', 0.16] },
-  earth: { color: '#1f5a2e', dark: '#15330e', tint: '#dfecd5', ink: '#ffffff', wash: ['#1f5a2e', 0.14] },
+  earth: { color: '#145830', dark: '#0d240a', tint: '#dfecd5', ink: '#ffffff', wash: ['#145830', 0.14] },
   air: { color: '#f7d23e', dark: '#7d6100', tint: '#fdf5d2', ink: '#3b2e00', wash: ['#b08a00', 0.16] },
 };
 

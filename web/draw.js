@@ -192,9 +192,8 @@ function arrowSpot(dir) {
 }
 
 /// The face of an unfinished tile: the element's colour at full strength (the tile's state is
-/// told by its discs, not by paleness). Earth's own colour is dark, too close to the dark back of
-/// a finished tile: its face is a livelier green.
-const FACE_COLORS = { fire: PALETTE.fire.color, water: PALETTE.water.color, earth: '#27953b', air: PALETTE.air.color };
+/// told by its discs, not by paleness), as the colour check (scripts/colours.mjs) measures it.
+const FACE_COLORS = Object.fromEntries(Object.entries(PALETTE).map(([el, p]) => [el, p.color]));
 /// Raw wood, as on the edge of a painted wooden disc.
 const WOOD_EDGE = '#efd6a4';
 
