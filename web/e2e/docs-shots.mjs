@@ -6,7 +6,7 @@
 
 import { join } from 'node:path';
 import { launchBrowser, REPO_ROOT, settled, startServer } from './lib.mjs';
-import { createGame, playByClicking, waitForTurn } from './play.mjs';
+import { createGame, version, waitForTurn, waitForVersion } from './play.mjs';
 
 const out = process.argv[2] || join(REPO_ROOT, 'docs', 'img');
 
@@ -23,31 +23,63 @@ const PICTURES = [
   { file: 'phone-late-de.png', device: PHONE, locale: 'de-DE', players: 2, stage: 'late' },
 ];
 
-/// Plays until the picture's moment: for 'early' three of my moves, for 'late' until the final
-/// round is announced; then chooses a tile and a cell, so the preview shows.
-async function playTo(page, stage) {
+async function call(url, method, path, token, body) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const r = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/// My move, as a fair player makes it: the legal move whose preview (the engine's) scores best.
+/// Made through the API with this browser's seat token; the page sees it arrive live.
+async function playWell(page, url, game) {
+  const token = await page.evaluate((id) => JSON.parse(localStorage.getItem('sagani.games')).find((g) => g.game === id).token, game);
+  const state = await call(url, 'GET', `/api/games/${game}`, token);
+  let best = state.legal[0];
+  let bestScore = -Infinity;
+  for (const move of state.legal) {
+    if (move.action !== 'place') continue;
+    const { preview } = await call(url, 'POST', `/api/games/${game}/preview`, null, { move });
+    if (preview.score_change > bestScore) [best, bestScore] = [move, preview.score_change];
+  }
+  const before = await version(page);
+  await call(url, 'POST', `/api/games/${game}/moves`, token, { version: state.version, move: best });
+  await waitForVersion(page, before);
+}
+
+/// Plays until the picture's moment: for 'early' three of my moves, for 'late' the final round
+/// (or close to it); then starts my decision, so the preview shows.
+async function playTo(page, url, game, stage) {
   for (let n = 0; ; n++) {
     const expects = await waitForTurn(page);
     if (expects === 'over') return;
-    const final = await page.locator('[data-testid=final-round]').count();
-    if (stage === 'early' ? n >= 3 : final > 0) break;
-    await playByClicking(page, 0, n);
+    const final = (await page.locator('[data-testid=final-round]').count()) > 0;
+    // Late: the final round, or close to it (a supply of discs or the pile nearly used up).
+    const { view } = await call(url, 'GET', `/api/games/${game}`);
+    const near = view.draw_pile.count <= 8 || Math.min(...view.seats.map((s) => s.supply)) <= 4;
+    if (stage === 'early' ? n >= 3 && expects === 'turn' : (final || near) && expects === 'turn') break;
+    await playWell(page, url, game);
   }
-  if ((await waitForTurn(page)) !== 'turn') return;
-  const offer = page.locator('[data-testid=offer-tile]:not([disabled])');
-  if ((await offer.count()) === 0) return;
-  await offer.first().click();
+  const expects = await waitForTurn(page);
+  if (expects === 'turn') {
+    const offer = page.locator('[data-testid=offer-tile]:not([disabled])');
+    if ((await offer.count()) === 0) return;
+    await offer.first().click();
+  } else if (expects === 'intermezzo-pick') {
+    await page.locator('[data-testid=intermezzo-tile]:not([disabled])').first().click();
+  }
   await page.locator('[data-testid=display-0] .cell.legal').first().click();
   await page.waitForSelector('[data-testid=preview-score]');
 }
 
 const server = await startServer({ botThinkMs: 50, deckSeed: 8 });
 try {
-  for (const p of PICTURES) {
+  for (const p of PICTURES.filter((q) => !process.env.ONLY || q.file === process.env.ONLY)) {
     const browser = await launchBrowser({ ...p.device, locale: p.locale });
     const page = browser.pages()[0];
-    await createGame(page, server.url, Array(p.players - 1).fill('bot:mcts:4'));
-    await playTo(page, p.stage);
+    const game = await createGame(page, server.url, Array(p.players - 1).fill('bot:mcts:4'));
+    await playTo(page, server.url, game, p.stage);
     await settled(page);
     const path = join(out, p.file);
     await page.screenshot({ path });
