@@ -80,10 +80,14 @@ describe('players: accounts, names, a rated game, profiles', () => {
     await screenshot(b, 'home-account-de');
     await b.click(`[data-testid=lobby] >> text=${fill(DE['home.open.take'], { n: 2 })}`);
     await b.waitForSelector('[data-testid=table]');
-    // Both tables name both players.
-    const shows = (page, text) => page.waitForFunction((s) => document.querySelector('[data-testid=table]').innerText.includes(s), text);
-    await shows(a, fill(EN['seat.named'], { n: 2, name: 'Bea' }));
-    await shows(b, fill(DE['seat.named'], { n: 1, name: 'Ada' }));
+    // Both tables name both players: in the score strip, each seat's name, and in full in its
+    // tooltip.
+    const shows = (page, seat, name, full) => page.waitForFunction(([i, n, f]) => {
+      const chip = document.querySelector(`[data-testid=strip] [data-testid=tab-${i}]`);
+      return chip && chip.innerText.includes(n) && chip.title === f;
+    }, [seat, name, full]);
+    await shows(a, 1, 'Bea', fill(EN['seat.named'], { n: 2, name: 'Bea' }));
+    await shows(b, 0, 'Ada', fill(DE['seat.named'], { n: 1, name: 'Ada' }));
     assert.equal(await a.textContent('[data-testid=rated]'), EN['profile.rated']);
     assert.equal(await b.textContent('[data-testid=rated]'), DE['profile.rated']);
     await screenshot(a, 'table-names-en');

@@ -120,10 +120,14 @@ describe('challenges and follows', () => {
     await a.waitForSelector('[data-testid=table]');
     assert.equal(new URL(a.url()).pathname, `/games/${game}`);
     assert.equal(await seatOf(a, server.url, game), 0);
-    // Both tables name both players.
-    const shows = (page, text) => page.waitForFunction((s) => document.querySelector('[data-testid=table]').innerText.includes(s), text);
-    await shows(a, fill(EN['seat.named'], { n: 2, name: 'Bea' }));
-    await shows(b, fill(DE['seat.named'], { n: 1, name: 'Ada' }));
+    // Both tables name both players: in the score strip, each seat's name, and in full in its
+    // tooltip.
+    const shows = (page, seat, name, full) => page.waitForFunction(([i, n, f]) => {
+      const chip = document.querySelector(`[data-testid=strip] [data-testid=tab-${i}]`);
+      return chip && chip.innerText.includes(n) && chip.title === f;
+    }, [seat, name, full]);
+    await shows(a, 1, 'Bea', fill(EN['seat.named'], { n: 2, name: 'Bea' }));
+    await shows(b, 0, 'Ada', fill(DE['seat.named'], { n: 1, name: 'Ada' }));
     await screenshot(b, 'challenge-table-de');
 
     // Bea's own profile in German: nobody followed, and the setting.
