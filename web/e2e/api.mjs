@@ -1,7 +1,8 @@
 // Driving the server's HTTP API directly, for tests that need a game in some state without
 // clicking all the way there.
 
-async function call(url, method, path, { token, body } = {}) {
+/// One API request: the answer's JSON, or an error naming the request, its status and answer.
+export async function call(url, method, path, { token, body } = {}) {
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

@@ -6,6 +6,7 @@
 
 import { join } from 'node:path';
 import { launchBrowser, REPO_ROOT, settled, startServer } from './lib.mjs';
+import { call } from './api.mjs';
 import { createGame, version, waitForTurn, waitForVersion } from './play.mjs';
 
 const out = process.argv[2] || join(REPO_ROOT, 'docs', 'img');
@@ -23,28 +24,20 @@ const PICTURES = [
   { file: 'phone-late-de.png', device: PHONE, locale: 'de-DE', players: 2, stage: 'late' },
 ];
 
-async function call(url, method, path, token, body) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const r = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
-
 /// My move, as a fair player makes it: the legal move whose preview (the engine's) scores best.
 /// Made through the API with this browser's seat token; the page sees it arrive live.
 async function playWell(page, url, game) {
   const token = await page.evaluate((id) => JSON.parse(localStorage.getItem('sagani.games')).find((g) => g.game === id).token, game);
-  const state = await call(url, 'GET', `/api/games/${game}`, token);
+  const state = await call(url, 'GET', `/api/games/${game}`, { token });
   let best = state.legal[0];
   let bestScore = -Infinity;
   for (const move of state.legal) {
     if (move.action !== 'place') continue;
-    const { preview } = await call(url, 'POST', `/api/games/${game}/preview`, null, { move });
+    const { preview } = await call(url, 'POST', `/api/games/${game}/preview`, { body: { move } });
     if (preview.score_change > bestScore) [best, bestScore] = [move, preview.score_change];
   }
   const before = await version(page);
-  await call(url, 'POST', `/api/games/${game}/moves`, token, { version: state.version, move: best });
+  await call(url, 'POST', `/api/games/${game}/moves`, { token, body: { version: state.version, move: best } });
   await waitForVersion(page, before);
 }
 

@@ -24,6 +24,14 @@ export async function waitForVersion(page, before, timeout = 30_000) {
   );
 }
 
+/// Waits until the score strip names seat `seat`: `name` on its chip, `full` in its tooltip.
+export async function showsSeat(page, seat, name, full) {
+  await page.waitForFunction(([i, n, f]) => {
+    const chip = document.querySelector(`[data-testid=strip] [data-testid=tab-${i}]`);
+    return chip && chip.innerText.includes(n) && chip.title === f;
+  }, [seat, name, full]);
+}
+
 /// Creates a game on the home page: `seats` after mine, as the seat selects' values.
 export async function createGame(page, url, seats) {
   await page.goto(`${url}/`);

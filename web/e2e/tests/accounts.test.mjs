@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { launchBrowser, screenshot, startServer, watchErrors } from '../lib.mjs';
 import { playUntil } from '../api.mjs';
+import { showsSeat } from '../play.mjs';
 
 const catalogue = (lang) => JSON.parse(readFileSync(new URL(`../../i18n/${lang}.json`, import.meta.url), 'utf8'));
 const EN = catalogue('en');
@@ -82,12 +83,8 @@ describe('players: accounts, names, a rated game, profiles', () => {
     await b.waitForSelector('[data-testid=table]');
     // Both tables name both players: in the score strip, each seat's name, and in full in its
     // tooltip.
-    const shows = (page, seat, name, full) => page.waitForFunction(([i, n, f]) => {
-      const chip = document.querySelector(`[data-testid=strip] [data-testid=tab-${i}]`);
-      return chip && chip.innerText.includes(n) && chip.title === f;
-    }, [seat, name, full]);
-    await shows(a, 1, 'Bea', fill(EN['seat.named'], { n: 2, name: 'Bea' }));
-    await shows(b, 0, 'Ada', fill(DE['seat.named'], { n: 1, name: 'Ada' }));
+    await showsSeat(a, 1, 'Bea', fill(EN['seat.named'], { n: 2, name: 'Bea' }));
+    await showsSeat(b, 0, 'Ada', fill(DE['seat.named'], { n: 1, name: 'Ada' }));
     assert.equal(await a.textContent('[data-testid=rated]'), EN['profile.rated']);
     assert.equal(await b.textContent('[data-testid=rated]'), DE['profile.rated']);
     await screenshot(a, 'table-names-en');

@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, settled, startServer, watchErrors } from '../lib.mjs';
-import { seatedGame } from '../api.mjs';
+import { call, seatedGame } from '../api.mjs';
 import { version, waitForVersion } from '../play.mjs';
 
 /// In the page before its scripts: every animation seen on any frame, once, with its kind and
@@ -37,15 +37,6 @@ function collect() {
     requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
-}
-
-async function call(url, method, path, { token, body } = {}) {
-  const headers = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const r = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  assert.ok(r.ok, `${method} ${path}: ${r.status}`);
-  return r.json();
 }
 
 /// Plays by the API until `seat` is to take a tile from the offer and can complete a tile with

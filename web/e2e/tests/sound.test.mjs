@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, startServer, watchErrors } from '../lib.mjs';
-import { seatedGame } from '../api.mjs';
+import { call, seatedGame } from '../api.mjs';
 import { version, waitForVersion } from '../play.mjs';
 
 /// Set up in the page before its scripts run, on every load: the sounds asked for, the notes
@@ -45,15 +45,6 @@ function noWebAudio() {
 }
 
 const sounds = (page) => page.evaluate(() => window.saganiSounds.slice());
-
-async function call(url, method, path, { token, body } = {}) {
-  const headers = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const r = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  assert.ok(r.ok, `${method} ${path}: ${r.status}`);
-  return r.json();
-}
 
 /// Opens game `game` in `page` as the holder of `token` (seat `seat`).
 async function openAs(page, url, game, seat, token) {
